@@ -1,0 +1,190 @@
+import {themes as prismThemes} from 'prism-react-renderer';
+import type {Config} from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+import type {Options as DocsOptions} from '@docusaurus/plugin-content-docs';
+import type {Options as ClientRedirectsOptions} from '@docusaurus/plugin-client-redirects';
+import {brand} from './src/brand';
+import {routeAliases} from './src/routeAliases';
+import testRoutesPlugin from './plugins/test-routes';
+
+// This file runs in Node.js: no browser APIs or JSX here.
+
+/**
+ * Test-only routes (for example a page that crashes on purpose) are added when
+ * PORTAL_TEST_ROUTES=true, which `npm test` sets for the build it tests. The
+ * production build (`npm run build`) never contains them.
+ */
+const withTestRoutes = process.env.PORTAL_TEST_ROUTES === 'true';
+
+/**
+ * Hide the navbar while the reader scrolls down, show it again on scroll up.
+ * Off by default: the API pages are long tables that readers scroll back and
+ * forth through, and a navbar that keeps moving is distracting there.
+ */
+const navbarHideOnScroll = false;
+
+const config: Config = {
+  title: brand.name,
+  tagline: brand.tagline,
+  favicon: brand.favicon,
+  titleDelimiter: '|',
+  noIndex: false,
+
+  future: {
+    // Docusaurus v4 compatibility, including the Rspack/SWC build of @docusaurus/faster.
+    v4: true,
+  },
+
+  url: `https://${brand.hosts.portal}`,
+  baseUrl: '/',
+
+  onBrokenLinks: 'throw',
+  onBrokenAnchors: 'warn',
+  onDuplicateRoutes: 'warn',
+  markdown: {
+    hooks: {
+      onBrokenMarkdownLinks: 'warn',
+    },
+  },
+
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en'],
+  },
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          path: 'docs',
+          routeBasePath: 'docs',
+          sidebarPath: './sidebars/docs.ts',
+          // One version only, published as "Next".
+          lastVersion: 'current',
+          onlyIncludeVersions: ['current'],
+          versions: {current: {label: 'Next'}},
+          showLastUpdateTime: false,
+        },
+        blog: {
+          path: 'blog',
+          showReadingTime: true,
+          blogTitle: `${brand.name} developer blog`,
+          blogDescription: `Release notes and integration tips from the ${brand.name} developer team.`,
+          feedOptions: {type: ['rss', 'atom'], copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName}`},
+          onInlineTags: 'throw',
+          onInlineAuthors: 'throw',
+          onUntruncatedBlogPosts: 'throw',
+        },
+        theme: {
+          customCss: './src/css/custom.css',
+        },
+        sitemap: {
+          ignorePatterns: ['/tests/**'],
+        },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  plugins: [
+    [
+      '@docusaurus/plugin-content-docs',
+      {
+        id: 'demos',
+        path: 'demos',
+        routeBasePath: 'demos',
+        sidebarPath: './sidebars/demos.ts',
+      } satisfies DocsOptions,
+    ],
+    [
+      '@docusaurus/plugin-client-redirects',
+      {
+        redirects: routeAliases.map(({from, to}) => ({from, to})),
+      } satisfies ClientRedirectsOptions,
+    ],
+    ...(withTestRoutes ? [testRoutesPlugin] : []),
+  ],
+
+  themeConfig: {
+    colorMode: {
+      defaultMode: 'light',
+      disableSwitch: false,
+      respectPrefersColorScheme: false,
+    },
+    announcementBar: {
+      id: 'sandbox-test-accounts',
+      content: `New to ${brand.name}? Sandbox merchants, test wallets and test cards that trigger every payment outcome are listed on the <a href="/docs/general/test-accounts">test accounts page</a>.`,
+      isCloseable: true,
+    },
+    docs: {
+      sidebar: {
+        hideable: false,
+        autoCollapseCategories: false,
+      },
+    },
+    tableOfContents: {
+      minHeadingLevel: 2,
+      maxHeadingLevel: 3,
+    },
+    navbar: {
+      title: brand.name,
+      hideOnScroll: navbarHideOnScroll,
+      logo: {
+        alt: brand.logo.alt,
+        src: brand.logo.light,
+        srcDark: brand.logo.dark,
+        width: 32,
+        height: 32,
+      },
+      items: [
+        {type: 'doc', docId: 'general/integration-guide', label: 'APIs', position: 'left'},
+        {type: 'doc', docId: 'overview', docsPluginId: 'demos', label: 'Demos', position: 'left'},
+      ],
+    },
+    footer: {
+      style: 'dark',
+      links: [
+        {
+          title: 'Get started',
+          items: [
+            {label: 'Integration guide', to: '/docs/integration-guide'},
+            {label: 'Test accounts', to: '/docs/general/test-accounts'},
+            {label: 'Response codes', to: '/docs/response-code'},
+          ],
+        },
+        {
+          title: 'Payments',
+          items: [
+            {label: 'Online payments overview', to: '/docs/online-payment-integration/overview'},
+            {label: 'Create order', to: '/docs/createorder'},
+            {label: 'Refund', to: '/docs/refund'},
+          ],
+        },
+        {
+          title: 'Payouts and reconciliation',
+          items: [
+            {label: 'Transfer', to: '/docs/transfer/transfer'},
+            {label: 'Transfer to bank', to: '/docs/transfer-to-bank/transfer-to-bank'},
+            {label: 'Statement download', to: '/docs/reconciliation/statement-download'},
+          ],
+        },
+        {
+          title: 'More',
+          items: [
+            {label: 'Demos', to: '/demos/overview'},
+            {label: 'SDKs', to: '/docs/sdks/online-JAVA'},
+            {label: 'Blog', to: '/blog'},
+          ],
+        },
+      ],
+      copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName}. ${brand.name} is a fictional payments provider; every host named on this site is an example.com address.`,
+    },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+      additionalLanguages: ['java', 'php', 'go', 'kotlin', 'swift', 'bash', 'json'],
+    },
+  } satisfies Preset.ThemeConfig,
+};
+
+export default config;

@@ -1,0 +1,54 @@
+import {useId, useState, type ReactNode} from 'react';
+import {currencyExponents, isCurrencyCode, toMinorUnits, type CurrencyCode} from '@site/src/lib/money';
+import styles from './styles.module.css';
+
+const currencies = Object.keys(currencyExponents).filter(isCurrencyCode);
+
+/** Converts a typed amount into the integer the API's `amount` field takes. */
+export default function MinorUnitsConverter(): ReactNode {
+  const id = useId();
+  const [currency, setCurrency] = useState<CurrencyCode>('USD');
+  const [amount, setAmount] = useState('12.34');
+  const result = toMinorUnits(amount, currency);
+
+  return (
+    <form className={styles.converter} onSubmit={(event) => event.preventDefault()} aria-label="Minor units converter">
+      <div className={styles.field}>
+        <label htmlFor={`${id}-currency`}>Currency</label>
+        <select
+          id={`${id}-currency`}
+          value={currency}
+          onChange={(event) => {
+            if (isCurrencyCode(event.target.value)) setCurrency(event.target.value);
+          }}>
+          {currencies.map((code) => (
+            <option key={code} value={code}>
+              {code} ({currencyExponents[code]} decimals)
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-amount`}>Amount as the customer reads it</label>
+        <input
+          id={`${id}-amount`}
+          inputMode="decimal"
+          autoComplete="off"
+          value={amount}
+          aria-invalid={!result.ok}
+          aria-describedby={`${id}-result`}
+          onChange={(event) => setAmount(event.target.value)}
+        />
+      </div>
+      <output id={`${id}-result`} className={result.ok ? styles.result : styles.error} aria-live="polite">
+        {result.ok ? (
+          <>
+            Send <code>&quot;amount&quot;: {result.minorUnits}</code> with <code>&quot;currency&quot;: &quot;{currency}&quot;</code>
+          </>
+        ) : (
+          result.error
+        )}
+      </output>
+    </form>
+  );
+}
