@@ -1,5 +1,6 @@
-import {useEffect, useState, type ReactNode} from 'react';
+import type {ReactNode} from 'react';
 import Head from '@docusaurus/Head';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import Layout from '@theme/Layout';
 
 /** localStorage key the crash test sets to make this page throw. */
@@ -8,15 +9,12 @@ export const crashSwitchKey = 'portal-test-crash';
 /**
  * Throws during render while the crash switch is on, so the test can check
  * the theme's error boundary ("This page crashed." and "Try again"), then turn
- * the switch off and check that "Try again" recovers. The switch is read after
- * mount, so server rendering never throws.
+ * the switch off and check that "Try again" recovers. The switch is read only
+ * in the browser after hydration, so server rendering never throws.
  */
 function CrashOnDemand(): ReactNode {
-  const [armed, setArmed] = useState(false);
-  useEffect(() => {
-    setArmed(window.localStorage.getItem(crashSwitchKey) === 'on');
-  }, []);
-  if (armed) {
+  const isBrowser = useIsBrowser();
+  if (isBrowser && window.localStorage.getItem(crashSwitchKey) === 'on') {
     throw new Error('Deliberate crash: the crash switch is on.');
   }
   return <p>The crash switch is off; this page renders normally.</p>;

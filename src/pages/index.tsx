@@ -9,6 +9,7 @@ import styles from './index.module.css';
 export default function Home(): ReactNode {
   return (
     <Layout
+      title={`${brand.name} developer portal`}
       description={`Guides, API reference, SDKs and demos for integrating ${brand.name}: online payments, orders, refunds, transfers, balance and reconciliation.`}>
       <header className={styles.hero}>
         <div className="container">

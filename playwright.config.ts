@@ -1,0 +1,31 @@
+import {defineConfig} from '@playwright/test';
+import {chromiumArgs, findChromium} from './scripts/browser';
+
+/** The suite runs against the production build in build-test/, served locally. */
+const port = Number(process.env.E2E_PORT ?? 3100);
+const browser = findChromium();
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', {open: 'never'}]],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: browser?.executablePath,
+      args: [...chromiumArgs],
+    },
+  },
+  projects: [{name: 'chromium', use: {browserName: 'chromium'}}],
+  webServer: {
+    command: `npx docusaurus serve --dir build-test --port ${port} --host 127.0.0.1 --no-open`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});

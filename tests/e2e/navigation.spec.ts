@@ -1,0 +1,120 @@
+import {expect, test, type Page} from '@playwright/test';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitForHydration(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+}
+
+/** Records whether the nprogress bar was ever added to the page. */
+async function watchProgressBar(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as Window & {progressBarSeen?: boolean};
+    w.progressBarSeen = false;
+    new MutationObserver(() => {
+      if (document.getElementById('nprogress')) w.progressBarSeen = true;
+    }).observe(document.body, {childList: true, subtree: true});
+  });
+}
+
+const progressBarSeen = (page: Page) =>
+  page.evaluate(() => (window as Window & {progressBarSeen?: boolean}).progressBarSeen === true);
+
+test.describe('route-change progress bar', () => {
+  test('appears when the next route takes long to load', async ({page}) => {
+    let slow = false;
+    await page.route('**/assets/js/**', async (route) => {
+      if (slow) await sleep(1500);
+      await route.continue();
+    });
+    await page.goto('/');
+    await waitForHydration(page);
+    await watchProgressBar(page);
+    slow = true;
+    await page.locator('a.navbar__item', {hasText: 'APIs'}).click();
+    await expect(page.locator('#nprogress .bar')).toBeAttached();
+    await expect(page.locator('article h1')).toHaveText('Integration guide', {timeout: 15_000});
+    await expect(page.locator('#nprogress')).toHaveCount(0);
+    expect(await progressBarSeen(page)).toBe(true);
+  });
+
+  test('does not appear when the next route is already loaded', async ({page}) => {
+    await page.goto('/');
+    await waitForHydration(page);
+    // Hovering a link prefetches its route; once the network is idle it is ready.
+    await page.locator('a.navbar__item', {hasText: 'APIs'}).hover();
+    await page.waitForLoadState('networkidle');
+    await watchProgressBar(page);
+    await page.locator('a.navbar__item', {hasText: 'APIs'}).click();
+    await expect(page.locator('article h1')).toHaveText('Integration guide');
+    await sleep(400); // longer than the bar's 200 ms delay
+    expect(await progressBarSeen(page)).toBe(false);
+  });
+});
+
+test.describe('chunks that fail to load', () => {
+  test('a route that fails to preload makes the page reload', async ({page}) => {
+    const loaded = new Set<string>();
+    page.on('request', (request) => {
+      if (request.url().includes('/assets/js/')) loaded.add(request.url());
+    });
+    await page.goto('/');
+    await waitForHydration(page);
+    await page.waitForLoadState('networkidle');
+    // Only the chunks the home page already used stay reachable.
+    const reachable = new Set(loaded);
+    await page.route('**/assets/js/**', (route) =>
+      reachable.has(route.request().url()) ? route.continue() : route.abort('failed'),
+    );
+    await page.evaluate(() => {
+      (window as Window & {beforeReload?: boolean}).beforeReload = true;
+    });
+
+    const reloaded = page.waitForEvent('load');
+    await page.locator('a.navbar__item', {hasText: 'APIs'}).click();
+    await reloaded;
+    await expect(page).toHaveURL(/\/docs\/integration-guide$/);
+    expect(await page.evaluate(() => (window as Window & {beforeReload?: boolean}).beforeReload)).toBeUndefined();
+    // The server-rendered page is still readable while its scripts are unreachable.
+    await expect(page.locator('article h1')).toHaveText('Integration guide');
+
+    await page.unrouteAll();
+    await page.reload();
+    await waitForHydration(page);
+  });
+
+  test('a failed page chunk shows its error and Retry recovers', async ({page}) => {
+    let reachable = false;
+    await page.route('**/assets/js/minor-units-converter*.js', (route) =>
+      reachable ? route.continue() : route.abort('failed'),
+    );
+    await page.goto('/blog/mdx-blog-post');
+    await waitForHydration(page);
+    const retry = page.getByRole('button', {name: 'Retry'});
+    await expect(retry).toBeVisible();
+    await expect(page.locator('article')).toContainText(/ChunkLoadError: Loading chunk \S+ failed[\s\S]*minor-units-converter/);
+
+    reachable = true;
+    await retry.click();
+    await expect(retry).toHaveCount(0);
+    await expect(page.getByLabel('Currency')).toBeVisible();
+  });
+});
+
+test.describe('a page that crashes', () => {
+  test('shows the crash screen with the error, and Try again recovers', async ({page}) => {
+    await page.goto('/tests/crash');
+    await waitForHydration(page);
+    await expect(page.getByText('The crash switch is off')).toBeVisible();
+
+    await page.evaluate(() => window.localStorage.setItem('portal-test-crash', 'on'));
+    await page.reload();
+    await expect(page.getByRole('heading', {name: 'This page crashed.'})).toBeVisible();
+    await expect(page.getByText('Deliberate crash: the crash switch is on.')).toBeVisible();
+
+    await page.evaluate(() => window.localStorage.removeItem('portal-test-crash'));
+    await page.getByRole('button', {name: 'Try again'}).click();
+    await expect(page.getByText('The crash switch is off')).toBeVisible();
+    await expect(page.getByRole('heading', {name: 'This page crashed.'})).toHaveCount(0);
+  });
+});

@@ -1,0 +1,71 @@
+import {expect, test, type Page} from '@playwright/test';
+import {allPages, loadRouteContract} from '../support/routeContract';
+
+const contract = loadRouteContract();
+const siteTitle = 'Veloxa Pay';
+const notFoundHeading = 'Page Not Found';
+
+/** Console errors a page logs while loading; any is a failure. */
+function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test.describe('every page of the route contract', () => {
+  for (const path of allPages(contract)) {
+    test(`${path} answers 200 and renders its own title`, async ({page}) => {
+      const errors = collectConsoleErrors(page);
+      const response = await page.goto(path);
+      expect(response?.status(), `HTTP status of ${path}`).toBe(200);
+      await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+
+      const title = await page.title();
+      expect(title, 'title uses the | separator and ends with the site name').toMatch(new RegExp(` \\| ${siteTitle}$`));
+      const ownTitle = title.slice(0, -` | ${siteTitle}`.length);
+      expect(ownTitle.length).toBeGreaterThan(0);
+
+      const h1 = page.locator('main h1, article h1, header h1').first();
+      if ((await h1.count()) > 0) {
+        await expect(h1).toHaveText(ownTitle);
+      }
+      await expect(page.getByRole('heading', {name: notFoundHeading})).toHaveCount(0);
+      await expect(page.locator('meta[name="robots"][content*="noindex"]')).toHaveCount(0);
+      expect(errors, `console errors on ${path}`).toEqual([]);
+    });
+  }
+
+  test('no two pages share a title', async ({request}) => {
+    const pathsByTitle = new Map<string, string[]>();
+    for (const path of allPages(contract)) {
+      const html = await (await request.get(path)).text();
+      const title = /<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+      pathsByTitle.set(title, [...(pathsByTitle.get(title) ?? []), path]);
+    }
+    const shared = [...pathsByTitle].filter(([, paths]) => paths.length > 1);
+    expect(shared).toEqual([]);
+  });
+});
+
+test.describe('aliases land on their canonical page', () => {
+  for (const [alias, canonical] of Object.entries(contract.aliases)) {
+    test(`${alias} -> ${canonical}`, async ({page}) => {
+      await page.goto(alias);
+      await expect(page).toHaveURL((url) => url.pathname.replace(/\/$/, '') === canonical);
+      await expect(page.locator('article h1, main h1').first()).toBeVisible();
+    });
+  }
+});
+
+test.describe('unknown paths show the not-found page', () => {
+  for (const path of contract.notFound) {
+    test(`${path} is a 404`, async ({page}) => {
+      const response = await page.goto(path);
+      expect(response?.status(), `HTTP status of ${path}`).toBe(404);
+      await expect(page.getByRole('heading', {name: notFoundHeading})).toBeVisible();
+    });
+  }
+});

@@ -1,0 +1,104 @@
+import {expect, test} from '@playwright/test';
+
+test.describe('navbar, footer and document metadata', () => {
+  test('navbar has exactly APIs and Demos on the left, the colour switch on the right', async ({page}) => {
+    await page.goto('/');
+    const left = page.locator('.navbar__items:not(.navbar__items--right) > a.navbar__item');
+    await expect(left).toHaveText(['APIs', 'Demos']);
+    await expect(left.nth(0)).toHaveAttribute('href', '/docs/integration-guide');
+    await expect(left.nth(1)).toHaveAttribute('href', '/demos/overview');
+    await expect(page.locator('.navbar__items--right').getByRole('button', {name: /dark and light mode/})).toBeVisible();
+
+    await left.nth(0).click();
+    await expect(page).toHaveURL(/\/docs\/integration-guide$/);
+    await expect(page.locator('article h1')).toHaveText('Integration guide');
+    await page.locator('a.navbar__item', {hasText: 'Demos'}).click();
+    await expect(page).toHaveURL(/\/demos\/overview$/);
+    await expect(page.locator('article h1')).toHaveText('Demos overview');
+  });
+
+  test('footer carries the 2025 copyright line', async ({page}) => {
+    await page.goto('/docs/integration-guide');
+    await expect(page.locator('.footer__copyright')).toContainText('Copyright © 2025');
+  });
+
+  test('document is English, titled with the | separator and indexable', async ({page}) => {
+    await page.goto('/docs/createorder');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(page).toHaveTitle('Create order | Veloxa Pay');
+    await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+  });
+});
+
+test.describe('colour mode', () => {
+  test('is light by default, toggles to dark and survives a reload', async ({page}) => {
+    await page.goto('/docs/integration-guide');
+    const html = page.locator('html');
+    await expect(html).toHaveAttribute('data-theme', 'light');
+
+    await page.getByRole('button', {name: /dark and light mode/}).click();
+    await expect(html).toHaveAttribute('data-theme', 'dark');
+    const stored = await page.evaluate(() =>
+      Object.entries(window.localStorage).filter(([key]) => /^theme(-|$)/.test(key)),
+    );
+    expect(stored).toEqual([[expect.stringMatching(/^theme/), 'dark']]);
+
+    await page.reload();
+    await expect(html).toHaveAttribute('data-theme', 'dark');
+
+    // Two states only: a second click returns to light.
+    await page.getByRole('button', {name: /dark and light mode/}).click();
+    await expect(html).toHaveAttribute('data-theme', 'light');
+  });
+});
+
+test.describe('keyboard', () => {
+  test('skip to main content is the first tab stop and skips the navbar', async ({page}) => {
+    await page.goto('/docs/integration-guide');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', {name: 'Skip to main content'});
+    await expect(skip).toBeFocused();
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const inNavbar = await page.evaluate(() => Boolean(document.activeElement?.closest('.navbar, .theme-announcement-bar')));
+    expect(inNavbar, 'focus after skipping must not be in the navbar').toBe(false);
+    const inMain = await page.evaluate(() => Boolean(document.activeElement?.closest('main')));
+    expect(inMain, 'focus after skipping is inside the main content').toBe(true);
+  });
+});
+
+test.describe('responsive sidebar', () => {
+  test('at 995 px the hamburger menu holds the sidebar', async ({page}) => {
+    await page.setViewportSize({width: 995, height: 800});
+    await page.goto('/docs/integration-guide');
+    await expect(page.locator('.theme-doc-sidebar-container')).toBeHidden();
+    const toggle = page.getByRole('button', {name: 'Toggle navigation bar'});
+    await expect(toggle).toBeVisible();
+    await toggle.click();
+    await expect(page.locator('.navbar-sidebar').getByRole('link', {name: 'Test accounts'})).toBeVisible();
+  });
+
+  for (const width of [997, 1280]) {
+    test(`at ${width} px the desktop sidebar shows`, async ({page}) => {
+      await page.setViewportSize({width, height: 800});
+      await page.goto('/docs/integration-guide');
+      await expect(page.locator('.theme-doc-sidebar-container')).toBeVisible();
+      await expect(page.getByRole('button', {name: 'Toggle navigation bar'})).toBeHidden();
+    });
+  }
+});
+
+test.describe('announcement bar', () => {
+  test('closes and stays closed after a reload', async ({page}) => {
+    await page.goto('/');
+    const bar = page.locator('.theme-announcement-bar');
+    await expect(bar).toContainText('test accounts');
+    await bar.getByRole('button', {name: 'Close'}).click();
+    await expect(bar).toBeHidden();
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    await expect(page.locator('.theme-announcement-bar')).toBeHidden();
+  });
+});
