@@ -1,0 +1,21 @@
+import type {ReactNode} from 'react';
+import type {OperationView} from '@site/src/lib/apiModel';
+
+/** How the merchant acknowledges a notification and when the provider retries it. */
+export default function NotificationDelivery({operation}: {operation: OperationView}): ReactNode {
+  const delivery = operation.delivery;
+  if (!delivery) return null;
+  return (
+    <div data-section="delivery">
+      <p>{delivery.acknowledgement}</p>
+      <p>{delivery.summary}</p>
+      <ol>
+        {delivery.retrySchedule.map((delay, index) => (
+          <li key={`${index}-${delay}`}>
+            Retry {index + 1}: {delay} after the previous attempt
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import type {ReactNode} from 'react';
+import clsx from 'clsx';
+import type {OperationView} from '@site/src/lib/apiModel';
+import styles from './styles.module.css';
+
+/** Method, path on both hosts and the operation's description. */
+export default function OperationHeader({operation}: {operation: OperationView}): ReactNode {
+  const isWebhook = operation.kind === 'webhook';
+  return (
+    <section className={styles.header} aria-label={isWebhook ? 'Notification' : 'Endpoint'} data-operation-id={operation.operationId}>
+      <p className={styles.endpoint}>
+        <span className={clsx(styles.method, styles[operation.method.toLowerCase()])}>{operation.method}</span>
+        <code className={styles.path}>{isWebhook ? 'your notification URL' : operation.path}</code>
+      </p>
+      {isWebhook ? (
+        <p className={styles.hosts}>
+          Sent by the provider to the <code>notifyUrl</code> of the object, or to the default notification URL set in the
+          merchant dashboard. Operation ID <code>{operation.operationId}</code>.
+        </p>
+      ) : (
+        <dl className={styles.hosts}>
+          {operation.servers.map((server) => (
+            <div key={server.url} className={styles.host}>
+              <dt>{server.description}</dt>
+              <dd>
+                <code>{`${server.url}${operation.path}`}</code>
+              </dd>
+            </div>
+          ))}
+          <div className={styles.host}>
+            <dt>Operation ID</dt>
+            <dd>
+              <code>{operation.operationId}</code>
+            </dd>
+          </div>
+        </dl>
+      )}
+      <div className={styles.description} dangerouslySetInnerHTML={{__html: operation.descriptionHtml}} />
+    </section>
+  );
+}

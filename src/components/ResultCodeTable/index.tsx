@@ -1,0 +1,42 @@
+import type {ReactNode} from 'react';
+import Link from '@docusaurus/Link';
+import type {ResultCodeView} from '@site/src/lib/apiModel';
+import styles from './styles.module.css';
+
+/** The response codes one operation can return: its own first, then those every call can return. */
+export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView[]}): ReactNode {
+  const ordered = [...codes.filter((code) => !code.common), ...codes.filter((code) => code.common)];
+  return (
+    <div className={styles.wrapper}>
+      <table className={styles.table}>
+        <caption className={styles.caption}>
+          Codes this call can return. Codes marked <em>all calls</em> can come from any call; the{' '}
+          <Link to="/docs/response-code">response code catalogue</Link> lists every code.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Code</th>
+            <th scope="col">HTTP</th>
+            <th scope="col">Retry helps</th>
+            <th scope="col">Meaning and what to do</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ordered.map((code) => (
+            <tr key={code.code} data-result-code={code.code}>
+              <td>
+                <code>{code.code}</code>
+                {code.common && <span className={styles.common}>all calls</span>}
+              </td>
+              <td>{code.httpStatus}</td>
+              <td>{code.retry ? 'Yes' : 'No'}</td>
+              <td>
+                {code.meaning} <strong>{code.action}</strong>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * Code samples for every operation and webhook, from the contract and one
+ * template per language. Pure: used at build time for the pages and by the
+ * tests that run or compile every sample.
+ */
+import {deref, type JsonValue, type OpenApiDocument, type OperationLocation, type SchemaObject} from '../openapiTypes';
+import {curlTemplate} from './curl';
+import {goTemplate} from './go';
+import {javaTemplate} from './java';
+import {nodeTemplate} from './node';
+import {phpTemplate} from './php';
+import {pythonTemplate} from './python';
+import type {LanguageTemplate, SampleInput, SampleLanguage} from './types';
+
+export * from './types';
+
+export const templates: readonly LanguageTemplate[] = [curlTemplate, nodeTemplate, pythonTemplate, javaTemplate, phpTemplate, goTemplate];
+
+/** Path of the merchant endpoint the notification samples listen on. */
+export const sampleNotifyPath = '/payments/notify';
+
+function exampleOf(doc: OpenApiDocument, schema: SchemaObject | undefined): JsonValue | undefined {
+  let current = schema;
+  for (let depth = 0; current && depth < 10; depth += 1) {
+    if (current.examples?.[0] !== undefined) return current.examples[0];
+    current = current.$ref ? deref(doc, current) : undefined;
+  }
+  return undefined;
+}
+
+/** The concrete exchange a sample shows: the operation's first example, with parameter examples filled in. */
+export function sampleInputFor(doc: OpenApiDocument, location: OperationLocation): SampleInput {
+  const {operation, operationId} = location;
+  const summary = operation.summary ?? operationId;
+  const media = operation.requestBody?.content['application/json'];
+  const firstExample = Object.values(media?.examples ?? {})[0]?.value;
+  if (location.kind === 'webhook') {
+    if (firstExample === undefined) throw new Error(`${operationId}: a webhook needs a payload example for its samples.`);
+    return {kind: 'notification', operationId, summary, notifyPath: sampleNotifyPath, body: firstExample};
+  }
+  let path = location.key;
+  const query: string[] = [];
+  for (const raw of operation.parameters ?? []) {
+    const parameter = deref(doc, raw);
+    if (parameter.in !== 'path' && parameter.in !== 'query') continue;
+    const value = parameter.example ?? exampleOf(doc, parameter.schema);
+    if (value === undefined) {
+      if (parameter.in === 'path' || parameter.required) {
+        throw new Error(`${operationId}: parameter "${parameter.name}" needs an example for the code samples.`);
+      }
+      continue;
+    }
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
+    else query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(text)}`);
+  }
+  if (media && firstExample === undefined) throw new Error(`${operationId}: the request body needs an example for the code samples.`);
+  return {
+    kind: 'request',
+    operationId,
+    summary,
+    method: location.method.toUpperCase(),
+    pathWithQuery: query.length ? `${path}?${query.join('&')}` : path,
+    body: media ? firstExample : undefined,
+  };
+}
+
+export interface RenderedSample {
+  readonly language: SampleLanguage;
+  readonly label: string;
+  readonly highlight: string;
+  readonly fileName: string;
+  readonly code: string;
+}
+
+export function renderSamples(input: SampleInput): RenderedSample[] {
+  return templates.map((template) => ({
+    language: template.language,
+    label: template.label,
+    highlight: template.highlight,
+    fileName: template.fileName(input),
+    code: template.render(input),
+  }));
+}
