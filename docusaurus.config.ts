@@ -6,6 +6,8 @@ import type {Options as ClientRedirectsOptions} from '@docusaurus/plugin-client-
 import {brand} from './src/brand';
 import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/test-routes';
+import openapiContractPlugin from './plugins/openapi-contract';
+import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/openapi-contract/remarkApiReference';
 
 // This file runs in Node.js: no browser APIs or JSX here.
 
@@ -42,6 +44,8 @@ const config: Config = {
   onBrokenAnchors: 'warn',
   onDuplicateRoutes: 'warn',
   markdown: {
+    // State machines and payment flows are drawn as Mermaid diagrams.
+    mermaid: true,
     hooks: {
       onBrokenMarkdownLinks: 'warn',
     },
@@ -65,6 +69,8 @@ const config: Config = {
           onlyIncludeVersions: ['current'],
           versions: {current: {label: 'Next'}},
           showLastUpdateTime: false,
+          // API pages render their reference sections from the contract at compile time.
+          beforeDefaultRemarkPlugins: [[remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions]],
         },
         blog: {
           path: 'blog',
@@ -86,7 +92,10 @@ const config: Config = {
     ],
   ],
 
+  themes: ['@docusaurus/theme-mermaid'],
+
   plugins: [
+    openapiContractPlugin,
     [
       '@docusaurus/plugin-content-docs',
       {

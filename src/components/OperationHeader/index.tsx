@@ -4,13 +4,19 @@ import type {OperationView} from '@site/src/lib/apiModel';
 import styles from './styles.module.css';
 
 /** Method, path on both hosts and the operation's description. */
+/** The path as sent, including the server's base path (/v1). */
+function fullPath(operation: OperationView): string {
+  const first = operation.servers[0];
+  return first ? `${new URL(first.url).pathname.replace(/\/$/, '')}${operation.path}` : operation.path;
+}
+
 export default function OperationHeader({operation}: {operation: OperationView}): ReactNode {
   const isWebhook = operation.kind === 'webhook';
   return (
     <section className={styles.header} aria-label={isWebhook ? 'Notification' : 'Endpoint'} data-operation-id={operation.operationId}>
       <p className={styles.endpoint}>
         <span className={clsx(styles.method, styles[operation.method.toLowerCase()])}>{operation.method}</span>
-        <code className={styles.path}>{isWebhook ? 'your notification URL' : operation.path}</code>
+        <code className={styles.path}>{isWebhook ? 'your notification URL' : fullPath(operation)}</code>
       </p>
       {isWebhook ? (
         <p className={styles.hosts}>

@@ -1,0 +1,43 @@
+import type {ReactNode} from 'react';
+
+export interface StatementColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly example: string;
+  readonly meaning: string;
+}
+
+/** The columns of the reconciliation statement file, in file order. */
+export default function StatementColumns({columns}: {columns: readonly StatementColumn[]}): ReactNode {
+  return (
+    <div style={{overflowX: 'auto'}}>
+      <table>
+        <caption style={{textAlign: 'left'}}>Statement file columns, in order</caption>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Column</th>
+            <th scope="col">Type</th>
+            <th scope="col">Example</th>
+            <th scope="col">Meaning</th>
+          </tr>
+        </thead>
+        <tbody>
+          {columns.map((column, index) => (
+            <tr key={column.name} data-column={column.name}>
+              <td>{index + 1}</td>
+              <td>
+                <code>{column.name}</code>
+              </td>
+              <td>{column.type}</td>
+              <td>
+                <code>{column.example}</code>
+              </td>
+              <td>{column.meaning}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
