@@ -178,6 +178,15 @@ const config: Config = {
           ],
         },
         {
+          title: 'API contract',
+          items: [
+            // pathname:// links are files published next to the site, not pages.
+            {label: 'OpenAPI (YAML)', href: 'pathname:///openapi.yaml'},
+            {label: 'OpenAPI (JSON)', href: 'pathname:///openapi.json'},
+            {label: 'Postman collection', href: 'pathname:///veloxa-pay.postman_collection.json'},
+          ],
+        },
+        {
           title: 'More',
           items: [
             {label: 'Demos', to: '/demos/overview'},
@@ -186,7 +195,7 @@ const config: Config = {
           ],
         },
       ],
-      copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName}. ${brand.name} is a fictional payments provider; every host named on this site is an example.com address.`,
+      copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName} ${brand.name} is a fictional payments provider; every host named on this site is an example.com address.`,
     },
     prism: {
       theme: prismThemes.github,

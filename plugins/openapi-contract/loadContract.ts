@@ -135,6 +135,13 @@ function checkStateMachines(file: string, doc: OpenApiDocument): void {
     const machine = schema['x-state-machine'];
     if (!machine) continue;
     const where = `${file}: components.schemas.${name}.x-state-machine`;
+    // Catches YAML slips such as an unquoted comma splitting a flow mapping into extra keys.
+    const expectKeys = (value: object, keys: readonly string[], at: string) => {
+      const extra = Object.keys(value).filter((key) => !keys.includes(key));
+      if (extra.length > 0) throw new ContractError(`${where}${at}: unexpected keys ${extra.map((key) => `"${key}"`).join(', ')} (quote text that contains commas or colons).`);
+    };
+    machine.states.forEach((state, index) => expectKeys(state, ['name', 'description', 'terminal'], `.states[${index}]`));
+    machine.transitions.forEach((transition, index) => expectKeys(transition, ['from', 'to', 'trigger'], `.transitions[${index}]`));
     const states = new Set(machine.states.map((state) => state.name));
     const values = new Set((schema.enum ?? []).map(String));
     for (const state of states) {

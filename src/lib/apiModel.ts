@@ -146,22 +146,20 @@ interface ObjectShape {
 function objectShape(w: Walker, schema: SchemaObject, stack: readonly string[]): ObjectShape {
   const {schema: resolved, description} = resolveSchema(w, schema);
   const shape: ObjectShape = {properties: [], required: new Set(resolved.required ?? []), variants: [], description};
+  // Later parts refine earlier ones (allOf of an envelope and its data, for example).
+  const addProperty = (name: string, property: SchemaObject) => {
+    const existing = shape.properties.find(([known]) => known === name);
+    if (existing) existing[1] = {...existing[1], ...property};
+    else shape.properties.push([name, property]);
+  };
   for (const part of resolved.allOf ?? []) {
     const inner = objectShape(w, part, stack);
-    for (const [name, property] of inner.properties) {
-      const existing = shape.properties.findIndex(([known]) => known === name);
-      if (existing >= 0) shape.properties[existing] = [name, {...shape.properties[existing]![1], ...property}];
-      else shape.properties.push([name, property]);
-    }
+    for (const [name, property] of inner.properties) addProperty(name, property);
     inner.required.forEach((name) => shape.required.add(name));
     shape.variants.push(...inner.variants);
     shape.description ??= inner.description;
   }
-  for (const [name, property] of Object.entries(resolved.properties ?? {})) {
-    const existing = shape.properties.findIndex(([known]) => known === name);
-    if (existing >= 0) shape.properties[existing] = [name, {...shape.properties[existing]![1], ...property}];
-    else shape.properties.push([name, property]);
-  }
+  for (const [name, property] of Object.entries(resolved.properties ?? {})) addProperty(name, property);
   for (const option of resolved.oneOf ?? resolved.anyOf ?? []) {
     const {schema: variant, name} = resolveSchema(w, option);
     const inner = objectShape(w, option, stack);

@@ -74,7 +74,7 @@ test.describe('blog', () => {
     await page.goto('/blog/mdx-blog-post');
     const amount = page.getByLabel('Amount as the customer reads it');
     await amount.fill('10.50');
-    await expect(page.locator('output')).toContainText('"amount": 1050');
+    await expect(page.locator('output')).toContainText('"amount": {"value": 1050, "currency": "USD"}');
     await amount.fill('10.005');
     await expect(page.locator('output')).toHaveText('USD has 2 decimal places: "10.005" has 3.');
     await expect(amount).toHaveAttribute('aria-invalid', 'true');

@@ -48,8 +48,23 @@ function writeSample(folder: string, rendered: RenderedSample): string {
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = workDir): {status: number | null; output: string} {
-  const result = spawnSync(command, args, {cwd, env: {...process.env, ...env}, encoding: 'utf8', timeout: 60_000});
+  const result = spawnSync(command, args, {cwd, env: {...process.env, ...env}, encoding: 'utf8', timeout: 120_000});
   return {status: result.status, output: `${result.stdout}${result.stderr}`};
+}
+
+/** Like run, but without blocking this process, which serves the stub API the sample calls. */
+function runAsync(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{status: number | null; output: string}> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {cwd: workDir, env: {...process.env, ...env}, stdio: 'pipe'});
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill(), 60_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({status, output});
+    });
+  });
 }
 
 describe('request samples run against the stub API', () => {
@@ -69,12 +84,12 @@ describe('request samples run against the stub API', () => {
 
   for (const {location, samples} of operations) {
     for (const language of ['curl', 'node', 'python'] as const) {
-      test(`${language}: ${location.operationId}`, () => {
+      test(`${language}: ${location.operationId}`, async () => {
         const file = writeSample(`${language}`, sample(samples, language));
         const before = stub.requests.length;
         const command = language === 'curl' ? 'bash' : language === 'node' ? tsx : python;
         assert.ok(command, 'Python with the cryptography package is needed (npm run test:samples installs it as root).');
-        const result = run(command, [file], env());
+        const result = await runAsync(command, [file], env());
         const recorded = stub.requests.slice(before);
         assert.equal(recorded.length, 1, `expected one request, got ${recorded.length}: ${result.output}`);
         assert.equal(recorded[0]?.operationId, location.operationId);

@@ -43,7 +43,7 @@ export default function MinorUnitsConverter(): ReactNode {
       <output id={`${id}-result`} className={result.ok ? styles.result : styles.error} aria-live="polite">
         {result.ok ? (
           <>
-            Send <code>&quot;amount&quot;: {result.minorUnits}</code> with <code>&quot;currency&quot;: &quot;{currency}&quot;</code>
+            Send <code>{`"amount": {"value": ${result.minorUnits}, "currency": "${currency}"}`}</code>
           </>
         ) : (
           result.error

@@ -33,7 +33,7 @@ const checkHelper = `func check(err error) {
 function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const hasBody = input.body !== undefined;
   const body = input.body === undefined ? '""' : goString(compactJson(input.body));
-  return `// ${input.summary}. Go 1.21+: go run ${input.operationId}.go
+  return `// ${input.summary}. Go 1.19+: go run ${input.operationId}.go
 package main
 
 import (
@@ -117,7 +117,7 @@ ${checkHelper}
 }
 
 function notification(input: Extract<SampleInput, {kind: 'notification'}>): string {
-  return `// Receive the ${input.summary}. Go 1.21+: go run ${input.operationId}.go
+  return `// Receive the ${input.summary}. Go 1.19+: go run ${input.operationId}.go
 package main
 
 import (

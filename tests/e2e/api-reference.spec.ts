@@ -1,0 +1,104 @@
+import {expect, test} from '@playwright/test';
+
+test.describe('API reference pages', () => {
+  test('the static HTML of an API page already holds every section, field and code (no JavaScript needed)', async ({request}) => {
+    const html = await (await request.get('/docs/createorder')).text();
+    // The HTML is minified: attribute quotes are optional.
+    const attribute = (name: string, value: string) => new RegExp(`${name}="?${value.replace(/\./g, '\\.')}[" >]`);
+    const markers: Array<[string, RegExp]> = [
+      ['operation', attribute('data-operation-id', 'createOrder')],
+      ['request field', attribute('data-field', 'merchantOrderNo')],
+      ['nested field', attribute('data-field', 'amount.value')],
+      ['scene variant field', attribute('data-field', 'payerPaymentCode')],
+      ['response field', attribute('data-field', 'data.nextAction')],
+      ['own response code', attribute('data-result-code', 'IDEMPOTENCY_CONFLICT')],
+      ['common response code', attribute('data-result-code', 'INVALID_SIGNATURE')],
+      ['code samples', attribute('id', 'api-code-samples')],
+      ['state machine', attribute('data-state-machine', 'OrderStatus')],
+      ['sandbox host', /https:\/\/sandbox-api\.example\.com\/v1\/orders/],
+      ['production host', /https:\/\/api\.example\.com\/v1\/orders/],
+    ];
+    const missing = markers.filter(([, pattern]) => !pattern.test(html)).map(([name]) => name);
+    expect(missing).toEqual([]);
+  });
+
+  test('notification pages show payload, acknowledgement and retry schedule', async ({page}) => {
+    await page.goto('/docs/payment/payment-result-notification');
+    await expect(page.locator('h2#api-request')).toContainText('Notification');
+    await expect(page.locator('h2#api-response')).toContainText('Acknowledgement');
+    await expect(page.locator('h2#api-delivery')).toContainText('Delivery and retries');
+    await expect(page.locator('[data-section="delivery"] li')).toHaveCount(9);
+    await expect(page.locator('code[data-field="notificationId"]')).toBeVisible();
+  });
+
+  test('the code-sample language choice follows the reader across API pages and reloads', async ({page}) => {
+    await page.goto('/docs/createorder');
+    const python = page.getByRole('tab', {name: 'Python'});
+    await python.click();
+    await expect(python).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('[role="tabpanel"]:not([hidden]) code').filter({hasText: 'PKCS1v15'}).first()).toBeVisible();
+
+    await page.goto('/docs/refund');
+    await expect(page.getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+    await page.reload();
+    await expect(page.getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('state machines render as Mermaid diagrams in light and dark mode', async ({page}) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto('/docs/createorder');
+    await expect(page.locator('.docusaurus-mermaid-container svg').first()).toBeVisible({timeout: 15_000});
+    await expect(page.locator('.docusaurus-mermaid-container svg').first()).toContainText('PARTIALLY_REFUNDED');
+    await page.getByRole('button', {name: /dark and light mode/}).click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(page.locator('.docusaurus-mermaid-container svg').first()).toContainText('PENDING');
+    expect(errors).toEqual([]);
+  });
+});
+
+test.describe('response code catalogue', () => {
+  test('lists every code and filters as the reader types', async ({page}) => {
+    await page.goto('/docs/response-code');
+    const rows = page.locator('tbody tr[data-result-code]');
+    const total = await rows.count();
+    expect(total).toBeGreaterThan(25);
+    const filter = page.getByLabel('Filter codes');
+    await filter.fill('refund');
+    await expect(page.locator('tr[data-result-code="REFUND_AMOUNT_EXCEEDED"]')).toBeVisible();
+    await expect(page.locator('tr[data-result-code="IBAN_INVALID"]')).toHaveCount(0);
+    expect(await rows.count()).toBeLessThan(total);
+
+    await filter.fill('429');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toHaveAttribute('data-result-code', 'RATE_LIMITED');
+
+    await filter.fill('no such thing');
+    await expect(rows).toHaveCount(0);
+    await expect(page.getByText('No code matches')).toBeVisible();
+  });
+
+  test('links each code to the pages of the operations that return it', async ({page}) => {
+    await page.goto('/docs/response-code');
+    await page.locator('tr[data-result-code="QUOTE_EXPIRED"]').getByRole('link', {name: 'Transfer to bank'}).click();
+    await expect(page).toHaveURL(/\/docs\/transfer-to-bank\/transfer-to-bank$/);
+  });
+});
+
+test.describe('published contract', () => {
+  test('openapi.yaml, openapi.json and the Postman collection are served', async ({request}) => {
+    const yaml = await request.get('/openapi.yaml');
+    expect(yaml.status()).toBe(200);
+    expect(await yaml.text()).toContain('openapi: 3.1.0');
+    const json = (await (await request.get('/openapi.json')).json()) as {openapi: string; paths: Record<string, unknown>; webhooks: Record<string, unknown>};
+    expect(json.openapi).toBe('3.1.0');
+    expect(Object.keys(json.webhooks)).toHaveLength(7);
+    const postman = (await (await request.get('/veloxa-pay.postman_collection.json')).json()) as {item: Array<{item: unknown[]}>};
+    expect(postman.item.flatMap((folder) => folder.item)).toHaveLength(23);
+  });
+
+  test('the statement columns page renders the column data', async ({page}) => {
+    await page.goto('/docs/reconciliation/statement-parameters');
+    await expect(page.locator('tr[data-column="net_amount"]')).toBeVisible();
+  });
+});
