@@ -1,0 +1,70 @@
+import {describe, test} from 'node:test';
+import assert from 'node:assert/strict';
+import remarkApiReference, {stateDiagram} from '../../plugins/openapi-contract/remarkApiReference';
+import {repoRoot} from '../support/routeContract';
+
+interface Node {
+  [key: string]: unknown;
+  type: string;
+  name?: string;
+  depth?: number;
+  children?: Node[];
+  lang?: string;
+  value?: string;
+  data?: {hProperties?: {id?: string}};
+  attributes?: Array<{type: string; name: string; value: unknown}>;
+}
+
+function page(...children: Node[]): Node {
+  return {type: 'root', children};
+}
+
+function apiOperation(operationId: string | undefined): Node {
+  return {
+    type: 'mdxJsxFlowElement',
+    name: 'ApiOperation',
+    attributes: operationId === undefined ? [] : [{type: 'mdxJsxAttribute', name: 'operationId', value: operationId}],
+    children: [],
+  };
+}
+
+const transform = remarkApiReference({siteDir: repoRoot});
+
+describe('remarkApiReference', () => {
+  test('replaces <ApiOperation> with headings, diagrams and data-fed components', () => {
+    const tree = page({type: 'paragraph', children: [{type: 'text', value: 'Prose.'}]}, apiOperation('createOrder'));
+    transform(tree, {path: `${repoRoot}/docs/createorder.md`});
+    const children = tree.children ?? [];
+    const headings = children.filter((node) => node.type === 'heading').map((node) => node.data?.hProperties?.id);
+    assert.deepEqual(headings, ['api-request', 'api-response', 'api-states-orderstatus', 'api-response-codes', 'api-code-samples']);
+    assert.ok(children.some((node) => node.type === 'code' && node.lang === 'mermaid' && node.value?.includes('PENDING --> PAID')));
+    const imports = children.filter((node) => node.type === 'mdxjsEsm' && node.value?.startsWith('import')).map((node) => node.value);
+    assert.ok(imports.includes("import CodeSamples from '@site/src/components/CodeSamples';"));
+    assert.ok(!children.some((node) => node.name === 'ApiOperation'), 'the placeholder element is gone');
+    assert.equal(children[children.length - 1]?.name, 'CodeSamples');
+  });
+
+  test('an unknown operation fails with the file named', () => {
+    assert.throws(
+      () => transform(page(apiOperation('createOrdr')), {path: `${repoRoot}/docs/createorder.md`}),
+      /docs\/createorder\.md: <ApiOperation operationId="createOrdr" \/> names no operation or webhook/,
+    );
+  });
+
+  test('a missing operationId fails with the file named', () => {
+    assert.throws(() => transform(page(apiOperation(undefined)), {path: `${repoRoot}/docs/x.md`}), /docs\/x\.md: <ApiOperation> needs a literal operationId/);
+  });
+
+  test('state diagrams start at the initial state and end at the final ones', () => {
+    const diagram = stateDiagram({
+      schemaName: 'RefundStatus',
+      initial: 'PROCESSING',
+      states: [
+        {name: 'PROCESSING', description: '', terminal: false},
+        {name: 'SUCCEEDED', description: '', terminal: true},
+      ],
+      transitions: [{from: 'PROCESSING', to: 'SUCCEEDED', trigger: 'Confirmed: done'}],
+    });
+    assert.equal(diagram, 'stateDiagram-v2\n  [*] --> PROCESSING\n  PROCESSING --> SUCCEEDED: Confirmed, done\n  SUCCEEDED --> [*]');
+  });
+});
