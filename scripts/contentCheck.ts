@@ -1,0 +1,59 @@
+/**
+ * Runs the content rules (src/lib/contentLint.ts) over every page source:
+ * docs, demos, blog and standalone pages. Shared by the unit test and the
+ * `npm run check:content` command, which prints the problems.
+ */
+import {readdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {lintContent, type ContentProblem} from '../src/lib/contentLint';
+import {docUrl} from '../src/lib/docRoutes';
+import {scanApiPages} from '../plugins/openapi-contract/apiPages';
+import {contractRelativePath, loadContract} from '../plugins/openapi-contract/loadContract';
+import {contractVocabulary} from '../plugins/openapi-contract/vocabulary';
+
+const sections = [
+  {folder: 'docs', routeBase: 'docs', guides: true},
+  {folder: 'demos', routeBase: 'demos', guides: true},
+  {folder: 'blog', routeBase: undefined, guides: false},
+  {folder: 'src/pages', routeBase: undefined, guides: false},
+] as const;
+
+/** Pages that render reference data and carry prose around it rather than a guide. */
+const referenceMarkers = /<(ApiOperation|ResponseCodeCatalogue|StatementColumns)\b/;
+
+export function checkContent(siteDir: string): ContentProblem[] {
+  const contract = loadContract(path.join(siteDir, contractRelativePath));
+  const vocabulary = contractVocabulary(contract, scanApiPages(siteDir));
+  const problems: ContentProblem[] = [];
+  for (const section of sections) {
+    const root = path.join(siteDir, section.folder);
+    for (const relative of readdirSync(root, {recursive: true, encoding: 'utf8'})) {
+      if (!/\.mdx?$/.test(relative)) continue;
+      const relativePath = relative.split(path.sep).join('/');
+      const file = `${section.folder}/${relativePath}`;
+      const text = readFileSync(path.join(root, relative), 'utf8');
+      const resolveLink = (target: string): string | undefined => {
+        const bare = target.split('#')[0] ?? '';
+        if (bare.startsWith('/docs/')) return bare;
+        if (!section.routeBase || !/\.mdx?$/.test(bare) || bare.includes('://')) return undefined;
+        const linked = path.posix.normalize(path.posix.join(path.posix.dirname(relativePath), bare));
+        try {
+          const linkedText = readFileSync(path.join(root, linked), 'utf8');
+          return docUrl(section.routeBase, {relativePath: linked, text: linkedText});
+        } catch {
+          return undefined;
+        }
+      };
+      problems.push(...lintContent(file, text, vocabulary, {isGuide: section.guides && !referenceMarkers.test(text), resolveLink}));
+    }
+  }
+  return problems;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
+  const only = process.argv.slice(2);
+  const problems = checkContent(process.cwd()).filter((problem) => only.length === 0 || only.some((prefix) => problem.file.startsWith(prefix)));
+  for (const problem of problems) console.log(`${problem.file}:${problem.line}: ${problem.message}`);
+  console.log(problems.length === 0 ? 'Content checks: no problems.' : `Content checks: ${problems.length} problems.`);
+  process.exit(problems.length === 0 ? 0 : 1);
+}
