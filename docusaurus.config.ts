@@ -3,6 +3,7 @@ import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import type {Options as DocsOptions} from '@docusaurus/plugin-content-docs';
 import type {Options as ClientRedirectsOptions} from '@docusaurus/plugin-client-redirects';
+import type {PluginOptions as SearchLocalOptions} from '@easyops-cn/docusaurus-search-local';
 import {brand} from './src/brand';
 import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/test-routes';
@@ -38,6 +39,8 @@ const config: Config = {
   },
 
   url: `https://${brand.hosts.portal}`,
+  // Served at the root, so the wrong-base-URL banner (an inline script) is never needed.
+  baseUrlIssueBanner: false,
   baseUrl: '/',
 
   onBrokenLinks: 'throw',
@@ -92,7 +95,30 @@ const config: Config = {
     ],
   ],
 
-  themes: ['@docusaurus/theme-mermaid'],
+  themes: [
+    '@docusaurus/theme-mermaid',
+    [
+      // Offline full-text search built from the server-rendered HTML, so API field names are found too.
+      '@easyops-cn/docusaurus-search-local',
+      {
+        hashed: true,
+        language: ['en'],
+        indexDocs: true,
+        indexBlog: true,
+        indexPages: true,
+        docsRouteBasePath: ['docs', 'demos'],
+        docsDir: ['docs', 'demos'],
+        highlightSearchTermsOnTargetPage: true,
+        explicitSearchResultPath: true,
+        searchResultLimits: 10,
+        searchResultContextMaxLength: 60,
+        searchBarShortcut: true,
+        searchBarShortcutHint: true,
+        searchBarPosition: 'right',
+        ignoreFiles: [/^tests\//],
+      } satisfies SearchLocalOptions,
+    ],
+  ],
 
   plugins: [
     openapiContractPlugin,

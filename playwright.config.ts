@@ -1,7 +1,11 @@
 import {defineConfig} from '@playwright/test';
 import {chromiumArgs, findChromium} from './scripts/browser';
 
-/** The suite runs against the production build in build-test/, served locally. */
+/**
+ * The suite runs against the production build in build-test/, served locally
+ * with the production hosting configuration (hosting/_headers and _redirects:
+ * CSP and other security headers, compression, 301s).
+ */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const browser = findChromium();
 
@@ -23,7 +27,7 @@ export default defineConfig({
   },
   projects: [{name: 'chromium', use: {browserName: 'chromium'}}],
   webServer: {
-    command: `npx docusaurus serve --dir build-test --port ${port} --host 127.0.0.1 --no-open`,
+    command: `npx tsx scripts/serve-production.ts build-test ${port}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

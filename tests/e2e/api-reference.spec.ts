@@ -48,11 +48,11 @@ test.describe('API reference pages', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto('/docs/createorder');
-    await expect(page.locator('.docusaurus-mermaid-container svg').first()).toBeVisible({timeout: 15_000});
-    await expect(page.locator('.docusaurus-mermaid-container svg').first()).toContainText('PARTIALLY_REFUNDED');
+    const stateDiagram = page.locator('.docusaurus-mermaid-container svg', {hasText: 'PARTIALLY_REFUNDED'});
+    await expect(stateDiagram).toBeVisible({timeout: 15_000});
     await page.getByRole('button', {name: /dark and light mode/}).click();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    await expect(page.locator('.docusaurus-mermaid-container svg').first()).toContainText('PENDING');
+    await expect(page.locator('.docusaurus-mermaid-container svg', {hasText: 'PARTIALLY_REFUNDED'})).toBeVisible();
     expect(errors).toEqual([]);
   });
 });

@@ -5,9 +5,17 @@ const contract = loadRouteContract();
 const siteTitle = 'Veloxa Pay';
 const notFoundHeading = 'Page Not Found';
 
-/** Console errors a page logs while loading; any is a failure. */
-function collectConsoleErrors(page: Page): string[] {
+/**
+ * Console errors a page logs while loading; any is a failure. Content-Security-Policy
+ * violations are reported as errors too (the suite serves the build with the production headers).
+ */
+async function collectConsoleErrors(page: Page): Promise<string[]> {
   const errors: string[] = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
+    });
+  });
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
@@ -17,8 +25,8 @@ function collectConsoleErrors(page: Page): string[] {
 
 test.describe('every page of the route contract', () => {
   for (const path of allPages(contract)) {
-    test(`${path} answers 200 and renders its own title`, async ({page}) => {
-      const errors = collectConsoleErrors(page);
+    test(`${path} answers 200, renders its own title and logs no error in either colour mode`, async ({page}) => {
+      const errors = await collectConsoleErrors(page);
       const response = await page.goto(path);
       expect(response?.status(), `HTTP status of ${path}`).toBe(200);
       await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -35,6 +43,12 @@ test.describe('every page of the route contract', () => {
       await expect(page.getByRole('heading', {name: notFoundHeading})).toHaveCount(0);
       await expect(page.locator('meta[name="robots"][content*="noindex"]')).toHaveCount(0);
       expect(errors, `console errors on ${path}`).toEqual([]);
+
+      // Switching to dark mode re-renders diagrams and themed code; still no errors.
+      await page.getByRole('button', {name: /dark and light mode/}).click();
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+      await page.waitForTimeout(200);
+      expect(errors, `console errors on ${path} in dark mode`).toEqual([]);
     });
   }
 

@@ -1,0 +1,45 @@
+import {describe, test} from 'node:test';
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {headersFor, hostingDir, loadHosting, parseHeaders, parseRedirects} from '../../scripts/hosting';
+import {routeAliases} from '../../src/routeAliases';
+
+const hosting = loadHosting();
+const nginx = readFileSync(path.join(hostingDir, 'nginx.conf'), 'utf8');
+
+describe('hosting configuration', () => {
+  test('pages get the security headers; hashed assets are cached for a year', () => {
+    const page = headersFor(hosting.headers, '/docs/createorder');
+    for (const name of ['Content-Security-Policy', 'Strict-Transport-Security', 'X-Content-Type-Options', 'Referrer-Policy']) {
+      assert.ok(page.get(name), `${name} missing`);
+    }
+    assert.doesNotMatch(page.get('Content-Security-Policy') ?? '', /unsafe-eval|script-src[^;]*unsafe-inline/);
+    assert.equal(page.get('Cache-Control'), 'public, max-age=0, must-revalidate');
+    assert.equal(headersFor(hosting.headers, '/assets/js/main.abc.js').get('Cache-Control'), 'public, max-age=31536000, immutable');
+  });
+
+  test('nginx.conf sets the same headers with the same values, on pages and on assets', () => {
+    for (const rule of hosting.headers) {
+      for (const [name, value] of rule.headers) {
+        assert.ok(nginx.includes(`add_header ${name} "${value}" always;`), `nginx.conf lacks ${name}: ${value}`);
+      }
+    }
+    const page = headersFor(hosting.headers, '/');
+    const assetsBlock = nginx.slice(nginx.indexOf('location /assets/'));
+    for (const [name] of page) assert.ok(assetsBlock.includes(`add_header ${name} `), `assets location lacks ${name}`);
+  });
+
+  test('redirects equal the route aliases, in _redirects and in nginx.conf', () => {
+    assert.deepEqual(
+      hosting.redirects.map(({from, to, status}) => [from, to, status]),
+      routeAliases.map(({from, to}) => [from, to, 301]),
+    );
+    for (const {from, to} of routeAliases) assert.ok(nginx.includes(`location = ${from} { return 301 ${to}; }`), `nginx.conf lacks ${from}`);
+  });
+
+  test('the parsers reject malformed files', () => {
+    assert.throws(() => parseHeaders('  X-Orphan: 1\n'), /_headers line 1/);
+    assert.throws(() => parseRedirects('/only-from\n'), /_redirects entry 1/);
+  });
+});
