@@ -14,13 +14,13 @@ export default function ApiRequest({operation}: {operation: OperationView}): Rea
         <Link to="/docs/integration-guide#signing-requests">signing requests</Link>; the signature covers the headers below and the
         raw body.
       </p>
-      <FieldTable fields={operation.headerParameters} caption="Headers" />
+      <FieldTable fields={operation.headerParameters} caption={isWebhook ? 'Notification headers' : 'Request headers'} />
       {operation.pathParameters.length > 0 && <FieldTable fields={operation.pathParameters} caption="Path parameters" />}
       {operation.queryParameters.length > 0 && <FieldTable fields={operation.queryParameters} caption="Query parameters" />}
       {operation.requestBody ? (
         <>
           {operation.requestBody.descriptionHtml && <div dangerouslySetInnerHTML={{__html: operation.requestBody.descriptionHtml}} />}
-          <FieldTable fields={operation.requestBody.fields} variants={operation.requestBody.variants} caption="Body (application/json)" />
+          <FieldTable fields={operation.requestBody.fields} variants={operation.requestBody.variants} caption={isWebhook ? 'Notification body (application/json)' : 'Request body (application/json)'} />
           <ExampleTabs examples={operation.requestExamples} label={isWebhook ? 'Notification' : 'Request'} />
         </>
       ) : (

@@ -19,7 +19,11 @@ export default function ApiResponses({operation}: {operation: OperationView}): R
           </Heading>
           <div dangerouslySetInnerHTML={{__html: response.descriptionHtml}} />
           {response.body && (
-            <FieldTable fields={response.body.fields} variants={response.body.variants} caption="Body (application/json)" />
+            <FieldTable
+              fields={response.body.fields}
+              variants={response.body.variants}
+              caption={`Response body, ${statusLabel(response.status)} (application/json)`}
+            />
           )}
           <ExampleTabs examples={response.examples} label="Response" />
         </section>

@@ -96,7 +96,8 @@ export default function FieldTable({
   caption: string;
 }): ReactNode {
   return (
-    <div className={styles.wrapper}>
+    // Focusable so keyboard users can scroll a wide table sideways.
+    <div className={styles.wrapper} tabIndex={0} role="region" aria-label={caption}>
       <table className={styles.table}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>

@@ -45,7 +45,7 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
       <p aria-live="polite" className={styles.count}>
         {visible.length === codes.length ? `${codes.length} codes` : `${visible.length} of ${codes.length} codes match`}
       </p>
-      <div className={styles.wrapper}>
+      <div className={styles.wrapper} tabIndex={0} role="region" aria-label="Response code catalogue">
         <table id={`${id}-table`} className={styles.table}>
           <thead>
             <tr>

@@ -7,7 +7,7 @@ import styles from './styles.module.css';
 export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView[]}): ReactNode {
   const ordered = [...codes.filter((code) => !code.common), ...codes.filter((code) => code.common)];
   return (
-    <div className={styles.wrapper}>
+    <div className={styles.wrapper} tabIndex={0} role="region" aria-label="Response codes of this call">
       <table className={styles.table}>
         <caption className={styles.caption}>
           Codes this call can return. Codes marked <em>all calls</em> can come from any call; the{' '}

@@ -10,7 +10,7 @@ export interface StatementColumn {
 /** The columns of the reconciliation statement file, in file order. */
 export default function StatementColumns({columns}: {columns: readonly StatementColumn[]}): ReactNode {
   return (
-    <div style={{overflowX: 'auto'}}>
+    <div style={{overflowX: 'auto'}} tabIndex={0} role="region" aria-label="Statement file columns">
       <table>
         <caption style={{textAlign: 'left'}}>Statement file columns, in order</caption>
         <thead>

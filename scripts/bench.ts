@@ -1,0 +1,228 @@
+/**
+ * Benchmark: builds the production site (time, peak memory), serves it with
+ * the production hosting configuration (compressed, same headers), and for
+ * each page type records first-load bytes (HTML, CSS, JS; raw and gzip) and
+ * Lighthouse medians of three runs on the same Chromium, mobile and desktop
+ * presets. Prints a table, writes bench/results.json and bench/results.md and
+ * exits non-zero when a budget in bench/budgets.json is broken.
+ *
+ * Usage: npm run bench [-- --site DIR --skip-build --runs N --label NAME --out FILE]
+ *   --site DIR     benchmark another Docusaurus site (for example the stock classic template)
+ *   --skip-build   reuse DIR/build
+ */
+import {spawn, spawnSync} from 'node:child_process';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {gzipSync} from 'node:zlib';
+import {chromium} from '@playwright/test';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import {chromiumArgs, findChromium} from './browser';
+
+interface Options {
+  site: string;
+  skipBuild: boolean;
+  runs: number;
+  label: string;
+  out: string;
+  pages: Record<string, string>;
+  checkBudgets: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const value = (name: string) => {
+    const index = argv.indexOf(name);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
+  const site = path.resolve(value('--site') ?? '.');
+  const isPortal = site === path.resolve('.');
+  return {
+    site,
+    skipBuild: argv.includes('--skip-build'),
+    runs: Number(value('--runs') ?? 3),
+    label: value('--label') ?? (isPortal ? 'portal' : path.basename(site)),
+    out: value('--out') ?? (isPortal ? 'bench/results' : 'bench/stock'),
+    checkBudgets: isPortal,
+    pages: isPortal
+      ? {
+          home: '/',
+          guide: '/docs/integration-guide',
+          'API reference': '/docs/createorder',
+          notification: '/docs/payment/payment-result-notification',
+          demo: '/demos/dynqr',
+          'blog post': '/blog/long-blog-post',
+        }
+      : {home: '/', guide: '/docs/intro', 'blog post': '/blog/long-blog-post'},
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+};
+
+function build(site: string): {seconds: number; peakMemoryMb: number} {
+  const started = Date.now();
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', 'npx', 'docusaurus', 'build'], {cwd: site, encoding: 'utf8', env: {...process.env, PORTAL_TEST_ROUTES: ''}});
+  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  const peakKb = Number(result.stderr.trim().split('\n').at(-1));
+  return {seconds: (Date.now() - started) / 1000, peakMemoryMb: Math.round(peakKb / 1024)};
+}
+
+interface Bytes {
+  htmlRaw: number;
+  htmlGzip: number;
+  cssRaw: number;
+  cssGzip: number;
+  jsRaw: number;
+  jsGzip: number;
+}
+
+/** What a first visit downloads: the document, its CSS and the JS executed before idle. */
+async function firstLoadBytes(baseUrl: string, pagePath: string, buildDir: string, executablePath: string): Promise<Bytes> {
+  const browser = await chromium.launch({executablePath, args: [...chromiumArgs]});
+  const page = await browser.newPage();
+  const urls = new Map<string, string>();
+  page.on('request', (request) => {
+    const type = request.resourceType();
+    if (['document', 'stylesheet', 'script'].includes(type)) urls.set(request.url(), type);
+  });
+  await page.goto(baseUrl + pagePath, {waitUntil: 'networkidle'});
+  await browser.close();
+  const bytes: Bytes = {htmlRaw: 0, htmlGzip: 0, cssRaw: 0, cssGzip: 0, jsRaw: 0, jsGzip: 0};
+  for (const [url, type] of urls) {
+    let pathname = new URL(url).pathname;
+    if (type === 'document') pathname = path.join(pathname, 'index.html');
+    const file = path.join(buildDir, pathname);
+    if (!existsSync(file)) continue;
+    const content = readFileSync(file);
+    const gzip = gzipSync(content).length;
+    const key = type === 'document' ? 'html' : type === 'stylesheet' ? 'css' : 'js';
+    bytes[`${key}Raw`] += content.length;
+    bytes[`${key}Gzip`] += gzip;
+  }
+  return bytes;
+}
+
+interface Scores {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+}
+
+async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs: number, chromePath: string): Promise<Scores> {
+  const samples: Scores[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const chrome = await chromeLauncher.launch({chromePath, chromeFlags: ['--headless=new', ...chromiumArgs]});
+    try {
+      const result = await lighthouse(
+        url,
+        {port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo']},
+        preset === 'desktop' ? desktopConfig : undefined,
+      );
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
+      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+      samples.push({
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        bestPractices: score('best-practices'),
+        seo: score('seo'),
+        lcpMs: Math.round(numeric('largest-contentful-paint')),
+        tbtMs: Math.round(numeric('total-blocking-time')),
+        cls: Math.round(numeric('cumulative-layout-shift') * 1000) / 1000,
+      });
+    } finally {
+      await chrome.kill();
+    }
+  }
+  const keys = Object.keys(samples[0] ?? {}) as Array<keyof Scores>;
+  return Object.fromEntries(keys.map((key) => [key, median(samples.map((sample) => sample[key]))])) as unknown as Scores;
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const browser = findChromium();
+  if (!browser) throw new Error('No Chromium found; run the end-to-end tests once or set CHROME_PATH.');
+  const buildDir = path.join(options.site, 'build');
+  const buildStats = options.skipBuild ? undefined : build(options.site);
+
+  const port = 4300 + Math.floor(Math.random() * 500);
+  const server = spawn('npx', ['tsx', path.resolve('scripts/serve-production.ts'), buildDir, String(port)], {stdio: 'pipe'});
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    try {
+      await fetch(baseUrl);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  const rows: Array<{pageType: string; path: string; bytes: Bytes; mobile: Scores; desktop: Scores}> = [];
+  try {
+    for (const [pageType, pagePath] of Object.entries(options.pages)) {
+      const bytes = await firstLoadBytes(baseUrl, pagePath, buildDir, browser.executablePath);
+      const mobile = await lighthouseMedians(baseUrl + pagePath, 'mobile', options.runs, browser.executablePath);
+      const desktop = await lighthouseMedians(baseUrl + pagePath, 'desktop', options.runs, browser.executablePath);
+      rows.push({pageType, path: pagePath, bytes, mobile, desktop});
+      console.log(`${pageType}: mobile ${mobile.performance}, desktop ${desktop.performance}, JS ${Math.round(bytes.jsGzip / 1024)} KB gzip`);
+    }
+  } finally {
+    server.kill();
+  }
+
+  const failures: string[] = [];
+  if (options.checkBudgets) {
+    const budgets = JSON.parse(readFileSync('bench/budgets.json', 'utf8')) as {
+      mobile: Partial<Scores>;
+      desktop: Partial<Scores>;
+      firstLoadJsGzip: Record<string, number>;
+    };
+    for (const row of rows) {
+      for (const preset of ['mobile', 'desktop'] as const) {
+        for (const [metric, limit] of Object.entries(budgets[preset]) as Array<[keyof Scores, number]>) {
+          const actual = row[preset][metric];
+          const lowerIsBetter = metric === 'lcpMs' || metric === 'tbtMs' || metric === 'cls';
+          if (lowerIsBetter ? actual > limit : actual < limit) failures.push(`${row.pageType} ${preset} ${metric}: ${actual} (budget ${lowerIsBetter ? '<=' : '>='} ${limit})`);
+        }
+      }
+      const jsBudget = budgets.firstLoadJsGzip[row.pageType];
+      if (jsBudget !== undefined && row.bytes.jsGzip > jsBudget) failures.push(`${row.pageType} first-load JS: ${row.bytes.jsGzip} B gzip (budget ${jsBudget})`);
+    }
+  }
+
+  const kb = (n: number) => (n / 1024).toFixed(1);
+  const header = '| Page type | HTML KB (gzip) | CSS KB (gzip) | JS KB (gzip) | Mobile perf | A11y | BP | SEO | LCP ms | TBT ms | CLS | Desktop perf |';
+  const lines = [
+    `# Benchmark: ${options.label}`,
+    '',
+    `Measured ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, Chromium at ${browser.executablePath}; Lighthouse medians of ${options.runs} runs.`,
+    buildStats ? `Build: ${buildStats.seconds.toFixed(1)} s, peak memory ${buildStats.peakMemoryMb} MB.` : 'Build: reused.',
+    '',
+    header,
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.pageType} | ${kb(r.bytes.htmlRaw)} (${kb(r.bytes.htmlGzip)}) | ${kb(r.bytes.cssRaw)} (${kb(r.bytes.cssGzip)}) | ${kb(r.bytes.jsRaw)} (${kb(r.bytes.jsGzip)}) | ${r.mobile.performance} | ${r.mobile.accessibility} | ${r.mobile.bestPractices} | ${r.mobile.seo} | ${r.mobile.lcpMs} | ${r.mobile.tbtMs} | ${r.mobile.cls} | ${r.desktop.performance} |`,
+    ),
+    '',
+    options.checkBudgets ? (failures.length ? `Budgets broken:\n${failures.map((f) => `- ${f}`).join('\n')}` : 'All budgets met.') : 'No budgets checked for this site.',
+  ];
+  const markdown = `${lines.join('\n')}\n`;
+  console.log(markdown);
+  writeFileSync(`${options.out}.md`, markdown);
+  writeFileSync(`${options.out}.json`, `${JSON.stringify({label: options.label, build: buildStats, rows, failures}, null, 2)}\n`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

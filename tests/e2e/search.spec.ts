@@ -1,0 +1,39 @@
+import {expect, test, type Page} from '@playwright/test';
+
+async function search(page: Page, query: string) {
+  await page.keyboard.press('Control+k');
+  const input = page.locator('input.navbar__search-input');
+  await expect(input).toBeFocused();
+  await input.fill(query);
+  return page.getByRole('option');
+}
+
+test.describe('offline search', () => {
+  test.beforeEach(async ({page}) => {
+    await page.goto('/docs/integration-guide');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  });
+
+  test('Ctrl+K opens it, and "refund" lists the refund pages first, with page, section and highlights', async ({page}) => {
+    const options = await search(page, 'refund');
+    await expect(options.first()).toContainText('Refund order');
+    const firstFive = await options.evaluateAll((nodes) => nodes.slice(0, 5).map((node) => node.textContent ?? ''));
+    expect(firstFive).toHaveLength(5);
+    for (const text of firstFive) expect(text.toLowerCase()).toContain('refund');
+    await expect(options.first().locator('mark').first()).toHaveText(/refund/i);
+    await expect(options.nth(0)).toContainText('›');
+  });
+
+  test('a request field name finds its API page', async ({page}) => {
+    const options = await search(page, 'payerPaymentCode');
+    const onCreateOrder = options.filter({hasText: 'Create order'}).first();
+    await expect(onCreateOrder).toBeVisible();
+    await onCreateOrder.click();
+    await expect(page).toHaveURL(/\/docs\/createorder/);
+  });
+
+  test('a search with no match says so', async ({page}) => {
+    await search(page, 'zzqxyw');
+    await expect(page.getByText('No results').first()).toBeVisible();
+  });
+});
