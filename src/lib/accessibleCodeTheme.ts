@@ -10,6 +10,7 @@ export function accessibleCodeTheme(theme: PrismTheme, ratio = 4.6): PrismTheme 
   const fix = (color: string | undefined) => (color && isParsableColor(color) ? ensureContrast(color, background, ratio) : color);
   return {
     plain: {...theme.plain, color: fix(theme.plain.color)},
-    styles: theme.styles.map((entry) => ({...entry, style: {...entry.style, color: fix(entry.style.color)}})),
+    // Faded tokens (opacity below 1, as for namespaces) lose contrast too: draw them opaque.
+    styles: theme.styles.map((entry) => ({...entry, style: {...entry.style, color: fix(entry.style.color), opacity: undefined}})),
   };
 }

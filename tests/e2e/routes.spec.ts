@@ -1,5 +1,26 @@
+import AxeBuilder from '@axe-core/playwright';
 import {expect, test, type Page} from '@playwright/test';
 import {allPages, loadRouteContract} from '../support/routeContract';
+import {mermaidBlocksByUrl} from '../support/mermaidPages';
+
+/** WCAG 2.1 A and AA rules, plus axe's best practices. */
+const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+const mermaidBlocks = mermaidBlocksByUrl();
+
+/** Diagrams render after hydration; wait for them so axe and the error check see them. */
+async function waitForDiagrams(page: Page, path: string): Promise<void> {
+  const blocks = mermaidBlocks.get(path) ?? 0;
+  if (blocks === 0) return;
+  await expect.poll(() => page.locator('.docusaurus-mermaid-container svg').count(), {timeout: 20_000}).toBe(blocks);
+  await expect(page.getByText(/Syntax error in text/)).toHaveCount(0);
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({page}).withTags(axeTags).analyze();
+  return results.violations.map(
+    (v) => `${v.id} (${v.impact ?? 'unknown'}): ${v.help} at ${v.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`,
+  );
+}
 
 const contract = loadRouteContract();
 const siteTitle = 'Veloxa Pay';
@@ -25,7 +46,7 @@ async function collectConsoleErrors(page: Page): Promise<string[]> {
 
 test.describe('every page of the route contract', () => {
   for (const path of allPages(contract)) {
-    test(`${path} answers 200, renders its own title and logs no error in either colour mode`, async ({page}) => {
+    test(`${path}: 200, own title, no console error, CSP violation or axe violation, diagrams render, in both colour modes`, async ({page}) => {
       const errors = await collectConsoleErrors(page);
       const response = await page.goto(path);
       expect(response?.status(), `HTTP status of ${path}`).toBe(200);
@@ -42,12 +63,15 @@ test.describe('every page of the route contract', () => {
       }
       await expect(page.getByRole('heading', {name: notFoundHeading})).toHaveCount(0);
       await expect(page.locator('meta[name="robots"][content*="noindex"]')).toHaveCount(0);
+      await waitForDiagrams(page, path);
+      expect(await axeViolations(page), `axe on ${path} (light)`).toEqual([]);
       expect(errors, `console errors on ${path}`).toEqual([]);
 
-      // Switching to dark mode re-renders diagrams and themed code; still no errors.
+      // Dark mode re-renders diagrams and themed code: the same checks again.
       await page.getByRole('button', {name: /dark and light mode/}).click();
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-      await page.waitForTimeout(200);
+      await waitForDiagrams(page, path);
+      expect(await axeViolations(page), `axe on ${path} (dark)`).toEqual([]);
       expect(errors, `console errors on ${path} in dark mode`).toEqual([]);
     });
   }

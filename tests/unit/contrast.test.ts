@@ -24,6 +24,7 @@ describe('contrast', () => {
     for (const theme of [accessibleCodeTheme(themes.github), accessibleCodeTheme(themes.dracula)]) {
       const background = theme.plain.backgroundColor ?? '';
       for (const entry of theme.styles) {
+        assert.equal(entry.style.opacity, undefined, `${entry.types.join(',')} is faded`);
         if (entry.style.color) {
           assert.ok(contrastRatio(entry.style.color, background) >= 4.5, `${entry.types.join(',')} ${entry.style.color} on ${background}`);
         }
