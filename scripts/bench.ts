@@ -15,9 +15,6 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {chromium} from '@playwright/test';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import {chromiumArgs, findChromium} from './browser';
 
 interface Options {
@@ -115,32 +112,41 @@ interface Scores {
   cls: number;
 }
 
+/**
+ * Runs Lighthouse's CLI rather than its Node API: the API evaluates its own
+ * functions in the page by source text, and the TypeScript runner's name
+ * helpers injected into them break that (`__name is not defined`).
+ */
 async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs: number, chromePath: string): Promise<Scores> {
   const samples: Scores[] = [];
+  const cli = path.resolve('node_modules', '.bin', 'lighthouse');
   for (let run = 0; run < runs; run += 1) {
-    const chrome = await chromeLauncher.launch({chromePath, chromeFlags: ['--headless=new', ...chromiumArgs]});
-    try {
-      const result = await lighthouse(
-        url,
-        {port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo']},
-        preset === 'desktop' ? desktopConfig : undefined,
-      );
-      const lhr = result?.lhr;
-      if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
-      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-      const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-      samples.push({
-        performance: score('performance'),
-        accessibility: score('accessibility'),
-        bestPractices: score('best-practices'),
-        seo: score('seo'),
-        lcpMs: Math.round(numeric('largest-contentful-paint')),
-        tbtMs: Math.round(numeric('total-blocking-time')),
-        cls: Math.round(numeric('cumulative-layout-shift') * 1000) / 1000,
-      });
-    } finally {
-      await chrome.kill();
-    }
+    const args = [
+      url,
+      '--output=json',
+      '--output-path=stdout',
+      '--quiet',
+      '--only-categories=performance,accessibility,best-practices,seo',
+      `--chrome-flags=--headless=new ${chromiumArgs.join(' ')}`,
+      ...(preset === 'desktop' ? ['--preset=desktop'] : []),
+    ];
+    const result = spawnSync(cli, args, {encoding: 'utf8', env: {...process.env, CHROME_PATH: chromePath}, maxBuffer: 256 * 1024 * 1024});
+    if (result.status !== 0) throw new Error(`Lighthouse failed for ${url}: ${result.stderr}`);
+    const lhr = JSON.parse(result.stdout) as {
+      categories: Record<string, {score: number | null} | undefined>;
+      audits: Record<string, {numericValue?: number} | undefined>;
+    };
+    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+    samples.push({
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      seo: score('seo'),
+      lcpMs: Math.round(numeric('largest-contentful-paint')),
+      tbtMs: Math.round(numeric('total-blocking-time')),
+      cls: Math.round(numeric('cumulative-layout-shift') * 1000) / 1000,
+    });
   }
   const keys = Object.keys(samples[0] ?? {}) as Array<keyof Scores>;
   return Object.fromEntries(keys.map((key) => [key, median(samples.map((sample) => sample[key]))])) as unknown as Scores;
