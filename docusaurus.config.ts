@@ -10,6 +10,7 @@ import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/test-routes';
 import openapiContractPlugin from './plugins/openapi-contract';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/openapi-contract/remarkApiReference';
+import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/mermaid-diagrams/remarkMermaidDiagrams';
 
 // This file runs in Node.js: no browser APIs or JSX here.
 
@@ -26,6 +27,12 @@ const withTestRoutes = process.env.PORTAL_TEST_ROUTES === 'true';
  * forth through, and a navbar that keeps moving is distracting there.
  */
 const navbarHideOnScroll = false;
+
+/**
+ * Mermaid diagrams are drawn into SVG files at build time (plugins/mermaid-diagrams),
+ * after the contract's state machines are added, so no page loads the Mermaid runtime.
+ */
+const drawDiagrams = [remarkMermaidDiagrams, {siteDir: __dirname} satisfies RemarkMermaidDiagramsOptions] as const;
 
 const config: Config = {
   title: brand.name,
@@ -48,8 +55,6 @@ const config: Config = {
   onBrokenAnchors: 'warn',
   onDuplicateRoutes: 'warn',
   markdown: {
-    // State machines and payment flows are drawn as Mermaid diagrams.
-    mermaid: true,
     hooks: {
       onBrokenMarkdownLinks: 'warn',
     },
@@ -74,7 +79,7 @@ const config: Config = {
           versions: {current: {label: 'Next'}},
           showLastUpdateTime: false,
           // API pages render their reference sections from the contract at compile time.
-          beforeDefaultRemarkPlugins: [[remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions]],
+          beforeDefaultRemarkPlugins: [[remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions], drawDiagrams],
         },
         blog: {
           path: 'blog',
@@ -85,6 +90,10 @@ const config: Config = {
           onInlineTags: 'throw',
           onInlineAuthors: 'throw',
           onUntruncatedBlogPosts: 'throw',
+          beforeDefaultRemarkPlugins: [drawDiagrams],
+        },
+        pages: {
+          beforeDefaultRemarkPlugins: [drawDiagrams],
         },
         theme: {
           customCss: './src/css/custom.css',
@@ -97,7 +106,6 @@ const config: Config = {
   ],
 
   themes: [
-    '@docusaurus/theme-mermaid',
     [
       // Offline full-text search built from the server-rendered HTML, so API field names are found too.
       '@easyops-cn/docusaurus-search-local',
@@ -130,6 +138,7 @@ const config: Config = {
         path: 'demos',
         routeBasePath: 'demos',
         sidebarPath: './sidebars/demos.ts',
+        beforeDefaultRemarkPlugins: [drawDiagrams],
       } satisfies DocsOptions,
     ],
     [
@@ -223,9 +232,6 @@ const config: Config = {
         },
       ],
       copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName} ${brand.name} is a fictional payments provider; every host named on this site is an example.com address.`,
-    },
-    mermaid: {
-      theme: {light: 'neutral', dark: 'dark'},
     },
     prism: {
       // The stock themes have comment and string colours below 4.5:1; same hues, AA contrast.

@@ -7,12 +7,20 @@ import {mermaidBlocksByUrl} from '../support/mermaidPages';
 const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const mermaidBlocks = mermaidBlocksByUrl();
 
-/** Diagrams render after hydration; wait for them so axe and the error check see them. */
-async function waitForDiagrams(page: Page, path: string): Promise<void> {
-  const blocks = mermaidBlocks.get(path) ?? 0;
-  if (blocks === 0) return;
-  await expect.poll(() => page.locator('.docusaurus-mermaid-container svg').count(), {timeout: 20_000}).toBe(blocks);
-  await expect(page.getByText(/Syntax error in text/)).toHaveCount(0);
+/**
+ * Diagrams are prerendered SVG images, one per colour mode: the page has the expected number,
+ * and the one shown in the current mode loads once it scrolls into view.
+ */
+async function checkDiagrams(page: Page, path: string): Promise<void> {
+  const expected = mermaidBlocks.get(path) ?? 0;
+  const figures = page.locator('figure[data-diagram]');
+  await expect(figures).toHaveCount(expected);
+  for (let index = 0; index < expected; index += 1) {
+    const shown = figures.nth(index).locator('img:visible');
+    await expect(shown).toHaveCount(1);
+    await shown.scrollIntoViewIfNeeded();
+    await expect.poll(() => shown.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+  }
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
@@ -63,14 +71,14 @@ test.describe('every page of the route contract', () => {
       }
       await expect(page.getByRole('heading', {name: notFoundHeading})).toHaveCount(0);
       await expect(page.locator('meta[name="robots"][content*="noindex"]')).toHaveCount(0);
-      await waitForDiagrams(page, path);
+      await checkDiagrams(page, path);
       expect(await axeViolations(page), `axe on ${path} (light)`).toEqual([]);
       expect(errors, `console errors on ${path}`).toEqual([]);
 
       // Dark mode re-renders diagrams and themed code: the same checks again.
       await page.getByRole('button', {name: /dark and light mode/}).click();
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-      await waitForDiagrams(page, path);
+      await checkDiagrams(page, path);
       expect(await axeViolations(page), `axe on ${path} (dark)`).toEqual([]);
       expect(errors, `console errors on ${path} in dark mode`).toEqual([]);
     });

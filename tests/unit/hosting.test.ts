@@ -17,6 +17,7 @@ describe('hosting configuration', () => {
     assert.doesNotMatch(page.get('Content-Security-Policy') ?? '', /unsafe-eval|script-src[^;]*unsafe-inline/);
     assert.equal(page.get('Cache-Control'), 'public, max-age=0, must-revalidate');
     assert.equal(headersFor(hosting.headers, '/assets/js/main.abc.js').get('Cache-Control'), 'public, max-age=31536000, immutable');
+    assert.equal(headersFor(hosting.headers, '/diagrams/0123456789abcdef.svg').get('Cache-Control'), 'public, max-age=31536000, immutable');
   });
 
   test('nginx.conf sets the same headers with the same values, on pages and on assets', () => {
@@ -26,7 +27,7 @@ describe('hosting configuration', () => {
       }
     }
     const page = headersFor(hosting.headers, '/');
-    const assetsBlock = nginx.slice(nginx.indexOf('location /assets/'));
+    const assetsBlock = nginx.slice(nginx.indexOf('location ~ ^/(assets|diagrams)/'));
     for (const [name] of page) assert.ok(assetsBlock.includes(`add_header ${name} `), `assets location lacks ${name}`);
   });
 

@@ -1,0 +1,79 @@
+/**
+ * Replaces every ```mermaid code block with <MermaidDiagram>: two prerendered
+ * SVG images (light and dark) and the source as a text version. Runs after the
+ * API reference plugin, so the contract's state machines are drawn the same way.
+ */
+import path from 'node:path';
+import type {Program} from 'estree';
+import {describeDiagram, storeDiagrams} from './diagramStore';
+
+interface MdNode {
+  type: string;
+  children?: MdNode[];
+  value?: string;
+  lang?: string | null;
+  position?: {start: {line: number}};
+  [key: string]: unknown;
+}
+
+export interface RemarkMermaidDiagramsOptions {
+  readonly siteDir: string;
+}
+
+const componentModule = '@site/src/components/MermaidDiagram';
+
+function importNode(): MdNode {
+  const estree: Program = {
+    type: 'Program',
+    sourceType: 'module',
+    body: [
+      {
+        type: 'ImportDeclaration',
+        specifiers: [{type: 'ImportDefaultSpecifier', local: {type: 'Identifier', name: 'MermaidDiagram'}}],
+        source: {type: 'Literal', value: componentModule},
+        attributes: [],
+      },
+    ],
+  };
+  return {type: 'mdxjsEsm', value: `import MermaidDiagram from '${componentModule}';`, data: {estree}};
+}
+
+function collect(node: MdNode, found: Array<{parent: MdNode; index: number; node: MdNode}>): void {
+  node.children?.forEach((child, index) => {
+    if (child.type === 'code' && child.lang === 'mermaid') found.push({parent: node, index, node: child});
+    else collect(child, found);
+  });
+}
+
+export default function remarkMermaidDiagrams(options: RemarkMermaidDiagramsOptions) {
+  return async (tree: MdNode, vfile: {path?: string}): Promise<void> => {
+    const found: Array<{parent: MdNode; index: number; node: MdNode}> = [];
+    collect(tree, found);
+    if (found.length === 0) return;
+    const file = vfile.path ? path.relative(options.siteDir, vfile.path) : '(unknown file)';
+    const sources = found.map(({node}) => ({
+      source: node.value ?? '',
+      where: `${file}:${node.position?.start.line ?? '?'}`,
+    }));
+    const stored = await storeDiagrams(options.siteDir, sources);
+    found.forEach(({parent, index, node}, position) => {
+      const diagram = stored[position];
+      if (!diagram || !parent.children) return;
+      const attribute = (name: string, value: string) => ({type: 'mdxJsxAttribute', name, value});
+      parent.children[index] = {
+        type: 'mdxJsxFlowElement',
+        name: 'MermaidDiagram',
+        attributes: [
+          attribute('light', diagram.light.file),
+          attribute('dark', diagram.dark.file),
+          attribute('width', String(diagram.light.width)),
+          attribute('height', String(diagram.light.height)),
+          attribute('alt', describeDiagram(node.value ?? '')),
+          attribute('source', (node.value ?? '').trim()),
+        ],
+        children: [],
+      };
+    });
+    tree.children?.unshift(importNode());
+  };
+}

@@ -1,0 +1,40 @@
+import type {ReactNode} from 'react';
+import useBaseUrl from '@docusaurus/useBaseUrl';
+import styles from './styles.module.css';
+
+export interface MermaidDiagramProps {
+  /** SVG file under /diagrams/ drawn with the light theme. */
+  readonly light: string;
+  /** The same diagram drawn with the dark theme. */
+  readonly dark: string;
+  /** Pixel size of the drawing; reserves its space before the image arrives. */
+  readonly width: string;
+  readonly height: string;
+  /** What the diagram shows, for readers who cannot see it. */
+  readonly alt: string;
+  /** The Mermaid source, offered as the diagram's text version. */
+  readonly source: string;
+}
+
+/**
+ * A Mermaid diagram drawn at build time (see plugins/mermaid-diagrams). Both
+ * colour modes are in the page and CSS shows one; the hidden image is lazy and
+ * never displayed, so the browser does not fetch it.
+ */
+export default function MermaidDiagram({light, dark, width, height, alt, source}: MermaidDiagramProps): ReactNode {
+  const lightSrc = useBaseUrl(`/diagrams/${light}`);
+  const darkSrc = useBaseUrl(`/diagrams/${dark}`);
+  const size = {width: Number(width), height: Number(height)};
+  return (
+    <figure className={styles.diagram} data-diagram="">
+      <img className={styles.light} src={lightSrc} alt={alt} loading="lazy" decoding="async" {...size} />
+      <img className={styles.dark} src={darkSrc} alt={alt} loading="lazy" decoding="async" {...size} />
+      <details className={styles.text}>
+        <summary>Diagram as text</summary>
+        <pre>
+          <code>{source}</code>
+        </pre>
+      </details>
+    </figure>
+  );
+}
