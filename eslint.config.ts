@@ -23,4 +23,9 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Plain scripts served as they are (static/js): browser globals only.
+    files: ['static/**/*.js'],
+    languageOptions: {globals: globals.browser, sourceType: 'script'},
+  },
 );

@@ -44,6 +44,26 @@ test.describe('API reference pages', () => {
     await expect(page.getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
   });
 
+  test('reference tables keep their server markup through hydration and render on client-side navigation', async ({page}) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto('/docs/createorder');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    const fields = page.locator('[data-static-markup] code[data-field="amount.value"]').first();
+    await expect(fields).toBeVisible();
+    // Client-side navigation: no server markup to keep, so the tables are rendered by React.
+    await page.evaluate(() => {
+      (window as Window & {samePage?: boolean}).samePage = true;
+    });
+    await page.locator('footer a[href="/docs/refund"]').click();
+    await expect(page).toHaveURL(/\/docs\/refund$/);
+    expect(await page.evaluate(() => (window as Window & {samePage?: boolean}).samePage)).toBe(true);
+    await expect(page.locator('[data-static-markup] code[data-field="merchantRefundNo"]').first()).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
   test('state machines are drawn for both colour modes', async ({page}) => {
     await page.goto('/docs/createorder');
     const diagram = page.locator('figure[data-diagram]').filter({has: page.locator('img[alt*="PARTIALLY_REFUNDED"]')});

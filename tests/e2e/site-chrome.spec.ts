@@ -102,3 +102,20 @@ test.describe('announcement bar', () => {
     await expect(page.locator('.theme-announcement-bar')).toBeHidden();
   });
 });
+
+test.describe('page scripts', () => {
+  test('start after the first paint, through the one loader script, and still hydrate the page', async ({page, request}) => {
+    const html = await (await request.get('/docs/integration-guide')).text();
+    const external = [...html.matchAll(/<script[^>]*\ssrc=([^\s>]+)/g)].map((match) => match[1]);
+    expect(external).toEqual(['/js/load-after-paint.js']);
+    expect(html).toMatch(/data-scripts="\/assets\/js\/runtime~main\.[\w]+\.js \/assets\/js\/main\.[\w]+\.js"/);
+
+    await page.goto('/docs/integration-guide');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    const timing = await page.evaluate(() => ({
+      firstPaint: performance.getEntriesByType('paint').find((entry) => entry.name === 'first-paint')?.startTime ?? NaN,
+      mainScript: performance.getEntriesByType('resource').find((entry) => /\/main\.[\w]+\.js$/.test(entry.name))?.startTime ?? NaN,
+    }));
+    expect(timing.mainScript).toBeGreaterThanOrEqual(timing.firstPaint);
+  });
+});

@@ -10,7 +10,8 @@ import type {RenderedSample} from '@site/src/lib/samples';
  */
 export default function CodeSamples({samples}: {samples: readonly RenderedSample[]}): ReactNode {
   return (
-    <Tabs groupId="code-language" queryString="language">
+    // lazy: only the chosen language is rendered and hydrated; the others render when picked.
+    <Tabs groupId="code-language" queryString="language" lazy>
       {samples.map((sample) => (
         <TabItem key={sample.language} value={sample.language} label={sample.label}>
           <CodeBlock language={sample.highlight} title={sample.fileName} showLineNumbers>

@@ -15,8 +15,9 @@ export default function ExampleTabs({examples, label}: {examples: readonly Examp
       </CodeBlock>
     ) : null;
   }
+  // lazy: only the example in view is rendered and hydrated.
   return (
-    <Tabs>
+    <Tabs lazy>
       {examples.map((example) => (
         <TabItem key={example.name} value={example.name} label={example.summary}>
           <CodeBlock language="json" title={`${label}: ${example.summary}`}>

@@ -1,5 +1,6 @@
 import type {ReactNode} from 'react';
 import type {FieldView, VariantView} from '@site/src/lib/apiModel';
+import StaticMarkup from '@site/src/components/StaticMarkup';
 import styles from './styles.module.css';
 
 function FieldDetails({field}: {field: FieldView}): ReactNode {
@@ -96,8 +97,8 @@ export default function FieldTable({
   caption: string;
 }): ReactNode {
   return (
-    // Focusable so keyboard users can scroll a wide table sideways.
-    <div className={styles.wrapper} tabIndex={0} role="region" aria-label={caption}>
+    // Focusable so keyboard users can scroll a wide table sideways; static, so it is not hydrated.
+    <StaticMarkup className={styles.wrapper} tabIndex={0} role="region" aria-label={caption}>
       <table className={styles.table}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>
@@ -112,6 +113,6 @@ export default function FieldTable({
           {variants && <VariantRows variants={variants} depth={0} prefix="" />}
         </tbody>
       </table>
-    </div>
+    </StaticMarkup>
   );
 }

@@ -1,13 +1,15 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {ResultCodeView} from '@site/src/lib/apiModel';
+import StaticMarkup from '@site/src/components/StaticMarkup';
 import styles from './styles.module.css';
 
 /** The response codes one operation can return: its own first, then those every call can return. */
 export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView[]}): ReactNode {
   const ordered = [...codes.filter((code) => !code.common), ...codes.filter((code) => code.common)];
   return (
-    <div className={styles.wrapper} tabIndex={0} role="region" aria-label="Response codes of this call">
+    // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
+    <StaticMarkup className={styles.wrapper} tabIndex={0} role="region" aria-label="Response codes of this call">
       <table className={styles.table}>
         <caption className={styles.caption}>
           Codes this call can return. Codes marked <em>all calls</em> can come from any call; the{' '}
@@ -37,6 +39,6 @@ export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView
           ))}
         </tbody>
       </table>
-    </div>
+    </StaticMarkup>
   );
 }

@@ -1,10 +1,12 @@
 import type {ReactNode} from 'react';
 import type {StateMachineView} from '@site/src/lib/apiModel';
+import StaticMarkup from '@site/src/components/StaticMarkup';
 
 /** States and transitions as tables, server-rendered beside the diagram so they are searchable. */
 export default function StateMachineTable({machine}: {machine: StateMachineView}): ReactNode {
   return (
-    <div data-state-machine={machine.schemaName}>
+    // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
+    <StaticMarkup data-state-machine={machine.schemaName}>
       <table>
         <caption style={{textAlign: 'left'}}>States of {machine.schemaName}</caption>
         <thead>
@@ -49,6 +51,6 @@ export default function StateMachineTable({machine}: {machine: StateMachineView}
           ))}
         </tbody>
       </table>
-    </div>
+    </StaticMarkup>
   );
 }

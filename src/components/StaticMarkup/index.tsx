@@ -1,0 +1,26 @@
+import {useState, type ComponentProps, type ReactNode} from 'react';
+import useIsBrowser from '@docusaurus/useIsBrowser';
+
+/**
+ * A `div` whose server-rendered content the browser keeps instead of hydrating.
+ *
+ * The API reference tables have no interactivity, yet hydrating their thousands
+ * of cells is most of an API page's blocking time on a phone. On the first
+ * client render (hydration, when useIsBrowser() is still false) the element is
+ * given an empty innerHTML that React neither compares nor applies, so the
+ * server markup stays and no fibers are created for it. When the page is
+ * reached by client-side navigation there is no server markup, so the children
+ * render as usual.
+ */
+export default function StaticMarkup({children, ...props}: ComponentProps<'div'>): ReactNode {
+  const isBrowser = useIsBrowser();
+  const [keepServerMarkup] = useState(() => typeof window !== 'undefined' && !isBrowser);
+  if (keepServerMarkup) {
+    return <div {...props} data-static-markup="" suppressHydrationWarning dangerouslySetInnerHTML={{__html: ''}} />;
+  }
+  return (
+    <div {...props} data-static-markup="">
+      {children}
+    </div>
+  );
+}
