@@ -1,4 +1,4 @@
-import {useId, useState, type ReactNode} from 'react';
+import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {ResultCode} from '@site/src/lib/openapiTypes';
 import styles from './styles.module.css';
@@ -24,6 +24,13 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
   const id = useId();
   const [query, setQuery] = useState('');
   const [retryOnly, setRetryOnly] = useState(false);
+  const queryInput = useRef<HTMLInputElement>(null);
+  const retryInput = useRef<HTMLInputElement>(null);
+  // The page is readable, and its inputs usable, before React hydrates it: keep what the reader already typed or ticked.
+  useEffect(() => {
+    if (queryInput.current?.value) setQuery(queryInput.current.value);
+    if (retryInput.current?.checked) setRetryOnly(true);
+  }, []);
   const visible = codes.filter((entry) => matchesQuery(entry, query) && (!retryOnly || entry.retry));
   return (
     <div>
@@ -31,6 +38,7 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
         <label htmlFor={`${id}-filter`}>Filter codes</label>
         <input
           id={`${id}-filter`}
+          ref={queryInput}
           type="search"
           value={query}
           placeholder="Code, HTTP status or word, e.g. 409 or refund"
@@ -38,7 +46,7 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
           aria-controls={`${id}-table`}
         />
         <label className={styles.checkbox}>
-          <input type="checkbox" checked={retryOnly} onChange={(event) => setRetryOnly(event.target.checked)} /> Only codes where a retry
+          <input ref={retryInput} type="checkbox" checked={retryOnly} onChange={(event) => setRetryOnly(event.target.checked)} /> Only codes where a retry
           helps
         </label>
       </div>
