@@ -20,6 +20,11 @@
       script.src = source;
       // Injected scripts run as soon as they arrive unless async is false: keep the build's order.
       script.async = false;
+      // A chunk that failed must not stay in the page: webpack would find the dead tag when the
+      // app asks for that chunk again and wait on it until its timeout, instead of retrying.
+      script.onerror = function () {
+        if (script.parentNode) script.parentNode.removeChild(script);
+      };
       document.head.appendChild(script);
     });
   }
