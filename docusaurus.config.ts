@@ -8,6 +8,7 @@ import {brand} from './src/brand';
 import {accessibleCodeTheme} from './src/lib/accessibleCodeTheme';
 import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/test-routes';
+import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/deferred-highlighting';
 import openapiContractPlugin from './plugins/openapi-contract';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/openapi-contract/remarkApiReference';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/mermaid-diagrams/remarkMermaidDiagrams';
@@ -59,6 +60,11 @@ const ssrTemplate = `<!DOCTYPE html>
     <%~ it.postBodyTags %>
   </body>
 </html>`;
+
+/** Code colours: the stock themes lifted to AA contrast, applied as CSS per colour mode (plugins/deferred-highlighting). */
+const codeThemes = {light: accessibleCodeTheme(prismThemes.github), dark: accessibleCodeTheme(prismThemes.dracula)};
+/** The theme's inline Prism styles stay empty: the colours above come from CSS, so server markup fits both modes. */
+const noInlineCodeStyles = {plain: {}, styles: []};
 
 const config: Config = {
   title: brand.name,
@@ -158,6 +164,7 @@ const config: Config = {
 
   plugins: [
     openapiContractPlugin,
+    [deferredHighlightingPlugin, {themes: codeThemes} satisfies DeferredHighlightingOptions],
     [
       '@docusaurus/plugin-content-docs',
       {
@@ -261,11 +268,10 @@ const config: Config = {
       copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName} ${brand.name} is a fictional payments provider; every host named on this site is an example.com address.`,
     },
     prism: {
-      // The stock themes have comment and string colours below 4.5:1; same hues, AA contrast.
-      theme: accessibleCodeTheme(prismThemes.github),
-      darkTheme: accessibleCodeTheme(prismThemes.dracula),
-      // Only what prism-react-renderer does not bundle (it has go, kotlin, swift, json, python, typescript):
-      // each extra grammar re-walks every loaded grammar when the page starts, which costs blocking time.
+      theme: noInlineCodeStyles,
+      darkTheme: noInlineCodeStyles,
+      // Only what prism-react-renderer does not bundle (it has go, kotlin, swift, json, python, typescript).
+      // These grammars are loaded with Prism by src/lib/highlighter (keep the two lists the same), not at start-up.
       additionalLanguages: ['java', 'php', 'bash'],
     },
   } satisfies Preset.ThemeConfig,

@@ -64,6 +64,28 @@ test.describe('API reference pages', () => {
     expect(errors).toEqual([]);
   });
 
+  test('code arrives highlighted in both colour modes without Prism; a tab opened later loads it', async ({page}) => {
+    const prismRequests: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/js\/prism[\w.-]*\.js$/.test(request.url())) prismRequests.push(request.url());
+    });
+    await page.goto('/docs/createorder');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    const sample = page.locator('[role="tabpanel"]:not([hidden]) pre').last();
+    const stringToken = sample.locator('.token.string').first();
+    await expect(stringToken).toBeVisible();
+    const lightColour = await stringToken.evaluate((element) => getComputedStyle(element).color);
+    await page.getByRole('button', {name: /dark and light mode/}).click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    expect(await stringToken.evaluate((element) => getComputedStyle(element).color)).not.toBe(lightColour);
+    expect(prismRequests, 'hydration needs no Prism').toEqual([]);
+
+    // A language tab first rendered in the browser is highlighted once Prism's chunk arrives.
+    await page.getByRole('tab', {name: 'Java'}).click();
+    await expect(page.locator('[role="tabpanel"]:not([hidden]) pre .token.keyword').first()).toBeVisible();
+    expect(prismRequests.length).toBeGreaterThan(0);
+  });
+
   test('state machines are drawn for both colour modes', async ({page}) => {
     await page.goto('/docs/createorder');
     const diagram = page.locator('figure[data-diagram]').filter({has: page.locator('img[alt*="PARTIALLY_REFUNDED"]')});
