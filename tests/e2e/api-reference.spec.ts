@@ -98,6 +98,8 @@ test.describe('API reference pages', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await expect(shown).toHaveCount(1);
     expect(await shown.getAttribute('src')).not.toBe(lightSrc);
+    // Lazy images load on entering the viewport; blocks above may have settled to their real height meanwhile.
+    await shown.scrollIntoViewIfNeeded();
     await expect.poll(() => shown.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
     // The text version carries the same states for readers who cannot see the drawing.
     await diagram.getByText('Diagram as text').click();
