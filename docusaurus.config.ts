@@ -150,7 +150,9 @@ const config: Config = {
         indexPages: true,
         docsRouteBasePath: ['docs', 'demos'],
         docsDir: ['docs', 'demos'],
-        highlightSearchTermsOnTargetPage: true,
+        // Results highlight the matched words; highlighting them again on the opened page would ship
+        // mark.js in every page's start-up bundle and walk the article on every load.
+        highlightSearchTermsOnTargetPage: false,
         explicitSearchResultPath: true,
         searchResultLimits: 10,
         searchResultContextMaxLength: 60,
