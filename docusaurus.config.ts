@@ -272,9 +272,9 @@ const config: Config = {
     prism: {
       theme: noInlineCodeStyles,
       darkTheme: noInlineCodeStyles,
-      // Only what prism-react-renderer does not bundle (it has go, kotlin, swift, json, python, typescript).
-      // These grammars are loaded with Prism by src/lib/highlighter (keep the two lists the same), not at start-up.
-      additionalLanguages: ['java', 'php', 'bash'],
+      // Empty on purpose: the grammars prism-react-renderer lacks (java, php, bash) load with Prism
+      // itself in src/lib/highlighter, and @theme/prism-include-languages is a no-op.
+      additionalLanguages: [],
     },
   } satisfies Preset.ThemeConfig,
 };

@@ -1,6 +1,14 @@
 import {useState, type ComponentProps, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 
+/** Whether this render may keep the server markup: true only when it is the hydration of a server-rendered page. Also used by the ejected CodeBlock/Content. */
+export function useKeepServerMarkup(): boolean {
+  const isBrowser = useIsBrowser();
+  // Decided once, on the first render: in the browser that render is hydration only while useIsBrowser() is false.
+  const [keep] = useState(() => typeof window !== 'undefined' && !isBrowser);
+  return keep;
+}
+
 /**
  * A `div` whose server-rendered content the browser keeps instead of hydrating.
  *
@@ -13,9 +21,7 @@ import useIsBrowser from '@docusaurus/useIsBrowser';
  * render as usual.
  */
 export default function StaticMarkup({children, ...props}: ComponentProps<'div'>): ReactNode {
-  const isBrowser = useIsBrowser();
-  const [keepServerMarkup] = useState(() => typeof window !== 'undefined' && !isBrowser);
-  if (keepServerMarkup) {
+  if (useKeepServerMarkup()) {
     return <div {...props} data-static-markup="" suppressHydrationWarning dangerouslySetInnerHTML={{__html: ''}} />;
   }
   return (

@@ -9,13 +9,13 @@
  * - a block first rendered in the browser highlights once Prism's chunk loads.
  * Markup, class names and the theme's Line component are the original's.
  */
-import {forwardRef, useState, type ComponentProps, type ReactNode} from 'react';
+import {forwardRef, type ComponentProps, type ReactNode} from 'react';
 import clsx from 'clsx';
-import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import {usePrismTheme} from '@docusaurus/theme-common';
 import {Highlight} from '@portal/highlighter';
 import Line from '@theme/CodeBlock/Line';
+import {useKeepServerMarkup} from '@site/src/components/StaticMarkup';
 import type {Props} from '@theme/CodeBlock/Content';
 import styles from './styles.module.css';
 
@@ -44,9 +44,7 @@ export default function CodeBlockContent({className: classNameProp}: Props): Rea
     wordWrap: {codeBlockRef},
   } = useCodeBlockContext();
   const prismTheme = usePrismTheme();
-  const isBrowser = useIsBrowser();
-  // The first client render of a server-rendered page is hydration (useIsBrowser() is still false).
-  const [keepServerMarkup] = useState(() => typeof window !== 'undefined' && !isBrowser);
+  const keepServerMarkup = useKeepServerMarkup();
   const {code, language, lineNumbersStart, lineClassNames} = metadata;
 
   if (keepServerMarkup) {
