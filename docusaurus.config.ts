@@ -9,6 +9,8 @@ import {accessibleCodeTheme} from './src/lib/accessibleCodeTheme';
 import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/test-routes';
 import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/deferred-highlighting';
+import docsPluginLookupPlugin from './plugins/docs-plugin-lookup';
+import compileHintsPlugin from './plugins/compile-hints';
 import openapiContractPlugin from './plugins/openapi-contract';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/openapi-contract/remarkApiReference';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/mermaid-diagrams/remarkMermaidDiagrams';
@@ -83,6 +85,7 @@ const config: Config = {
   baseUrlIssueBanner: false,
   baseUrl: '/',
   ssrTemplate,
+  clientModules: ['./src/clientModules/idlePrefetch.ts'],
 
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'warn',
@@ -167,6 +170,8 @@ const config: Config = {
   plugins: [
     openapiContractPlugin,
     [deferredHighlightingPlugin, {themes: codeThemes} satisfies DeferredHighlightingOptions],
+    docsPluginLookupPlugin,
+    compileHintsPlugin,
     [
       '@docusaurus/plugin-content-docs',
       {

@@ -74,6 +74,8 @@ test.describe('responsive sidebar', () => {
     await page.setViewportSize({width: 995, height: 800});
     await page.goto('/docs/integration-guide');
     await expect(page.locator('.theme-doc-sidebar-container')).toBeHidden();
+    // The menu opens once the page has hydrated; a click before that would be lost.
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     const toggle = page.getByRole('button', {name: 'Toggle navigation bar'});
     await expect(toggle).toBeVisible();
     await toggle.click();
@@ -95,6 +97,8 @@ test.describe('announcement bar', () => {
     await page.goto('/');
     const bar = page.locator('.theme-announcement-bar');
     await expect(bar).toContainText('test accounts');
+    // The close button works once the page has hydrated; a click before that would be lost.
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     await bar.getByRole('button', {name: 'Close'}).click();
     await expect(bar).toBeHidden();
     await page.reload();
