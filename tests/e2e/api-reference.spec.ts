@@ -33,6 +33,8 @@ test.describe('API reference pages', () => {
 
   test('the code-sample language choice follows the reader across API pages and reloads', async ({page}) => {
     await page.goto('/docs/createorder');
+    // Scripts start after the first paint; a tab clicked before hydration has no handler yet.
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     const python = page.getByRole('tab', {name: 'Python'});
     await python.click();
     await expect(python).toHaveAttribute('aria-selected', 'true');
@@ -52,6 +54,9 @@ test.describe('API reference pages', () => {
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     const fields = page.locator('[data-static-markup] code[data-field="amount.value"]').first();
+    // Nested fields start closed; their disclosure works without JavaScript, in the kept markup.
+    await expect(fields).toBeHidden();
+    await page.locator('details:has(code[data-field="amount.value"]) > summary').first().click();
     await expect(fields).toBeVisible();
     // Client-side navigation: no server markup to keep, so the tables are rendered by React.
     await page.evaluate(() => {

@@ -33,12 +33,76 @@ function FieldDetails({field}: {field: FieldView}): ReactNode {
   );
 }
 
+function TypeLabel({field}: {field: FieldView}): ReactNode {
+  return (
+    <>
+      {field.type}
+      {field.typeName && field.typeName !== field.type && <span className={styles.typeName}> ({field.typeName})</span>}
+    </>
+  );
+}
+
+function nestedCount(field: FieldView): number {
+  return (field.fields?.length ?? 0) + (field.variants ?? []).reduce((count, variant) => count + variant.fields.length, 0);
+}
+
+/**
+ * The fields inside an object or array field, closed by default. An API page
+ * holds hundreds of nested fields; a reader scans the top level first and
+ * opens what they need, and a closed <details> costs the browser no style or
+ * layout work. Find in page still opens it on a match, and the text is in the
+ * HTML for search engines and the offline search index.
+ */
+function NestedFields({field, fullName}: {field: FieldView; fullName: string}): ReactNode {
+  const count = nestedCount(field);
+  return (
+    <details className={styles.nested}>
+      <summary className={styles.nestedSummary}>
+        {count === 1 ? 'Show the field' : `Show ${count} fields`} in <code>{field.name}</code>
+      </summary>
+      {field.fields && <FieldList fields={field.fields} prefix={fullName} />}
+      {field.variants?.map((variant) => (
+        <div key={`${fullName}:${variant.title}`} className={styles.nestedVariant}>
+          <p className={styles.nestedVariantTitle}>
+            <span className={styles.variantLabel}>One of:</span> <strong>{variant.title}</strong>
+            {variant.descriptionHtml && <span className={styles.variantDescription} dangerouslySetInnerHTML={{__html: variant.descriptionHtml}} />}
+          </p>
+          <FieldList fields={variant.fields} prefix={fullName} />
+        </div>
+      ))}
+    </details>
+  );
+}
+
+function FieldList({fields, prefix}: {fields: readonly FieldView[]; prefix: string}): ReactNode {
+  return (
+    <ul className={styles.fieldList}>
+      {fields.map((field) => {
+        const fullName = `${prefix}.${field.name}`;
+        return (
+          <li key={fullName} className={styles.fieldItem}>
+            <p className={styles.signature}>
+              <code className={styles.name} data-field={fullName}>
+                {field.name}
+              </code>{' '}
+              <span className={styles.type}>
+                <TypeLabel field={field} />
+              </span>
+              {field.required && <span className={styles.requiredInline}>required</span>}
+            </p>
+            <FieldDetails field={field} />
+            {nestedCount(field) > 0 && <NestedFields field={field} fullName={fullName} />}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function Rows({fields, depth, prefix}: {fields: readonly FieldView[]; depth: number; prefix: string}): ReactNode {
   return fields.map((field) => {
     const fullName = prefix ? `${prefix}.${field.name}` : field.name;
-    return (
-      <FieldRows key={fullName} field={field} depth={depth} fullName={fullName} />
-    );
+    return <FieldRow key={fullName} field={field} depth={depth} fullName={fullName} />;
   });
 }
 
@@ -62,31 +126,28 @@ function VariantBlock({variant, depth, prefix}: {variant: VariantView; depth: nu
   );
 }
 
-function FieldRows({field, depth, fullName}: {field: FieldView; depth: number; fullName: string}): ReactNode {
+/** A row of the table: the top-level fields and those of a top-level variant. Deeper fields sit in the row's NestedFields. */
+function FieldRow({field, depth, fullName}: {field: FieldView; depth: number; fullName: string}): ReactNode {
   return (
-    <>
-      <tr>
-        <td style={{paddingLeft: `${0.75 + depth * 1.25}rem`}}>
-          <code className={styles.name} data-field={fullName}>
-            {field.name}
-          </code>
-          {field.required && <span className={styles.required}>required</span>}
-        </td>
-        <td className={styles.type}>
-          {field.type}
-          {field.typeName && field.typeName !== field.type && <span className={styles.typeName}> ({field.typeName})</span>}
-        </td>
-        <td>
-          <FieldDetails field={field} />
-        </td>
-      </tr>
-      {field.fields && <Rows fields={field.fields} depth={depth + 1} prefix={fullName} />}
-      {field.variants && <VariantRows variants={field.variants} depth={depth + 1} prefix={fullName} />}
-    </>
+    <tr>
+      <td style={{paddingLeft: `${0.75 + depth * 1.25}rem`}}>
+        <code className={styles.name} data-field={fullName}>
+          {field.name}
+        </code>
+        {field.required && <span className={styles.required}>required</span>}
+      </td>
+      <td className={styles.type}>
+        <TypeLabel field={field} />
+      </td>
+      <td>
+        <FieldDetails field={field} />
+        {nestedCount(field) > 0 && <NestedFields field={field} fullName={fullName} />}
+      </td>
+    </tr>
   );
 }
 
-/** Nested table of fields: name, type, required, constraints, enum values and description. */
+/** Table of fields (name, type, required, constraints, enum values and description), with nested fields in closed disclosures. */
 export default function FieldTable({
   fields,
   variants,
