@@ -11,6 +11,7 @@ import testRoutesPlugin from './plugins/test-routes';
 import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/deferred-highlighting';
 import docsPluginLookupPlugin from './plugins/docs-plugin-lookup';
 import compileHintsPlugin from './plugins/compile-hints';
+import routeScriptsPlugin from './plugins/route-scripts';
 import openapiContractPlugin from './plugins/openapi-contract';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/openapi-contract/remarkApiReference';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/mermaid-diagrams/remarkMermaidDiagrams';
@@ -172,6 +173,7 @@ const config: Config = {
     [deferredHighlightingPlugin, {themes: codeThemes} satisfies DeferredHighlightingOptions],
     docsPluginLookupPlugin,
     compileHintsPlugin,
+    routeScriptsPlugin,
     [
       '@docusaurus/plugin-content-docs',
       {

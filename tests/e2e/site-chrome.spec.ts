@@ -112,7 +112,11 @@ test.describe('page scripts', () => {
     const html = await (await request.get('/docs/integration-guide')).text();
     const external = [...html.matchAll(/<script[^>]*\ssrc=([^\s>]+)/g)].map((match) => match[1]);
     expect(external).toEqual(['/js/load-after-paint.js']);
-    expect(html).toMatch(/data-scripts="\/assets\/js\/runtime~main\.[\w]+\.js \/assets\/js\/main\.[\w]+\.js"/);
+    // Runtime and main first, then the page's own route chunks (plugins/route-scripts), so none is discovered late.
+    const listed = (html.match(/data-scripts="([^"]+)"/)?.[1] ?? '').split(' ');
+    expect(listed[0]).toMatch(/^\/assets\/js\/runtime~main\.\w+\.js$/);
+    expect(listed[1]).toMatch(/^\/assets\/js\/main\.\w+\.js$/);
+    expect(listed.length).toBeGreaterThan(2);
 
     await page.goto('/docs/integration-guide');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -121,5 +125,16 @@ test.describe('page scripts', () => {
       mainScript: performance.getEntriesByType('resource').find((entry) => /\/main\.[\w]+\.js$/.test(entry.name))?.startTime ?? NaN,
     }));
     expect(timing.mainScript).toBeGreaterThanOrEqual(timing.firstContentfulPaint);
+    // Every script the page needed to hydrate was in the list; only idle prefetches (<link>) come later.
+    const scriptsOutsideTheList = await page.evaluate(
+      (list) =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => (entry as PerformanceResourceTiming).initiatorType === 'script' && /\/assets\/js\//.test(entry.name))
+          .map((entry) => new URL(entry.name).pathname)
+          .filter((pathname) => !list.includes(pathname)),
+      listed,
+    );
+    expect(scriptsOutsideTheList).toEqual([]);
   });
 });
