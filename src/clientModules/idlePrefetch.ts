@@ -14,6 +14,8 @@ import type {ClientModule} from '@docusaurus/types';
 type Prefetch = Window['docusaurus']['prefetch'];
 
 const idlePrefetch = Symbol('idlePrefetch');
+/** Longest stretch of prefetching in one idle callback; inserting each <link> costs the main thread too. */
+const maxSliceMs = 6;
 
 function whenIdle(callback: (deadline?: IdleDeadline) => void): void {
   if (typeof requestIdleCallback === 'function') {
@@ -34,12 +36,14 @@ function deferPrefetching(): void {
   let scheduled = false;
   const drain = (deadline?: IdleDeadline) => {
     scheduled = false;
+    const start = performance.now();
     do {
       const routePath = waiting.shift();
       if (routePath !== undefined) {
         void prefetchNow(routePath);
       }
-    } while (waiting.length > 0 && deadline !== undefined && deadline.timeRemaining() > 4);
+      // An idle period can last 50 ms, but input that arrives meanwhile waits for the task: keep each one short.
+    } while (waiting.length > 0 && deadline !== undefined && deadline.timeRemaining() > 4 && performance.now() - start < maxSliceMs);
     if (waiting.length > 0) {
       scheduled = true;
       whenIdle(drain);
