@@ -20,6 +20,8 @@ test.describe('API reference pages', () => {
     ];
     const missing = markers.filter(([, pattern]) => !pattern.test(html)).map(([name]) => name);
     expect(missing).toEqual([]);
+    // Variant descriptions carry their own <p>: wrapped in a <p>, the parser would move them out and leave this empty.
+    expect(html).not.toMatch(/class="?variantDescription_\w+"?><\/span>/);
   });
 
   test('notification pages show payload, acknowledgement and retry schedule', async ({page}) => {
@@ -131,6 +133,15 @@ test.describe('response code catalogue', () => {
     await filter.fill('no such thing');
     await expect(rows).toHaveCount(0);
     await expect(page.getByText('No code matches')).toBeVisible();
+  });
+
+  test('shows the backtick spans of code texts as code, on the catalogue and on an API page', async ({page}) => {
+    for (const url of ['/docs/response-code', '/docs/createorder']) {
+      await page.goto(url);
+      const row = page.locator('tr[data-result-code="SCENE_PARAMETERS_MISSING"]');
+      await expect(row.locator('code', {hasText: 'payerPaymentCode'})).toBeVisible();
+      await expect(page.locator('tr[data-result-code]', {hasText: '`'})).toHaveCount(0);
+    }
   });
 
   test('links each code to the pages of the operations that return it', async ({page}) => {

@@ -42,6 +42,16 @@ function TypeLabel({field}: {field: FieldView}): ReactNode {
   );
 }
 
+/** "One of: TITLE" and the variant's description, for a table row or a nested list. */
+function VariantTitle({variant}: {variant: VariantView}): ReactNode {
+  return (
+    <>
+      <span className={styles.variantLabel}>One of:</span> <strong>{variant.title}</strong>
+      {variant.descriptionHtml && <span className={styles.variantDescription} dangerouslySetInnerHTML={{__html: variant.descriptionHtml}} />}
+    </>
+  );
+}
+
 function nestedCount(field: FieldView): number {
   return (field.fields?.length ?? 0) + (field.variants ?? []).reduce((count, variant) => count + variant.fields.length, 0);
 }
@@ -63,10 +73,10 @@ function NestedFields({field, fullName}: {field: FieldView; fullName: string}): 
       {field.fields && <FieldList fields={field.fields} prefix={fullName} />}
       {field.variants?.map((variant) => (
         <div key={`${fullName}:${variant.title}`} className={styles.nestedVariant}>
-          <p className={styles.nestedVariantTitle}>
-            <span className={styles.variantLabel}>One of:</span> <strong>{variant.title}</strong>
-            {variant.descriptionHtml && <span className={styles.variantDescription} dangerouslySetInnerHTML={{__html: variant.descriptionHtml}} />}
-          </p>
+          {/* A div: the description is HTML with its own <p>, which a <p> cannot hold. */}
+          <div>
+            <VariantTitle variant={variant} />
+          </div>
           <FieldList fields={variant.fields} prefix={fullName} />
         </div>
       ))}
@@ -117,8 +127,7 @@ function VariantBlock({variant, depth, prefix}: {variant: VariantView; depth: nu
     <>
       <tr className={styles.variant}>
         <td colSpan={3} style={{paddingLeft: `${0.75 + depth * 1.25}rem`}}>
-          <span className={styles.variantLabel}>One of:</span> <strong>{variant.title}</strong>
-          {variant.descriptionHtml && <span className={styles.variantDescription} dangerouslySetInnerHTML={{__html: variant.descriptionHtml}} />}
+          <VariantTitle variant={variant} />
         </td>
       </tr>
       <Rows fields={variant.fields} depth={depth + 1} prefix={prefix} />
