@@ -2,6 +2,7 @@ import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {ResultCode} from '@site/src/lib/openapiTypes';
 import styles from './styles.module.css';
+import CodeSpans from '@site/src/components/CodeSpans';
 
 export interface CatalogueEntry extends ResultCode {
   readonly returnedBy: ReadonlyArray<{operationId: string; summary: string; url: string}>;
@@ -74,9 +75,13 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
                 </td>
                 <td>{entry.httpStatus}</td>
                 <td>{entry.message}</td>
-                <td>{entry.meaning}</td>
+                <td>
+                  <CodeSpans text={entry.meaning} />
+                </td>
                 <td>{entry.retry ? 'Yes' : 'No'}</td>
-                <td>{entry.action}</td>
+                <td>
+                  <CodeSpans text={entry.action} />
+                </td>
                 <td>
                   {entry.scope === 'common'
                     ? 'Any call'

@@ -3,6 +3,7 @@ import Link from '@docusaurus/Link';
 import type {ResultCodeView} from '@site/src/lib/apiModel';
 import StaticMarkup from '@site/src/components/StaticMarkup';
 import styles from './styles.module.css';
+import CodeSpans from '@site/src/components/CodeSpans';
 
 /** The response codes one operation can return: its own first, then those every call can return. */
 export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView[]}): ReactNode {
@@ -33,7 +34,10 @@ export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView
               <td>{code.httpStatus}</td>
               <td>{code.retry ? 'Yes' : 'No'}</td>
               <td>
-                {code.meaning} <strong>{code.action}</strong>
+                <CodeSpans text={code.meaning} />{' '}
+                <strong>
+                  <CodeSpans text={code.action} />
+                </strong>
               </td>
             </tr>
           ))}

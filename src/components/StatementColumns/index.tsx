@@ -1,4 +1,5 @@
 import type {ReactNode} from 'react';
+import CodeSpans from '@site/src/components/CodeSpans';
 
 export interface StatementColumn {
   readonly name: string;
@@ -33,7 +34,9 @@ export default function StatementColumns({columns}: {columns: readonly Statement
               <td>
                 <code>{column.example}</code>
               </td>
-              <td>{column.meaning}</td>
+              <td>
+                <CodeSpans text={column.meaning} />
+              </td>
             </tr>
           ))}
         </tbody>
