@@ -12,6 +12,8 @@ import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './pl
 import docsPluginLookupPlugin from './plugins/docs-plugin-lookup';
 import compileHintsPlugin from './plugins/compile-hints';
 import routeScriptsPlugin from './plugins/route-scripts';
+import pageScriptLoaderPlugin from './plugins/page-script-loader';
+import inlineScriptCspPlugin from './plugins/inline-script-csp';
 import openapiContractPlugin from './plugins/openapi-contract';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/openapi-contract/remarkApiReference';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/mermaid-diagrams/remarkMermaidDiagrams';
@@ -40,8 +42,9 @@ const drawDiagrams = [remarkMermaidDiagrams, {siteDir: __dirname} satisfies Rema
 
 /**
  * The stock page template, except for its scripts: instead of `<script defer>` tags the page
- * gets one small loader that starts them after the first paint (see static/js/load-after-paint.js),
- * so on a slow network the HTML and CSS are not competing with the JavaScript for bandwidth.
+ * lists them in a data block, and a small inline loader starts them after the first paint
+ * (plugins/page-script-loader), so on a slow network the HTML and CSS are not competing with
+ * the JavaScript for bandwidth.
  */
 const ssrTemplate = `<!DOCTYPE html>
 <html <%~ it.htmlAttributes %>>
@@ -51,11 +54,11 @@ const ssrTemplate = `<!DOCTYPE html>
     <% it.metaAttributes.forEach((metaAttribute) => { %>
       <%~ metaAttribute %>
     <% }); %>
+    <script type="application/json" id="page-scripts"><%~ JSON.stringify(it.scripts.map((script) => it.baseUrl + script)) %></script>
     <%~ it.headTags %>
     <% it.stylesheets.forEach((stylesheet) => { %>
       <link rel="stylesheet" href="<%= it.baseUrl %><%= stylesheet %>" />
     <% }); %>
-    <script src="<%= it.baseUrl %>js/load-after-paint.js" data-scripts="<%= it.scripts.map((script) => it.baseUrl + script).join(' ') %>" defer></script>
   </head>
   <body <%~ it.bodyAttributes %>>
     <%~ it.preBodyTags %>
@@ -174,6 +177,8 @@ const config: Config = {
     docsPluginLookupPlugin,
     compileHintsPlugin,
     routeScriptsPlugin,
+    pageScriptLoaderPlugin,
+    inlineScriptCspPlugin,
     [
       '@docusaurus/plugin-content-docs',
       {

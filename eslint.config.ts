@@ -24,8 +24,8 @@ export default tseslint.config(
     },
   },
   {
-    // Plain scripts served as they are (static/js): browser globals only.
-    files: ['static/**/*.js'],
+    // The page-script loader, inlined into every page as it is: browser globals only.
+    files: ['plugins/page-script-loader/*.js'],
     languageOptions: {globals: globals.browser, sourceType: 'script'},
   },
 );

@@ -14,7 +14,7 @@
  * After the manifest is written, this adds the import request of every named
  * async chunk as a second key with the same chunk list, so the stock lookup
  * finds the page's chunks and the template lists them. The loader in
- * static/js/load-after-paint.js then fetches them alongside main.js, and the
+ * plugins/page-script-loader then fetches them alongside main.js, and the
  * router's preload finds them already in the page.
  */
 import fs from 'node:fs';

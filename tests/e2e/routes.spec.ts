@@ -53,6 +53,10 @@ async function collectConsoleErrors(page: Page): Promise<string[]> {
 }
 
 test.describe('every page of the route contract', () => {
+  // axe takes about 7 s per scan on the largest API pages (createorder, refund) on this 2-core VM,
+  // and each test scans twice: the default 30 s left too little room when both workers hit one.
+  test.describe.configure({timeout: 60_000});
+
   for (const path of allPages(contract)) {
     test(`${path}: 200, own title, no console error, CSP violation or axe violation, diagrams render, in both colour modes`, async ({page}) => {
       const errors = await collectConsoleErrors(page);

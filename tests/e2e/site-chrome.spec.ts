@@ -108,12 +108,17 @@ test.describe('announcement bar', () => {
 });
 
 test.describe('page scripts', () => {
-  test('start after the first paint, through the one loader script, and still hydrate the page', async ({page, request}) => {
+  test('start after the first paint, through the one inline loader, and still hydrate the page', async ({page, request}) => {
     const html = await (await request.get('/docs/integration-guide')).text();
+    // No script file in the HTML: the loader is inline in the head, ahead of the stylesheets, so it waits for no download.
     const external = [...html.matchAll(/<script[^>]*\ssrc=([^\s>]+)/g)].map((match) => match[1]);
-    expect(external).toEqual(['/js/load-after-paint.js']);
+    expect(external).toEqual([]);
+    const head = html.slice(0, html.indexOf('</head>'));
+    const loaderAt = head.indexOf('getElementById("page-scripts")');
+    expect(loaderAt).toBeGreaterThan(0);
+    expect(loaderAt).toBeLessThan(head.search(/<link rel="?stylesheet/));
     // Runtime and main first, then the page's own route chunks (plugins/route-scripts), so none is discovered late.
-    const listed = (html.match(/data-scripts="([^"]+)"/)?.[1] ?? '').split(' ');
+    const listed = JSON.parse(html.match(/<script type="?application\/json"? id="?page-scripts"?>([^<]+)<\/script>/)?.[1] ?? '[]') as string[];
     expect(listed[0]).toMatch(/^\/assets\/js\/runtime~main\.\w+\.js$/);
     expect(listed[1]).toMatch(/^\/assets\/js\/main\.\w+\.js$/);
     expect(listed.length).toBeGreaterThan(2);

@@ -5,17 +5,22 @@
  * The HTML already carries the whole page, so a reader on a slow phone network
  * sees it as soon as the stylesheet arrives, instead of waiting while ~170 KB
  * of JavaScript shares the bandwidth. React then loads and hydrates as usual.
- * The script list comes from the build (ssrTemplate in docusaurus.config.ts).
+ * The script list comes from the build: the page template (ssrTemplate in
+ * docusaurus.config.ts) puts it in <script type="application/json" id="page-scripts">.
  */
 (function () {
-  var loader = document.currentScript;
-  var sources = ((loader && loader.getAttribute('data-scripts')) || '').split(' ').filter(Boolean);
+  var list = document.getElementById('page-scripts');
+  // The dev server's page has no list: it loads its scripts itself.
+  if (!list) return;
+  /** @type {string[]} */
+  var sources = JSON.parse(list.textContent || '[]');
   var started = false;
 
   // Inserting a script element costs the main thread about a millisecond on a slow phone (the
   // fetch starts there), and a page lists a dozen: insert them a few at a time, one short task each.
   var sliceMs = 4;
 
+  /** @param {string} source */
   function insert(source) {
     var script = document.createElement('script');
     script.src = source;
@@ -29,10 +34,11 @@
     document.head.appendChild(script);
   }
 
+  /** @param {number} index */
   function insertFrom(index) {
     var start = performance.now();
     while (index < sources.length) {
-      insert(sources[index]);
+      insert(String(sources[index]));
       index += 1;
       if (index < sources.length && performance.now() - start >= sliceMs) {
         setTimeout(insertFrom, 0, index);
@@ -56,8 +62,8 @@
   } else if (performance.getEntriesByName('first-contentful-paint').length > 0) {
     load();
   } else {
-    var observer = new PerformanceObserver(function (list) {
-      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+    var observer = new PerformanceObserver(function (paints) {
+      if (paints.getEntriesByName('first-contentful-paint').length === 0) return;
       observer.disconnect();
       load();
     });
