@@ -122,7 +122,8 @@ interface Scores {
  * functions in the page by source text, and the TypeScript runner's name
  * helpers injected into them break that (`__name is not defined`).
  */
-async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs: number, chromePath: string): Promise<Scores> {
+/** Medians over the runs, plus each run's blocking time: the metric that varies most from run to run here. */
+async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs: number, chromePath: string): Promise<Scores & {tbtRunsMs: number[]}> {
   const samples: Scores[] = [];
   const cli = path.resolve('node_modules', '.bin', 'lighthouse');
   for (let run = 0; run < runs; run += 1) {
@@ -159,7 +160,8 @@ async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs
     });
   }
   const keys = Object.keys(samples[0] ?? {}) as Array<keyof Scores>;
-  return Object.fromEntries(keys.map((key) => [key, median(samples.map((sample) => sample[key]))])) as unknown as Scores;
+  const medians = Object.fromEntries(keys.map((key) => [key, median(samples.map((sample) => sample[key]))])) as unknown as Scores;
+  return {...medians, tbtRunsMs: samples.map((sample) => sample.tbtMs)};
 }
 
 async function main(): Promise<void> {
@@ -170,7 +172,10 @@ async function main(): Promise<void> {
   const buildStats = options.skipBuild ? undefined : build(options.site);
 
   const port = 4300 + Math.floor(Math.random() * 500);
-  const server = spawn('npx', ['tsx', path.resolve('scripts/serve-production.ts'), buildDir, String(port)], {stdio: 'pipe'});
+  // Node itself with tsx's loader, not npx: killing npx left the server it started running after the bench.
+  const server = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/serve-production.ts'), buildDir, String(port)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 50; attempt += 1) {
     try {
@@ -181,7 +186,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const rows: Array<{pageType: string; path: string; bytes: Bytes; mobile: Scores; desktop: Scores}> = [];
+  const rows: Array<{pageType: string; path: string; bytes: Bytes; mobile: Scores & {tbtRunsMs: number[]}; desktop: Scores}> = [];
   try {
     for (const [pageType, pagePath] of Object.entries(options.pages)) {
       const bytes = await firstLoadBytes(baseUrl, pagePath, buildDir, browser.executablePath);
@@ -215,7 +220,7 @@ async function main(): Promise<void> {
   }
 
   const kb = (n: number) => (n / 1024).toFixed(1);
-  const header = '| Page type | HTML KB (gzip) | CSS KB (gzip) | JS KB (gzip) | Mobile perf | A11y | BP | SEO | LCP ms | TBT ms | CLS | Desktop perf |';
+  const header = '| Page type | HTML KB (gzip) | CSS KB (gzip) | JS KB (gzip) | Mobile perf | A11y | BP | SEO | LCP ms | TBT ms | TBT each run | CLS | Desktop perf |';
   const lines = [
     `# Benchmark: ${options.label}`,
     '',
@@ -223,10 +228,10 @@ async function main(): Promise<void> {
     buildStats ? `Build: ${buildStats.seconds.toFixed(1)} s, peak memory ${buildStats.peakMemoryMb} MB.` : 'Build: reused.',
     '',
     header,
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.pageType} | ${kb(r.bytes.htmlRaw)} (${kb(r.bytes.htmlGzip)}) | ${kb(r.bytes.cssRaw)} (${kb(r.bytes.cssGzip)}) | ${kb(r.bytes.jsRaw)} (${kb(r.bytes.jsGzip)}) | ${r.mobile.performance} | ${r.mobile.accessibility} | ${r.mobile.bestPractices} | ${r.mobile.seo} | ${r.mobile.lcpMs} | ${r.mobile.tbtMs} | ${r.mobile.cls} | ${r.desktop.performance} |`,
+        `| ${r.pageType} | ${kb(r.bytes.htmlRaw)} (${kb(r.bytes.htmlGzip)}) | ${kb(r.bytes.cssRaw)} (${kb(r.bytes.cssGzip)}) | ${kb(r.bytes.jsRaw)} (${kb(r.bytes.jsGzip)}) | ${r.mobile.performance} | ${r.mobile.accessibility} | ${r.mobile.bestPractices} | ${r.mobile.seo} | ${r.mobile.lcpMs} | ${r.mobile.tbtMs} | ${r.mobile.tbtRunsMs.join(' / ')} | ${r.mobile.cls} | ${r.desktop.performance} |`,
     ),
     '',
     options.checkBudgets ? (failures.length ? `Budgets broken:\n${failures.map((f) => `- ${f}`).join('\n')}` : 'All budgets met.') : 'No budgets checked for this site.',
