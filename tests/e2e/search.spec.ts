@@ -5,7 +5,11 @@ async function search(page: Page, query: string) {
   const input = page.locator('input.navbar__search-input');
   await expect(input).toBeFocused();
   await input.fill(query);
-  return page.getByRole('option');
+  // The first query fetches and parses the whole index (3.4 MB raw) in a worker: with the suite's two
+  // workers busy on axe scans that took over the default 5 s once, so the first answer gets 15 s.
+  const options = page.getByRole('option');
+  await expect(options.first().or(page.getByText('No results').first())).toBeVisible({timeout: 15_000});
+  return options;
 }
 
 test.describe('offline search', () => {
