@@ -118,11 +118,13 @@ interface Scores {
 }
 
 /**
+ * Medians over the runs, plus each run's blocking time: the metric that varies
+ * most from run to run here.
+ *
  * Runs Lighthouse's CLI rather than its Node API: the API evaluates its own
  * functions in the page by source text, and the TypeScript runner's name
  * helpers injected into them break that (`__name is not defined`).
  */
-/** Medians over the runs, plus each run's blocking time: the metric that varies most from run to run here. */
 async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs: number, chromePath: string): Promise<Scores & {tbtRunsMs: number[]}> {
   const samples: Scores[] = [];
   const cli = path.resolve('node_modules', '.bin', 'lighthouse');

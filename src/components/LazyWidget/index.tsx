@@ -47,12 +47,13 @@ export default function lazyWidget<Props extends object>(
     const [attempt, setAttempt] = useState(0);
 
     useEffect(() => {
-      if (loaded) return undefined;
+      // Always awaited, even when already loaded: the chunk may have settled after this render but before
+      // this effect, and then only the (already resolved) promise moves this instance out of "loading".
       let live = true;
-      const notice = setTimeout(() => setPastDelay(true), NOTICE_DELAY_MS);
+      const notice = loaded ? undefined : setTimeout(() => setPastDelay(true), NOTICE_DELAY_MS);
       load().then(
         (Component) => {
-          if (live) setState({status: 'loaded', Component});
+          if (live) setState((current) => (current.status === 'loaded' && current.Component === Component ? current : {status: 'loaded', Component}));
         },
         (error: unknown) => {
           if (live) setState({status: 'failed', error: error instanceof Error ? error : new Error(String(error))});
