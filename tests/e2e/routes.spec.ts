@@ -33,7 +33,20 @@ async function renderSkippedContent(page: Page): Promise<void> {
   await page.addStyleTag({content: '* { content-visibility: visible !important; }'});
 }
 
+/** Colour transitions (the theme's links fade over 200 ms) settle first, so axe measures the final colours. */
+async function settleTransitions(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 async function axeViolations(page: Page): Promise<string[]> {
+  await settleTransitions(page);
   const results = await new AxeBuilder({page}).withTags(axeTags).analyze();
   return results.violations.map(
     (v) => `${v.id} (${v.impact ?? 'unknown'}): ${v.help} at ${v.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`,
