@@ -1,7 +1,8 @@
 /**
  * Benchmark: builds the production site (time, peak memory), serves it with
- * the production hosting configuration (compressed, same headers), and for
- * each page type records first-load bytes (HTML, CSS, JS; raw and gzip) and
+ * the production hosting configuration (precompressed by scripts/precompress.ts,
+ * same headers), and for each page type records first-load bytes (HTML, CSS,
+ * JS; raw, gzip and the Brotli a current browser is sent) and
  * Lighthouse medians of three runs on the same Chromium, mobile and desktop
  * presets. Prints a table, writes bench/results.json and bench/results.md and
  * exits non-zero when a budget in bench/budgets.json is broken.
@@ -12,11 +13,12 @@
  *   --only TYPES   comma-separated page types to measure (for example "guide,demo"); budgets still apply to them
  */
 import {spawn, spawnSync} from 'node:child_process';
-import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {chromium} from '@playwright/test';
 import {chromiumArgs, findChromium} from './browser';
+import {copyExtension, precompressBuild} from './precompress';
 
 interface Options {
   site: string;
@@ -79,6 +81,9 @@ interface Bytes {
   cssGzip: number;
   jsRaw: number;
   jsGzip: number;
+  htmlBrotli: number;
+  cssBrotli: number;
+  jsBrotli: number;
 }
 
 /** What a first visit downloads: the document, its CSS and the JS executed before idle. */
@@ -92,7 +97,7 @@ async function firstLoadBytes(baseUrl: string, pagePath: string, buildDir: strin
   });
   await page.goto(baseUrl + pagePath, {waitUntil: 'networkidle'});
   await browser.close();
-  const bytes: Bytes = {htmlRaw: 0, htmlGzip: 0, cssRaw: 0, cssGzip: 0, jsRaw: 0, jsGzip: 0};
+  const bytes: Bytes = {htmlRaw: 0, htmlGzip: 0, cssRaw: 0, cssGzip: 0, jsRaw: 0, jsGzip: 0, htmlBrotli: 0, cssBrotli: 0, jsBrotli: 0};
   for (const [url, type] of urls) {
     let pathname = new URL(url).pathname;
     if (type === 'document') pathname = path.join(pathname, 'index.html');
@@ -103,6 +108,9 @@ async function firstLoadBytes(baseUrl: string, pagePath: string, buildDir: strin
     const key = type === 'document' ? 'html' : type === 'stylesheet' ? 'css' : 'js';
     bytes[`${key}Raw`] += content.length;
     bytes[`${key}Gzip`] += gzip;
+    // What the server sends a browser that accepts Brotli: the precompressed copy, or the file itself when it is too small to have one.
+    const brotliCopy = `${file}.${copyExtension.br}`;
+    bytes[`${key}Brotli`] += existsSync(brotliCopy) ? statSync(brotliCopy).size : content.length;
   }
   return bytes;
 }
@@ -172,6 +180,10 @@ async function main(): Promise<void> {
   if (!browser) throw new Error('No Chromium found; run the end-to-end tests once or set CHROME_PATH.');
   const buildDir = path.join(options.site, 'build');
   const buildStats = options.skipBuild ? undefined : build(options.site);
+  // As the build scripts do (npm run build); also for another site, so both are served alike.
+  const precompressStarted = Date.now();
+  await precompressBuild(buildDir);
+  const precompressSeconds = (Date.now() - precompressStarted) / 1000;
 
   const port = 4300 + Math.floor(Math.random() * 500);
   // Node itself with tsx's loader, not npx: killing npx left the server it started running after the bench.
@@ -222,18 +234,18 @@ async function main(): Promise<void> {
   }
 
   const kb = (n: number) => (n / 1024).toFixed(1);
-  const header = '| Page type | HTML KB (gzip) | CSS KB (gzip) | JS KB (gzip) | Mobile perf | A11y | BP | SEO | LCP ms | TBT ms | TBT each run | CLS | Desktop perf |';
+  const header = '| Page type | HTML KB (gzip / br) | CSS KB (gzip / br) | JS KB (gzip / br) | Mobile perf | A11y | BP | SEO | LCP ms | TBT ms | TBT each run | CLS | Desktop perf |';
   const lines = [
     `# Benchmark: ${options.label}`,
     '',
     `Measured ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, Chromium at ${browser.executablePath}; Lighthouse medians of ${options.runs} runs.`,
-    buildStats ? `Build: ${buildStats.seconds.toFixed(1)} s, peak memory ${buildStats.peakMemoryMb} MB.` : 'Build: reused.',
+    `${buildStats ? `Build: ${buildStats.seconds.toFixed(1)} s, peak memory ${buildStats.peakMemoryMb} MB` : 'Build: reused'}; precompression ${precompressSeconds.toFixed(1)} s.`,
     '',
     header,
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.pageType} | ${kb(r.bytes.htmlRaw)} (${kb(r.bytes.htmlGzip)}) | ${kb(r.bytes.cssRaw)} (${kb(r.bytes.cssGzip)}) | ${kb(r.bytes.jsRaw)} (${kb(r.bytes.jsGzip)}) | ${r.mobile.performance} | ${r.mobile.accessibility} | ${r.mobile.bestPractices} | ${r.mobile.seo} | ${r.mobile.lcpMs} | ${r.mobile.tbtMs} | ${r.mobile.tbtRunsMs.join(' / ')} | ${r.mobile.cls} | ${r.desktop.performance} |`,
+        `| ${r.pageType} | ${kb(r.bytes.htmlRaw)} (${kb(r.bytes.htmlGzip)} / ${kb(r.bytes.htmlBrotli)}) | ${kb(r.bytes.cssRaw)} (${kb(r.bytes.cssGzip)} / ${kb(r.bytes.cssBrotli)}) | ${kb(r.bytes.jsRaw)} (${kb(r.bytes.jsGzip)} / ${kb(r.bytes.jsBrotli)}) | ${r.mobile.performance} | ${r.mobile.accessibility} | ${r.mobile.bestPractices} | ${r.mobile.seo} | ${r.mobile.lcpMs} | ${r.mobile.tbtMs} | ${r.mobile.tbtRunsMs.join(' / ')} | ${r.mobile.cls} | ${r.desktop.performance} |`,
     ),
     '',
     options.checkBudgets ? (failures.length ? `Budgets broken:\n${failures.map((f) => `- ${f}`).join('\n')}` : 'All budgets met.') : 'No budgets checked for this site.',
@@ -241,7 +253,7 @@ async function main(): Promise<void> {
   const markdown = `${lines.join('\n')}\n`;
   console.log(markdown);
   writeFileSync(`${options.out}.md`, markdown);
-  writeFileSync(`${options.out}.json`, `${JSON.stringify({label: options.label, build: buildStats, rows, failures}, null, 2)}\n`);
+  writeFileSync(`${options.out}.json`, `${JSON.stringify({label: options.label, build: buildStats, precompressSeconds, rows, failures}, null, 2)}\n`);
   process.exit(failures.length ? 1 : 0);
 }
 

@@ -1,17 +1,20 @@
 /**
- * Serves a production build the way the hosting configuration does: gzip
- * compression, the security and cache headers of hosting/_headers, the 301s
+ * Serves a production build the way the hosting configuration does: the
+ * Brotli or gzip copy scripts/precompress.ts wrote next to a file when the
+ * client accepts it (nginx brotli_static/gzip_static), otherwise gzip on the
+ * fly; the security and cache headers of hosting/_headers, the 301s
  * of hosting/_redirects, clean URLs and the not-found page with status 404.
  * Used by the end-to-end tests and the benchmark; not a production server.
  *
  * Usage: tsx scripts/serve-production.ts [build-dir] [port]
  */
-import {existsSync, statSync} from 'node:fs';
-import {createServer} from 'node:http';
+import {createReadStream, existsSync, statSync} from 'node:fs';
+import {createServer, type IncomingMessage, type ServerResponse} from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import serveHandler from 'serve-handler';
 import {headersFor, loadHosting} from './hosting';
+import {contentTypes, copyExtension, preferredEncoding, type Encoding} from './precompress';
 
 const root = path.resolve(process.argv[2] ?? 'build');
 const port = Number(process.argv[3] ?? process.env.PORT ?? 3000);
@@ -33,6 +36,24 @@ function resolveFile(pathname: string): string | undefined {
   return undefined;
 }
 
+/** Answers with the precompressed copy of `file` the client accepts, if there is one; false otherwise. */
+function sendPrecompressed(req: IncomingMessage, res: ServerResponse, file: string, status: number): boolean {
+  const local = path.join(root, file);
+  const available = (Object.keys(copyExtension) as Encoding[]).filter((encoding) => isFile(`${local}.${copyExtension[encoding]}`));
+  res.setHeader('Vary', 'Accept-Encoding');
+  const encoding = preferredEncoding(req.headers['accept-encoding'], available);
+  if (encoding === undefined) return false;
+  const copy = `${local}.${copyExtension[encoding]}`;
+  res.writeHead(status, {
+    'Content-Type': contentTypes[path.extname(local)] ?? 'application/octet-stream',
+    'Content-Encoding': encoding,
+    'Content-Length': statSync(copy).size,
+  });
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(copy).pipe(res);
+  return true;
+}
+
 const server = createServer((req, res) => {
   compress(req as never, res as never, () => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -43,6 +64,7 @@ const server = createServer((req, res) => {
       return;
     }
     const file = resolveFile(url.pathname);
+    if (sendPrecompressed(req, res, file ?? '/404.html', file ? 200 : 404)) return;
     if (!file) {
       res.statusCode = 404;
       req.url = '/404.html';
