@@ -89,7 +89,7 @@ const config: Config = {
   baseUrlIssueBanner: false,
   baseUrl: '/',
   ssrTemplate,
-  clientModules: ['./src/clientModules/idlePrefetch.ts'],
+  clientModules: ['./src/clientModules/idlePrefetch.ts', './src/clientModules/renderWhenIdle.ts'],
 
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'warn',

@@ -10,21 +10,13 @@
  * touch or click) is untouched.
  */
 import type {ClientModule} from '@docusaurus/types';
+import {whenIdle} from '@site/src/lib/idle';
 
 type Prefetch = Window['docusaurus']['prefetch'];
 
 const idlePrefetch = Symbol('idlePrefetch');
 /** Longest stretch of prefetching in one idle callback; inserting each <link> costs the main thread too. */
 const maxSliceMs = 6;
-
-function whenIdle(callback: (deadline?: IdleDeadline) => void): void {
-  if (typeof requestIdleCallback === 'function') {
-    // The timeout keeps prefetching going on a page that is never idle.
-    requestIdleCallback(callback, {timeout: 3000});
-  } else {
-    setTimeout(callback, 200);
-  }
-}
 
 function deferPrefetching(): void {
   const docusaurus = window.docusaurus as Window['docusaurus'] | undefined;

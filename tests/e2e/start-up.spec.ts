@@ -3,8 +3,9 @@ import {expect, test, type Page} from '@playwright/test';
 /*
  * What the page leaves for later at start-up, and that it is there when the
  * reader needs it: the desktop-only sidebar and table of contents on a phone,
- * the mobile menu, code block buttons, route prefetching, and the start-up
- * bundle's build-time changes.
+ * the mobile menu, code block buttons, route prefetching, the API reference
+ * tables' layout, a blog post's date, and the start-up bundle's build-time
+ * changes.
  */
 
 const phone = {width: 412, height: 823};
@@ -88,6 +89,52 @@ test('links in view are still prefetched, once the page is idle', async ({page})
   await page.goto('/docs/integration-guide');
   await hydrated(page);
   await expect.poll(() => page.locator('link[rel="prefetch"]').count(), {timeout: 10_000}).toBeGreaterThan(0);
+});
+
+test('API reference tables skip layout off screen while the page loads, then are all rendered once it is idle', async ({page}) => {
+  // Recorded when the document has been parsed, before any idle time: the tables are skipped far below the fold.
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const tables = [...document.querySelectorAll('[data-render-when-idle]')];
+      (window as Window & {atParse?: string[]}).atParse = tables.map((table) => `${getComputedStyle(table).contentVisibility}${table.hasAttribute('data-rendered') ? ' rendered' : ''}`);
+    });
+  });
+  await page.goto('/docs/createorder');
+  await hydrated(page);
+  const atParse = await page.evaluate(() => (window as Window & {atParse?: string[]}).atParse ?? []);
+  expect(atParse.length, 'request, response and response-code tables').toBeGreaterThanOrEqual(5);
+  expect(new Set(atParse)).toEqual(new Set(['auto']));
+
+  const tables = page.locator('[data-render-when-idle]');
+  await expect(page.locator('[data-render-when-idle]:not([data-rendered])')).toHaveCount(0, {timeout: 10_000});
+  const rendered = await tables.evaluateAll((elements) => elements.map((table) => getComputedStyle(table).contentVisibility));
+  expect(new Set(rendered)).toEqual(new Set(['visible']));
+  // Rendered for good: the last table's last row has a real box where it is painted, the document's end included.
+  const lastRow = tables.last().locator('tr').last();
+  await lastRow.scrollIntoViewIfNeeded();
+  const box = await lastRow.boundingBox();
+  expect(box?.height ?? 0).toBeGreaterThan(0);
+  const hit = await lastRow.evaluate((row) => {
+    const {left, top, width, height} = row.getBoundingClientRect();
+    return row.contains(document.elementFromPoint(left + width / 2, top + height / 2));
+  });
+  expect(hit).toBe(true);
+});
+
+test('a blog post keeps its server-written date through hydration and renders it live after client-side navigation', async ({page}) => {
+  await page.goto('/blog/long-blog-post');
+  await hydrated(page);
+  const date = page.locator('article header time').first();
+  await expect(date).toHaveAttribute('datetime', /^2025-03-10/);
+  await expect(date).toHaveText('March 10, 2025');
+  await expect(page.locator('article header [data-static-markup] time')).toHaveCount(1);
+
+  await markPage(page);
+  // The paginator's "Older post": the post before this one.
+  await page.locator('a.pagination-nav__link--next').click();
+  await expect(page).toHaveURL(/\/blog\/first-blog-post$/);
+  expect(await isSamePage(page)).toBe(true);
+  await expect(page.locator('article header time').first()).toHaveText('February 3, 2025');
 });
 
 test('the start-up bundle asks for eager compilation and finds the docs instance without localeCompare', async ({page, request}) => {

@@ -168,7 +168,7 @@ export default function FieldTable({
 }): ReactNode {
   return (
     // Focusable so keyboard users can scroll a wide table sideways; static, so it is not hydrated.
-    <StaticMarkup className={styles.wrapper} tabIndex={0} role="region" aria-label={caption}>
+    <StaticMarkup className={styles.wrapper} tabIndex={0} role="region" aria-label={caption} data-render-when-idle="">
       <table className={styles.table}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>

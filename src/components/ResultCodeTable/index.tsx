@@ -10,7 +10,7 @@ export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView
   const ordered = [...codes.filter((code) => !code.common), ...codes.filter((code) => code.common)];
   return (
     // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup className={styles.wrapper} tabIndex={0} role="region" aria-label="Response codes of this call">
+    <StaticMarkup className={styles.wrapper} tabIndex={0} role="region" aria-label="Response codes of this call" data-render-when-idle="">
       <table className={styles.table}>
         <caption className={styles.caption}>
           Codes this call can return. Codes marked <em>all calls</em> can come from any call; the{' '}

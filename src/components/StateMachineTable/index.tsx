@@ -6,7 +6,7 @@ import StaticMarkup from '@site/src/components/StaticMarkup';
 export default function StateMachineTable({machine}: {machine: StateMachineView}): ReactNode {
   return (
     // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup data-state-machine={machine.schemaName}>
+    <StaticMarkup data-state-machine={machine.schemaName} data-render-when-idle="">
       <table>
         <caption style={{textAlign: 'left'}}>States of {machine.schemaName}</caption>
         <thead>
