@@ -13,7 +13,7 @@ import type {ClientModule} from '@docusaurus/types';
 import {whenIdle} from '@site/src/lib/idle';
 
 /** Blocks still waiting; rendering one sets data-rendered, which drops the CSS skip. */
-export const waitingBlocksSelector = '[data-render-when-idle]:not([data-rendered])';
+const waitingBlocksSelector = '[data-render-when-idle]:not([data-rendered])';
 /** Longest stretch of work in one idle callback: input that arrives meanwhile waits for it. */
 const maxSliceMs = 8;
 
