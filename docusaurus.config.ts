@@ -44,7 +44,9 @@ const drawDiagrams = [remarkMermaidDiagrams, {siteDir: __dirname} satisfies Rema
  * The stock page template, except for its scripts: instead of `<script defer>` tags the page
  * lists them in a data block, and a small inline loader starts them after the first paint
  * (plugins/page-script-loader), so on a slow network the HTML and CSS are not competing with
- * the JavaScript for bandwidth.
+ * the JavaScript for bandwidth. main.js goes last: the app starts when it runs, and by then
+ * the page's route chunks have registered their modules, so its start-up task does not
+ * go looking for them (plugins/compile-hints).
  */
 const ssrTemplate = `<!DOCTYPE html>
 <html <%~ it.htmlAttributes %>>
@@ -54,7 +56,7 @@ const ssrTemplate = `<!DOCTYPE html>
     <% it.metaAttributes.forEach((metaAttribute) => { %>
       <%~ metaAttribute %>
     <% }); %>
-    <script type="application/json" id="page-scripts"><%~ JSON.stringify(it.scripts.map((script) => it.baseUrl + script)) %></script>
+    <script type="application/json" id="page-scripts"><%~ JSON.stringify([...it.scripts.filter((script) => !script.startsWith('assets/js/main.')), ...it.scripts.filter((script) => script.startsWith('assets/js/main.'))].map((script) => it.baseUrl + script)) %></script>
     <%~ it.headTags %>
     <% it.stylesheets.forEach((stylesheet) => { %>
       <link rel="stylesheet" href="<%= it.baseUrl %><%= stylesheet %>" />
