@@ -143,4 +143,24 @@ test.describe('page scripts', () => {
     );
     expect(scriptsOutsideTheList).toEqual([]);
   });
+
+  test('are inserted one per task, so no insert shares its task with another fetch start', async ({page, request}) => {
+    const html = await (await request.get('/docs/createorder')).text();
+    const listed = JSON.parse(html.match(/<script type="?application\/json"? id="?page-scripts"?>([^<]+)<\/script>/)?.[1] ?? '[]') as string[];
+    expect(listed.length).toBeGreaterThan(5);
+    // A mutation observer's callback runs once at the end of each task that changed the DOM: one batch per task.
+    await page.addInitScript(() => {
+      const batches: string[][] = [];
+      (window as Window & {scriptBatches?: string[][]}).scriptBatches = batches;
+      new MutationObserver((records) => {
+        const scripts = records.flatMap((record) => [...record.addedNodes]).filter((node): node is HTMLScriptElement => node instanceof HTMLScriptElement && node.src !== '');
+        if (scripts.length > 0) batches.push(scripts.map((script) => new URL(script.src).pathname));
+      }).observe(document, {childList: true, subtree: true});
+    });
+    await page.goto('/docs/createorder');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    const batches = await page.evaluate(() => (window as Window & {scriptBatches?: string[][]}).scriptBatches ?? []);
+    // In the listed order, one by one.
+    expect(batches.slice(0, listed.length)).toEqual(listed.map((script) => [script]));
+  });
 });
