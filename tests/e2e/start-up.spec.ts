@@ -143,6 +143,8 @@ test('the start-up bundle comes as three scripts that ask for eager compilation,
   const scripts = JSON.parse(listed) as string[];
   const startup = scripts.filter((script) => /\/assets\/js\/(main|react-dom|startup-libraries)\.\w+\.js$/.test(script));
   expect(startup.map((script) => /\/assets\/js\/([\w-]+)\./.exec(script)?.[1]).sort()).toEqual(['main', 'react-dom', 'startup-libraries']);
+  // The split is for scripts only: the theme's CSS stays in the one render-blocking stylesheet.
+  expect(html.match(/<link rel="?stylesheet/g) ?? []).toHaveLength(1);
   // main.js starts the app: everything the page lists must have registered its modules by then.
   const main = scripts.at(-1) ?? '';
   expect(main).toMatch(/\/assets\/js\/main\.\w+\.js$/);
