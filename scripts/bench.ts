@@ -4,7 +4,8 @@
  * same headers), and for each page type records first-load bytes (HTML, CSS,
  * JS; raw, gzip and the Brotli a current browser is sent) and
  * Lighthouse medians of three runs on the same Chromium, mobile and desktop
- * presets. Prints a table, writes bench/results.json and bench/results.md and
+ * presets, with each mobile run's main-thread CPU time beside its simulated
+ * blocking time (scripts/mainThreadCost.ts). Prints a table, writes bench/results.json and bench/results.md and
  * exits non-zero when a budget in bench/budgets.json is broken.
  *
  * Usage: npm run bench [-- --site DIR --skip-build --runs N --label NAME --out FILE]
@@ -13,11 +14,13 @@
  *   --only TYPES   comma-separated page types to measure (for example "guide,demo"); budgets still apply to them
  */
 import {spawn, spawnSync} from 'node:child_process';
-import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {chromium} from '@playwright/test';
 import {chromiumArgs, findChromium} from './browser';
+import {mainThreadCost, type MainThreadCost, type TraceEvent} from './mainThreadCost';
 import {copyExtension, precompressBuild} from './precompress';
 
 interface Options {
@@ -115,6 +118,16 @@ async function firstLoadBytes(baseUrl: string, pagePath: string, buildDir: strin
   return bytes;
 }
 
+/** Medians over the runs, and per run what varies most on a shared host. */
+type RunMedians = Scores & {
+  tbtRunsMs: number[];
+  benchmarkIndexRuns: number[];
+  /** Mobile runs only: CPU time and wall time of the main thread after the first paint. */
+  mainThreadRuns: MainThreadCost[];
+  /** Median of the runs' cpuBlockingMs (NaN without mobile runs). */
+  cpuBlockingMs: number;
+};
+
 interface Scores {
   performance: number;
   accessibility: number;
@@ -129,6 +142,13 @@ interface LighthouseResult {
   categories: Record<string, {score: number | null} | undefined>;
   audits: Record<string, {numericValue?: number} | undefined>;
   environment?: {benchmarkIndex?: number};
+  configSettings: {throttling: {cpuSlowdownMultiplier: number}};
+}
+
+/** A run's report and, for a mobile run, what the load cost the main thread (scripts/mainThreadCost.ts). */
+interface LighthouseRun {
+  lhr: LighthouseResult;
+  mainThread?: MainThreadCost;
 }
 
 /**
@@ -143,15 +163,30 @@ interface LighthouseResult {
 const calibratedBenchmarkIndex = 1500;
 const slowHostRepeats = 3;
 
-function runLighthouse(cli: string, args: string[], url: string, chromePath: string): LighthouseResult {
-  // Lighthouse now and then loses the trace of a load (NO_NAVSTART); such a run is repeated, twice at most.
-  let result = spawnSync(cli, args, {encoding: 'utf8', env: {...process.env, CHROME_PATH: chromePath}, maxBuffer: 256 * 1024 * 1024});
-  for (let retry = 0; retry < 2 && result.status !== 0; retry += 1) {
-    console.warn(`Lighthouse run failed for ${url}, repeating it: ${result.stderr.trim().split('\n').at(-1) ?? ''}`);
-    result = spawnSync(cli, args, {encoding: 'utf8', env: {...process.env, CHROME_PATH: chromePath}, maxBuffer: 256 * 1024 * 1024});
+/**
+ * One Lighthouse run. With `withTrace`, Lighthouse also saves the load's trace (--save-assets),
+ * which is read for the main thread's CPU time and then deleted.
+ */
+function runLighthouse(cli: string, args: string[], url: string, chromePath: string, withTrace: boolean): LighthouseRun {
+  const outputDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
+  const reportPath = path.join(outputDir, 'run.json');
+  const runArgs = [...args, `--output-path=${reportPath}`, ...(withTrace ? ['--save-assets'] : [])];
+  try {
+    // Lighthouse now and then loses the trace of a load (NO_NAVSTART); such a run is repeated, twice at most.
+    let result = spawnSync(cli, runArgs, {encoding: 'utf8', env: {...process.env, CHROME_PATH: chromePath}});
+    for (let retry = 0; retry < 2 && result.status !== 0; retry += 1) {
+      console.warn(`Lighthouse run failed for ${url}, repeating it: ${result.stderr.trim().split('\n').at(-1) ?? ''}`);
+      result = spawnSync(cli, runArgs, {encoding: 'utf8', env: {...process.env, CHROME_PATH: chromePath}});
+    }
+    if (result.status !== 0) throw new Error(`Lighthouse failed for ${url}: ${result.stderr}`);
+    const lhr = JSON.parse(readFileSync(reportPath, 'utf8')) as LighthouseResult;
+    if (!withTrace) return {lhr};
+    // Lighthouse names the saved trace after the report: run-0.trace.json for its one navigation.
+    const trace = JSON.parse(readFileSync(path.join(outputDir, 'run-0.trace.json'), 'utf8')) as {traceEvents: TraceEvent[]};
+    return {lhr, mainThread: mainThreadCost(trace.traceEvents, lhr.configSettings.throttling.cpuSlowdownMultiplier)};
+  } finally {
+    rmSync(outputDir, {recursive: true, force: true});
   }
-  if (result.status !== 0) throw new Error(`Lighthouse failed for ${url}: ${result.stderr}`);
-  return JSON.parse(result.stdout) as LighthouseResult;
 }
 
 /**
@@ -162,27 +197,30 @@ function runLighthouse(cli: string, args: string[], url: string, chromePath: str
  * functions in the page by source text, and the TypeScript runner's name
  * helpers injected into them break that (`__name is not defined`).
  */
-async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs: number, chromePath: string): Promise<Scores & {tbtRunsMs: number[]; benchmarkIndexRuns: number[]}> {
+async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs: number, chromePath: string): Promise<RunMedians> {
   const samples: Scores[] = [];
   const benchmarkIndexRuns: number[] = [];
+  const mainThreadRuns: MainThreadCost[] = [];
   const cli = path.resolve('node_modules', '.bin', 'lighthouse');
   for (let run = 0; run < runs; run += 1) {
     const args = [
       url,
       '--output=json',
-      '--output-path=stdout',
       '--quiet',
       '--only-categories=performance,accessibility,best-practices,seo',
       `--chrome-flags=--headless=new ${chromiumArgs.join(' ')}`,
       ...(preset === 'desktop' ? ['--preset=desktop'] : []),
     ];
-    let lhr = runLighthouse(cli, args, url, chromePath);
+    const mobile = preset === 'mobile';
+    let run = runLighthouse(cli, args, url, chromePath, mobile);
     // The desktop preset does not slow the CPU down, so only mobile runs wait for a calibrated host.
-    for (let repeat = 0; preset === 'mobile' && repeat < slowHostRepeats && (lhr.environment?.benchmarkIndex ?? Infinity) < calibratedBenchmarkIndex; repeat += 1) {
-      console.warn(`Host benchmark index ${lhr.environment?.benchmarkIndex} is below ${calibratedBenchmarkIndex} (what the 4x CPU slowdown assumes); repeating the mobile run of ${url}.`);
-      lhr = runLighthouse(cli, args, url, chromePath);
+    for (let repeat = 0; mobile && repeat < slowHostRepeats && (run.lhr.environment?.benchmarkIndex ?? Infinity) < calibratedBenchmarkIndex; repeat += 1) {
+      console.warn(`Host benchmark index ${run.lhr.environment?.benchmarkIndex} is below ${calibratedBenchmarkIndex} (what the 4x CPU slowdown assumes); repeating the mobile run of ${url}.`);
+      run = runLighthouse(cli, args, url, chromePath, mobile);
     }
+    const {lhr} = run;
     benchmarkIndexRuns.push(Math.round(lhr.environment?.benchmarkIndex ?? NaN));
+    if (run.mainThread) mainThreadRuns.push(run.mainThread);
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     samples.push({
@@ -197,7 +235,13 @@ async function lighthouseMedians(url: string, preset: 'mobile' | 'desktop', runs
   }
   const keys = Object.keys(samples[0] ?? {}) as Array<keyof Scores>;
   const medians = Object.fromEntries(keys.map((key) => [key, median(samples.map((sample) => sample[key]))])) as unknown as Scores;
-  return {...medians, tbtRunsMs: samples.map((sample) => sample.tbtMs), benchmarkIndexRuns};
+  return {
+    ...medians,
+    tbtRunsMs: samples.map((sample) => sample.tbtMs),
+    benchmarkIndexRuns,
+    mainThreadRuns,
+    cpuBlockingMs: median(mainThreadRuns.map((cost) => cost.cpuBlockingMs)),
+  };
 }
 
 async function main(): Promise<void> {
@@ -226,7 +270,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const rows: Array<{pageType: string; path: string; bytes: Bytes; mobile: Scores & {tbtRunsMs: number[]; benchmarkIndexRuns: number[]}; desktop: Scores}> = [];
+  const rows: Array<{pageType: string; path: string; bytes: Bytes; mobile: RunMedians; desktop: RunMedians}> = [];
   try {
     for (const [pageType, pagePath] of Object.entries(options.pages)) {
       const bytes = await firstLoadBytes(baseUrl, pagePath, buildDir, browser.executablePath);
@@ -260,7 +304,7 @@ async function main(): Promise<void> {
   }
 
   const kb = (n: number) => (n / 1024).toFixed(1);
-  const header = '| Page type | HTML KB (gzip / br) | CSS KB (gzip / br) | JS KB (gzip / br) | Mobile perf | A11y | BP | SEO | LCP ms | TBT ms | TBT each run (host index) | CLS | Desktop perf |';
+  const header = '| Page type | HTML KB (gzip / br) | CSS KB (gzip / br) | JS KB (gzip / br) | Mobile perf | A11y | BP | SEO | LCP ms | TBT ms | TBT each run (host index) | CPU-time TBT ms | CPU-time TBT each run (main-thread CPU share) | CLS | Desktop perf |';
   const lines = [
     `# Benchmark: ${options.label}`,
     '',
@@ -268,11 +312,13 @@ async function main(): Promise<void> {
     `${buildStats ? `Build: ${buildStats.seconds.toFixed(1)} s, peak memory ${buildStats.peakMemoryMb} MB` : 'Build: reused'}; precompression ${precompressSeconds.toFixed(1)} s.`,
     '',
     header,
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.pageType} | ${kb(r.bytes.htmlRaw)} (${kb(r.bytes.htmlGzip)} / ${kb(r.bytes.htmlBrotli)}) | ${kb(r.bytes.cssRaw)} (${kb(r.bytes.cssGzip)} / ${kb(r.bytes.cssBrotli)}) | ${kb(r.bytes.jsRaw)} (${kb(r.bytes.jsGzip)} / ${kb(r.bytes.jsBrotli)}) | ${r.mobile.performance} | ${r.mobile.accessibility} | ${r.mobile.bestPractices} | ${r.mobile.seo} | ${r.mobile.lcpMs} | ${r.mobile.tbtMs} | ${r.mobile.tbtRunsMs.map((tbt, i) => `${tbt} (${r.mobile.benchmarkIndexRuns[i]})`).join(' / ')} | ${r.mobile.cls} | ${r.desktop.performance} |`,
+        `| ${r.pageType} | ${kb(r.bytes.htmlRaw)} (${kb(r.bytes.htmlGzip)} / ${kb(r.bytes.htmlBrotli)}) | ${kb(r.bytes.cssRaw)} (${kb(r.bytes.cssGzip)} / ${kb(r.bytes.cssBrotli)}) | ${kb(r.bytes.jsRaw)} (${kb(r.bytes.jsGzip)} / ${kb(r.bytes.jsBrotli)}) | ${r.mobile.performance} | ${r.mobile.accessibility} | ${r.mobile.bestPractices} | ${r.mobile.seo} | ${r.mobile.lcpMs} | ${r.mobile.tbtMs} | ${r.mobile.tbtRunsMs.map((tbt, i) => `${tbt} (${r.mobile.benchmarkIndexRuns[i]})`).join(' / ')} | ${r.mobile.cpuBlockingMs} | ${r.mobile.mainThreadRuns.map((cost) => `${cost.cpuBlockingMs} (${cost.cpuShare.toFixed(2)})`).join(' / ')} | ${r.mobile.cls} | ${r.desktop.performance} |`,
     ),
+    '',
+    'TBT is Lighthouse\'s simulated mobile figure, the one the budget holds: the wall time of each main-thread task after the first paint, times the 4x CPU slowdown (2x for a task that laid out the page), beyond 50 ms. CPU-time TBT makes the same sum of each task\'s thread CPU time, leaving out the time the thread was ready but not running; the share in brackets is CPU time over wall time of those tasks. A share well below 1 means the run measured the host\'s contention as much as the page (scripts/mainThreadCost.ts).',
     '',
     options.checkBudgets ? (failures.length ? `Budgets broken:\n${failures.map((f) => `- ${f}`).join('\n')}` : 'All budgets met.') : 'No budgets checked for this site.',
   ];
