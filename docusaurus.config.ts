@@ -11,6 +11,7 @@ import testRoutesPlugin from './plugins/test-routes';
 import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/deferred-highlighting';
 import docsPluginLookupPlugin from './plugins/docs-plugin-lookup';
 import compileHintsPlugin from './plugins/compile-hints';
+import stagedStartUpPlugin from './plugins/staged-start-up';
 import routeScriptsPlugin from './plugins/route-scripts';
 import pageScriptLoaderPlugin from './plugins/page-script-loader';
 import inlineScriptCspPlugin from './plugins/inline-script-csp';
@@ -178,6 +179,7 @@ const config: Config = {
     [deferredHighlightingPlugin, {themes: codeThemes} satisfies DeferredHighlightingOptions],
     docsPluginLookupPlugin,
     compileHintsPlugin,
+    stagedStartUpPlugin,
     routeScriptsPlugin,
     pageScriptLoaderPlugin,
     inlineScriptCspPlugin,

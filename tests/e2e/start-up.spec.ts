@@ -163,3 +163,30 @@ test('the start-up bundle comes as three scripts that ask for eager compilation,
   await hydrated(page);
   await expect(page.locator('.theme-doc-sidebar-container a[aria-current="page"]')).toHaveText('Dynamic QR');
 });
+
+test('main.js only schedules the start-up: the app starts in later tasks, one module group each (plugins/staged-start-up)', async ({page}) => {
+  // A script's load event fires in the task that ran it, right after it ran. The stock client entry
+  // sets window.docusaurus as main.js is evaluated; the staged entry leaves that to a later task.
+  await page.addInitScript(() => {
+    const seen = window as Window & {docusaurusWhenMainRan?: string};
+    document.addEventListener(
+      'load',
+      (event) => {
+        const script = event.target;
+        if (script instanceof HTMLScriptElement && /\/assets\/js\/main\.\w+\.js$/.test(script.src)) {
+          seen.docusaurusWhenMainRan = typeof (window as Window & {docusaurus?: unknown}).docusaurus;
+        }
+      },
+      true,
+    );
+  });
+  await page.goto('/docs/createorder');
+  await hydrated(page);
+  expect(await page.evaluate(() => (window as Window & {docusaurusWhenMainRan?: string}).docusaurusWhenMainRan)).toBe('undefined');
+  // And the app did start: client-side navigation works.
+  expect(await page.evaluate(() => typeof window.docusaurus.prefetch)).toBe('function');
+  await markPage(page);
+  await page.locator('nav.pagination-nav a').first().click();
+  await expect(page).not.toHaveURL(/\/docs\/createorder$/);
+  expect(await isSamePage(page)).toBe(true);
+});
