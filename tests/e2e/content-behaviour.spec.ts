@@ -80,3 +80,30 @@ test.describe('blog', () => {
     await expect(amount).toHaveAttribute('aria-invalid', 'true');
   });
 });
+
+test.describe('tables on a phone', () => {
+  test.use({viewport: {width: 360, height: 740}});
+
+  test('a wide Markdown table scrolls sideways in its own focusable box, named after its columns, and the page does not', async ({page}) => {
+    await page.goto('/docs/sdks/inapp');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    const box = page.getByRole('region', {name: 'Table: Platform, Package, Where to get it, Current version, Minimum OS, Languages'});
+    await expect(box).toHaveCount(1);
+    const widths = await box.evaluate((element) => ({box: element.clientWidth, table: element.scrollWidth, page: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth}));
+    expect(widths.table).toBeGreaterThan(widths.box);
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+
+    // Reached with the keyboard, it scrolls with the arrow keys.
+    await box.focus();
+    await expect(box).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => box.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+  });
+
+  test("an API page's state tables scroll in boxes named by their captions", async ({page}) => {
+    await page.goto('/docs/createorder');
+    await expect(page.getByRole('region', {name: /^States of /})).not.toHaveCount(0);
+    await expect(page.getByRole('region', {name: /^Transitions of /})).not.toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  });
+});

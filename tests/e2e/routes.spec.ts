@@ -45,6 +45,31 @@ async function settleTransitions(page: Page): Promise<void> {
   );
 }
 
+/** A phone's viewport; the narrowest common one. */
+const phone = {width: 360, height: 740};
+
+/**
+ * Elements that stick out past the viewport and make the page itself scroll sideways (none when
+ * it does not), outermost first: wide tables and code belong in scroll boxes of their own.
+ */
+async function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return [];
+    const scrollsItself = (element: Element) => getComputedStyle(element).overflowX !== 'visible';
+    const insideScrollBox = (element: Element) => {
+      for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+        if (scrollsItself(parent)) return true;
+      }
+      return false;
+    };
+    const sticksOut = [...document.body.querySelectorAll('*')].filter(
+      (element) => element.getBoundingClientRect().right > root.clientWidth + 1 && getComputedStyle(element).position !== 'fixed' && !insideScrollBox(element),
+    );
+    return [`page ${root.scrollWidth} px wide in a ${root.clientWidth} px viewport`, ...sticksOut.slice(0, 3).map((element) => `${element.tagName.toLowerCase()}${[...element.classList].map((name) => `.${name}`).join('')} to ${Math.round(element.getBoundingClientRect().right)} px`)];
+  });
+}
+
 async function axeViolations(page: Page): Promise<string[]> {
   await settleTransitions(page);
   const results = await new AxeBuilder({page}).withTags(axeTags).analyze();
@@ -81,7 +106,7 @@ test.describe('every page of the route contract', () => {
   test.describe.configure({timeout: 60_000});
 
   for (const path of allPages(contract)) {
-    test(`${path}: 200, own title, no console error, CSP violation or axe violation, diagrams render, in both colour modes`, async ({page}) => {
+    test(`${path}: 200, own title, no console error, CSP violation or axe violation, diagrams render, in both colour modes; no sideways scrolling on a phone`, async ({page}) => {
       const errors = await collectConsoleErrors(page);
       const response = await page.goto(path);
       expect(response?.status(), `HTTP status of ${path}`).toBe(200);
@@ -109,6 +134,10 @@ test.describe('every page of the route contract', () => {
       await checkDiagrams(page, path);
       expect(await axeViolations(page), `axe on ${path} (dark)`).toEqual([]);
       expect(errors, `console errors on ${path} in dark mode`).toEqual([]);
+
+      // On a phone nothing makes the page scroll sideways (a mobile browser would zoom it out).
+      await page.setViewportSize(phone);
+      expect(await sidewaysOverflow(page), `${path} at ${phone.width} px`).toEqual([]);
     });
   }
 
