@@ -16,7 +16,8 @@
  * in the one task Lighthouse counted as blocking on every page. Split out,
  * react-dom and the other libraries finish compiling in tasks of their own
  * that only register modules; main.js, listed last in each page
- * (docusaurus.config.ts), is left with its smaller compile plus the start-up.
+ * (docusaurus.config.ts), is left with its smaller compile plus the start-up,
+ * which plugins/staged-start-up spreads over several tasks.
  */
 import type {Plugin} from '@docusaurus/types';
 
