@@ -16,9 +16,9 @@ import path from 'node:path';
 import type {Plugin} from '@docusaurus/types';
 
 /** The alias under which the staged entry imports the stock client entry. */
-export const stockClientEntryAlias = '@portal/stock-client-entry';
+const stockClientEntryAlias = '@portal/stock-client-entry';
 
-export const stagedEntryPath = path.join(__dirname, 'stagedEntry.ts');
+const stagedEntryPath = path.join(__dirname, 'stagedEntry.ts');
 
 export default function stagedStartUpPlugin(): Plugin {
   return {

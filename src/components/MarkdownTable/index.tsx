@@ -4,7 +4,7 @@ import TableScroller from '@site/src/components/TableScroller';
 type WithChildren = {children?: ReactNode};
 
 /** The text a React tree renders (strings and numbers, depth first). */
-export function textOf(node: ReactNode): string {
+function textOf(node: ReactNode): string {
   if (typeof node === 'string' || typeof node === 'number') return String(node);
   if (Array.isArray(node)) return node.map(textOf).join('');
   if (isValidElement<WithChildren>(node)) return textOf(node.props.children);
@@ -12,7 +12,7 @@ export function textOf(node: ReactNode): string {
 }
 
 /** The texts of a table's header cells, in order: a Markdown table's header row. */
-export function headerCells(node: ReactNode): string[] {
+function headerCells(node: ReactNode): string[] {
   const cells: string[] = [];
   Children.forEach(node, (child) => {
     if (!isValidElement<WithChildren>(child)) return;
