@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
 /** Lint for the whole repository: config, sidebars, plugins, components, scripts and tests. */
@@ -21,6 +22,20 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', {fixStyle: 'inline-type-imports'}],
       '@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_'}],
       'no-console': 'off',
+    },
+  },
+  {
+    // Accessibility of the markup components write, caught as it is written; the built pages are
+    // checked again by scripts/checkHtml.ts and, for what needs layout and colour, by axe in the e2e suite.
+    files: ['**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // Lists styled without bullets lose their list semantics in WebKit unless the role is explicit.
+      'jsx-a11y/no-redundant-roles': ['error', {ul: ['list'], ol: ['list']}],
+      // A scroll box must be reachable by keyboard to be scrolled (axe: scrollable-region-focusable):
+      // labelled regions and the theme's code <pre> take tabIndex 0.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', {roles: ['region', 'tabpanel'], tags: ['pre']}],
     },
   },
   {

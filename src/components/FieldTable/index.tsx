@@ -47,7 +47,8 @@ function VariantTitle({variant}: {variant: VariantView}): ReactNode {
   return (
     <>
       <span className={styles.variantLabel}>One of:</span> <strong>{variant.title}</strong>
-      {variant.descriptionHtml && <span className={styles.variantDescription} dangerouslySetInnerHTML={{__html: variant.descriptionHtml}} />}
+      {/* A div: the description is Markdown rendered to paragraphs, which a span may not hold. */}
+      {variant.descriptionHtml && <div className={styles.variantDescription} dangerouslySetInnerHTML={{__html: variant.descriptionHtml}} />}
     </>
   );
 }

@@ -1,0 +1,25 @@
+/**
+ * Validates every page of a build with tooling/htmlCheck.ts and exits non-zero,
+ * listing the problems, when any page breaks a rule.
+ *
+ * Usage: tsx scripts/checkHtml.ts [BUILD_DIR]   (default build-test)
+ */
+import {readdirSync} from 'node:fs';
+import path from 'node:path';
+import {checkHtmlFiles} from '../tooling/htmlCheck';
+
+const buildDir = path.resolve(process.argv[2] ?? 'build-test');
+const files = readdirSync(buildDir, {recursive: true, encoding: 'utf8'})
+  .filter((file) => file.endsWith('.html'))
+  .map((file) => path.join(buildDir, file));
+if (files.length === 0) {
+  console.error(`No HTML files in ${buildDir}: build the site first (npm run build:test).`);
+  process.exit(1);
+}
+const started = Date.now();
+const {checked, problems} = checkHtmlFiles(files);
+for (const problem of problems) {
+  console.error(`${path.relative(buildDir, problem.file)}: ${problem.rule}: ${problem.message}${problem.selector ? ` at ${problem.selector}` : ''}`);
+}
+console.log(`[check:html] ${checked} pages, ${problems.length} problems, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(problems.length > 0 ? 1 : 0);
