@@ -1,4 +1,9 @@
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
 import {expect, test} from '@playwright/test';
+import {parse} from 'yaml';
+import {listOperations, type OpenApiDocument} from '../../src/lib/openapiTypes';
+import {repoRoot} from '../support/routeContract';
 
 test.describe('API reference pages', () => {
   test('the static HTML of an API page already holds every section, field and code (no JavaScript needed)', async ({request}) => {
@@ -20,8 +25,9 @@ test.describe('API reference pages', () => {
     ];
     const missing = markers.filter(([, pattern]) => !pattern.test(html)).map(([name]) => name);
     expect(missing).toEqual([]);
-    // Variant descriptions carry their own <p>: wrapped in a <p>, the parser would move them out and leave this empty.
-    expect(html).not.toMatch(/class="?variantDescription_\w+"?><\/span>/);
+    // Variant descriptions carry their own <p>: wrapped in a <p> or <span>, the parser would move them out and leave this empty.
+    expect(html).toMatch(/<div class="?variantDescription_\w+"?><p>/);
+    expect(html).not.toMatch(/class="?variantDescription_\w+"?><\/(span|div)>/);
   });
 
   test('notification pages show payload, acknowledgement and retry schedule', async ({page}) => {
@@ -152,15 +158,20 @@ test.describe('response code catalogue', () => {
 });
 
 test.describe('published contract', () => {
-  test('openapi.yaml, openapi.json and the Postman collection are served', async ({request}) => {
+  test('openapi.yaml, openapi.json and the Postman collection are served, and hold what the contract holds', async ({request}) => {
+    const contract = parse(readFileSync(path.join(repoRoot, 'api', 'openapi.yaml'), 'utf8')) as OpenApiDocument;
+    const operations = listOperations(contract);
     const yaml = await request.get('/openapi.yaml');
     expect(yaml.status()).toBe(200);
     expect(await yaml.text()).toContain('openapi: 3.1.0');
-    const json = (await (await request.get('/openapi.json')).json()) as {openapi: string; paths: Record<string, unknown>; webhooks: Record<string, unknown>};
-    expect(json.openapi).toBe('3.1.0');
-    expect(Object.keys(json.webhooks)).toHaveLength(7);
-    const postman = (await (await request.get('/veloxa-pay.postman_collection.json')).json()) as {item: Array<{item: unknown[]}>};
-    expect(postman.item.flatMap((folder) => folder.item)).toHaveLength(23);
+    const json = (await (await request.get('/openapi.json')).json()) as OpenApiDocument;
+    expect(json).toEqual(contract);
+    // One Postman request per operation (notifications are received, not sent), named after its summary.
+    const postman = (await (await request.get('/veloxa-pay.postman_collection.json')).json()) as {item: Array<{item: Array<{name: string}>}>};
+    const requestNames = postman.item.flatMap((folder) => folder.item.map((item) => item.name));
+    const sentOperations = operations.filter((location) => location.kind === 'operation');
+    expect(requestNames.sort()).toEqual(sentOperations.map((location) => location.operation.summary ?? location.operationId).sort());
+    expect(operations.filter((location) => location.kind === 'webhook').length).toBeGreaterThan(0);
   });
 
   test('the statement columns page renders the column data', async ({page}) => {

@@ -1,14 +1,4 @@
 import {expect, test} from '@playwright/test';
-import {mermaidBlocksByUrl} from '../support/mermaidPages';
-
-test.describe('Mermaid diagrams', () => {
-  // Each page's diagrams are checked in both colour modes by routes.spec.ts; this guards the list itself.
-  test('many pages have diagrams, and the contract state diagrams come with API pages', () => {
-    const pages = mermaidBlocksByUrl();
-    expect(pages.size).toBeGreaterThan(20);
-    expect(pages.get('/docs/online-payment-integration/special-payment-scenes/dynrq')).toBeGreaterThan(0);
-  });
-});
 
 test.describe('home page', () => {
   for (const theme of ['light', 'dark'] as const) {

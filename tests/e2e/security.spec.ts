@@ -38,14 +38,6 @@ test.describe('served with the production hosting configuration', () => {
     expect(await missing.text()).toContain('<html');
   });
 
-  test('hashed assets are cached for a year', async ({page, request}) => {
-    await page.goto('/');
-    const script = await page.locator('script[src*="/assets/js/main."]').getAttribute('src');
-    expect(script).toBeTruthy();
-    const response = await request.get(script ?? '');
-    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
-  });
-
   test('old URLs answer 301', async ({request}) => {
     const response = await request.get('/docs/A_SDKs/inapp', {maxRedirects: 0});
     expect(response.status()).toBe(301);

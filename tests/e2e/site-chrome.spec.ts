@@ -17,16 +17,12 @@ test.describe('navbar, footer and document metadata', () => {
     await expect(page.locator('article h1')).toHaveText('Demos overview');
   });
 
-  test('footer carries the 2025 copyright line', async ({page}) => {
-    await page.goto('/docs/integration-guide');
-    await expect(page.locator('.footer__copyright')).toContainText('Copyright © 2025');
-  });
-
-  test('document is English, titled with the | separator and indexable', async ({page}) => {
+  test('document is English, titled with the | separator, indexable, and the footer carries the 2025 copyright line', async ({page}) => {
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await expect(page).toHaveTitle('Create order | Veloxa Pay');
     await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+    await expect(page.locator('.footer__copyright')).toContainText('Copyright © 2025');
   });
 });
 

@@ -86,10 +86,31 @@ test('code block buttons arrive with their block, and copy', async ({page, conte
   expect(copied.trim()).toBe(shown.trim());
 });
 
-test('links in view are still prefetched, once the page is idle', async ({page}) => {
+test('links in view are prefetched in idle callbacks only, never in the task that reveals them', async ({page}) => {
+  // Counts the <link rel=prefetch> elements added inside idle callbacks and outside them. Mutation
+  // records are taken synchronously around each idle callback, so each is counted where it was made.
+  await page.addInitScript(() => {
+    const counts = {inIdle: 0, outside: 0};
+    (window as Window & {prefetchCounts?: typeof counts}).prefetchCounts = counts;
+    const prefetchLinks = (records: MutationRecord[]) =>
+      records.flatMap((record) => [...record.addedNodes]).filter((node) => node instanceof HTMLLinkElement && node.rel === 'prefetch').length;
+    const observer = new MutationObserver((records) => {
+      counts.outside += prefetchLinks(records);
+    });
+    observer.observe(document, {childList: true, subtree: true});
+    const requestIdle = window.requestIdleCallback.bind(window);
+    window.requestIdleCallback = (callback, options) =>
+      requestIdle((deadline) => {
+        counts.outside += prefetchLinks(observer.takeRecords());
+        callback(deadline);
+        counts.inIdle += prefetchLinks(observer.takeRecords());
+      }, options);
+  });
   await page.goto('/docs/integration-guide');
   await hydrated(page);
-  await expect.poll(() => page.locator('link[rel="prefetch"]').count(), {timeout: 10_000}).toBeGreaterThan(0);
+  const counts = () => page.evaluate(() => (window as Window & {prefetchCounts?: {inIdle: number; outside: number}}).prefetchCounts);
+  await expect.poll(async () => (await counts())?.inIdle ?? 0, {message: 'prefetch links added in idle callbacks'}).toBeGreaterThan(0);
+  expect((await counts())?.outside, 'prefetch links added outside idle callbacks').toBe(0);
 });
 
 test('API reference tables skip layout off screen while the page loads, then are all rendered once it is idle', async ({page}) => {
@@ -156,12 +177,21 @@ test('the start-up bundle comes as three scripts that ask for eager compilation,
   const routeChunk = scripts.find((script) => !startup.includes(script) && !script.includes('runtime~main'));
   expect(routeChunk).toBeDefined();
   expect(await startsWithHint(routeChunk ?? '')).toBe(false);
-  const source = await (await request.get(main)).text();
-  expect(source).toContain('No docs plugin instance serves');
-  // The replacement serves the docs client: the page still knows its docs instance (the search bar and breadcrumbs use it).
+  // The replacement serves the docs client: the page still knows its docs instance (the search bar and
+  // breadcrumbs use it), and nothing on the way there called localeCompare.
+  await page.addInitScript(() => {
+    const seen = window as Window & {localeCompareCalls?: number};
+    seen.localeCompareCalls = 0;
+    const localeCompare = String.prototype.localeCompare;
+    String.prototype.localeCompare = function (this: string, ...args: Parameters<typeof localeCompare>) {
+      seen.localeCompareCalls = (seen.localeCompareCalls ?? 0) + 1;
+      return localeCompare.apply(this, args);
+    };
+  });
   await page.goto('/demos/dynqr');
   await hydrated(page);
   await expect(page.locator('.theme-doc-sidebar-container a[aria-current="page"]')).toHaveText('Dynamic QR');
+  expect(await page.evaluate(() => (window as Window & {localeCompareCalls?: number}).localeCompareCalls)).toBe(0);
 });
 
 test('main.js only schedules the start-up: the app starts in later tasks, one module group each (plugins/staged-start-up)', async ({page}) => {
@@ -189,4 +219,42 @@ test('main.js only schedules the start-up: the app starts in later tasks, one mo
   await page.locator('nav.pagination-nav a').first().click();
   await expect(page).not.toHaveURL(/\/docs\/createorder$/);
   expect(await isSamePage(page)).toBe(true);
+});
+
+test.describe('word wrap on code blocks', () => {
+  test.use({viewport: phone});
+
+  test('a block that scrolls sideways offers word wrap, which stops the scrolling and undoes; a block that fits does not', async ({page}) => {
+    await page.goto('/docs/createorder');
+    await hydrated(page);
+    const blocks = page.locator('article .theme-code-block');
+    // The buttons and the measuring wait until a block comes near the viewport (src/theme/CodeBlock).
+    const scrolls = async (index: number) => {
+      const block = blocks.nth(index);
+      await block.scrollIntoViewIfNeeded();
+      await expect(block.getByRole('button', {name: 'Copy code to clipboard'})).toHaveCount(1);
+      return block.locator('pre').evaluate((pre) => pre.scrollWidth > pre.clientWidth);
+    };
+    let wide = -1;
+    let narrow = -1;
+    for (let index = 0; index < (await blocks.count()) && (wide < 0 || narrow < 0); index += 1) {
+      if (await scrolls(index)) wide = wide < 0 ? index : wide;
+      else narrow = narrow < 0 ? index : narrow;
+    }
+    expect(wide, 'a block wider than a phone').toBeGreaterThanOrEqual(0);
+    expect(narrow, 'a block that fits a phone').toBeGreaterThanOrEqual(0);
+    await expect(blocks.nth(narrow).getByRole('button', {name: 'Toggle word wrap'})).toHaveCount(0);
+
+    const block = blocks.nth(wide);
+    const pre = block.locator('pre');
+    const wrap = block.getByRole('button', {name: 'Toggle word wrap'});
+    await block.scrollIntoViewIfNeeded();
+    await expect(wrap).toHaveCount(1);
+    await wrap.click();
+    await expect(block.locator('code')).toHaveCSS('white-space', 'pre-wrap');
+    expect(await pre.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await wrap.click();
+    await expect(block.locator('code')).not.toHaveCSS('white-space', 'pre-wrap');
+    expect(await pre.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+  });
 });
