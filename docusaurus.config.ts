@@ -15,6 +15,7 @@ import stagedStartUpPlugin from './plugins/staged-start-up';
 import routeScriptsPlugin from './plugins/route-scripts';
 import pageScriptLoaderPlugin from './plugins/page-script-loader';
 import inlineScriptCspPlugin from './plugins/inline-script-csp';
+import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} from './plugins/first-load-switches';
 import openapiContractPlugin from './plugins/openapi-contract';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/openapi-contract/remarkApiReference';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/mermaid-diagrams/remarkMermaidDiagrams';
@@ -27,6 +28,12 @@ import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugin
  * production build (`npm run build`) never contains them.
  */
 const withTestRoutes = process.env.PORTAL_TEST_ROUTES === 'true';
+
+/**
+ * Benchmark builds only (npm run bench -- --ab GROUP): the groups of first-load mechanisms
+ * PORTAL_WITHOUT leaves out (plugins/first-load-switches). Empty in every normal build.
+ */
+const without = groupsLeftOut(process.env.PORTAL_WITHOUT);
 
 /**
  * Hide the navbar while the reader scrolls down, show it again on scroll up.
@@ -91,8 +98,8 @@ const config: Config = {
   // Served at the root, so the wrong-base-URL banner (an inline script) is never needed.
   baseUrlIssueBanner: false,
   baseUrl: '/',
-  ssrTemplate,
-  clientModules: ['./src/clientModules/idlePrefetch.ts', './src/clientModules/renderWhenIdle.ts'],
+  ...(without.has('scheduling') ? {} : {ssrTemplate}),
+  clientModules: without.has('idle-work') ? [] : ['./src/clientModules/idlePrefetch.ts', './src/clientModules/renderWhenIdle.ts'],
 
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'warn',
@@ -177,12 +184,10 @@ const config: Config = {
   plugins: [
     openapiContractPlugin,
     [deferredHighlightingPlugin, {themes: codeThemes} satisfies DeferredHighlightingOptions],
-    docsPluginLookupPlugin,
-    compileHintsPlugin,
-    stagedStartUpPlugin,
-    routeScriptsPlugin,
-    pageScriptLoaderPlugin,
-    inlineScriptCspPlugin,
+    ...(without.has('start-up') ? [] : [docsPluginLookupPlugin, compileHintsPlugin, stagedStartUpPlugin]),
+    // Without the loader the policy's hash for it is unused, which the CSP check rejects.
+    ...(without.has('scheduling') ? [] : [routeScriptsPlugin, pageScriptLoaderPlugin, inlineScriptCspPlugin]),
+    [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],
     [
       '@docusaurus/plugin-content-docs',
       {

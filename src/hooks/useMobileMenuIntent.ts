@@ -1,4 +1,5 @@
 import {useSyncExternalStore} from 'react';
+import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
 
 /*
  * Whether the reader has shown they may open the navbar's mobile menu (pointer
@@ -25,9 +26,11 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useMobileMenuIntended(): boolean {
-  return useSyncExternalStore(
+  const intendedNow = useSyncExternalStore(
     subscribe,
     () => intended,
     () => false,
   );
+  // A benchmark build without the idle-work group renders the menu at once, as the theme does.
+  return withoutIdleWork || intendedNow;
 }

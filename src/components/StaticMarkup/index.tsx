@@ -2,6 +2,7 @@ import {useState, type ComponentProps, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useWindowSize} from '@docusaurus/theme-common';
 import {useMobileMenuIntended} from '@site/src/hooks/useMobileMenuIntent';
+import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
 
 /** Whether this render may keep the server markup: true only when it is the hydration of a server-rendered page. Also used by the ejected CodeBlock/Content. */
 export function useKeepServerMarkup(): boolean {
@@ -24,7 +25,8 @@ const DESKTOP_MIN_WIDTH = 997;
  */
 export function useKeepServerMarkupBelowDesktop(): boolean {
   const hydrating = useKeepServerMarkup();
-  const [keep, setKeep] = useState(() => hydrating && window.innerWidth < DESKTOP_MIN_WIDTH);
+  // A benchmark build without the idle-work group hydrates them as the theme does.
+  const [keep, setKeep] = useState(() => !withoutIdleWork && hydrating && window.innerWidth < DESKTOP_MIN_WIDTH);
   const windowSize = useWindowSize();
   if (keep && windowSize === 'desktop') {
     // State adjusted during render, React's pattern for state derived from a changing value.

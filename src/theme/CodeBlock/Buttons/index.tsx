@@ -4,6 +4,7 @@ import type ButtonsType from '@theme/CodeBlock/Buttons';
 import type {WrapperProps} from '@docusaurus/types';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import {useHasBeenVisible} from '@site/src/hooks/useHasBeenVisible';
+import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
 
 type Props = WrapperProps<typeof ButtonsType>;
 
@@ -14,9 +15,12 @@ type Props = WrapperProps<typeof ButtonsType>;
  * focus on a block scrolls it into view, so they are there before Tab reaches
  * them.
  */
-export default function CodeBlockButtonsWrapper(props: Props): ReactNode {
+function CodeBlockButtonsWrapper(props: Props): ReactNode {
   const {
     wordWrap: {codeBlockRef},
   } = useCodeBlockContext();
   return useHasBeenVisible(codeBlockRef) ? <Buttons {...props} /> : null;
 }
+
+// A benchmark build without the idle-work group renders every block's buttons at hydration, as the theme does.
+export default withoutIdleWork ? Buttons : CodeBlockButtonsWrapper;

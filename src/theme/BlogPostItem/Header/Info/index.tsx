@@ -3,6 +3,7 @@ import Info from '@theme-original/BlogPostItem/Header/Info';
 import type InfoType from '@theme/BlogPostItem/Header/Info';
 import type {WrapperProps} from '@docusaurus/types';
 import StaticMarkup from '@site/src/components/StaticMarkup';
+import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
 
 type Props = WrapperProps<typeof InfoType>;
 
@@ -12,10 +13,13 @@ type Props = WrapperProps<typeof InfoType>;
  * the locale's calendar data, 20 to 45 ms of a phone's hydration task, to print a date
  * the HTML already shows. Client-side navigation renders it live as usual.
  */
-export default function InfoWrapper(props: Props): ReactNode {
+function InfoWrapper(props: Props): ReactNode {
   return (
     <StaticMarkup>
       <Info {...props} />
     </StaticMarkup>
   );
 }
+
+// A benchmark build without the idle-work group hydrates the date as the theme does.
+export default withoutIdleWork ? Info : InfoWrapper;

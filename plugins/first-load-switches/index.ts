@@ -1,0 +1,45 @@
+/**
+ * Benchmark switches: a build that leaves out a group of first-load mechanisms, so that
+ * `npm run bench -- --ab GROUP` can measure what the group gains (tooling/bench). PORTAL_WITHOUT
+ * lists the groups to leave out; it is unset in every normal build, which this changes in nothing.
+ *
+ * docusaurus.config.ts leaves out a group's plugins, page template and client modules; the theme
+ * wrappers of the idle-work group learn it from a build-time constant defined here, read through
+ * src/lib/firstLoadSwitches.ts, and fall back to the theme's own components.
+ */
+import type {LoadContext, Plugin} from '@docusaurus/types';
+
+export const firstLoadGroups = [
+  // page-script-loader, the custom ssrTemplate and route-scripts (without: Docusaurus's own template).
+  'scheduling',
+  // staged-start-up, compile-hints and docs-plugin-lookup.
+  'start-up',
+  // The idlePrefetch and renderWhenIdle client modules, mobile-menu intent, sidebar and TOC kept
+  // below desktop, the blog-date wrapper and lazy code-block buttons.
+  'idle-work',
+] as const;
+
+export type FirstLoadGroup = (typeof firstLoadGroups)[number];
+
+/** The groups a PORTAL_WITHOUT value names ("scheduling,start-up"); an unknown name fails the build. */
+export function groupsLeftOut(value: string | undefined): ReadonlySet<FirstLoadGroup> {
+  const names = (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(firstLoadGroups as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`PORTAL_WITHOUT names unknown groups (${unknown.join(', ')}); known: ${firstLoadGroups.join(', ')}.`);
+  return new Set(names as FirstLoadGroup[]);
+}
+
+export interface FirstLoadSwitchesOptions {
+  readonly without: readonly FirstLoadGroup[];
+}
+
+export default function firstLoadSwitchesPlugin(_context: LoadContext, options: unknown): Plugin {
+  const {without} = options as FirstLoadSwitchesOptions;
+  return {
+    name: 'first-load-switches',
+    configureWebpack(_config, _isServer, {currentBundler}) {
+      // Server and client alike, so hydration finds the markup it renders.
+      return {plugins: [new currentBundler.instance.DefinePlugin({__PORTAL_WITHOUT_IDLE_WORK__: JSON.stringify(without.includes('idle-work'))})]};
+    },
+  };
+}
