@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import type {FieldView, VariantView} from '@site/src/lib/apiModel';
-import StaticMarkup from '@site/src/components/StaticMarkup';
+import TableScroller from '@site/src/components/TableScroller';
 import styles from './styles.module.css';
 
 function FieldDetails({field}: {field: FieldView}): ReactNode {
@@ -168,8 +168,8 @@ export default function FieldTable({
   caption: string;
 }): ReactNode {
   return (
-    // Focusable so keyboard users can scroll a wide table sideways; static, so it is not hydrated.
-    <StaticMarkup className={styles.wrapper} tabIndex={0} role="region" aria-label={caption} data-render-when-idle="">
+    // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
+    <TableScroller label={caption} staticTable className={styles.wrapper}>
       <table className={styles.table}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>
@@ -184,6 +184,6 @@ export default function FieldTable({
           {variants && <VariantRows variants={variants} depth={0} prefix="" />}
         </tbody>
       </table>
-    </StaticMarkup>
+    </TableScroller>
   );
 }

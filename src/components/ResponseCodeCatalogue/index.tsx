@@ -3,6 +3,7 @@ import Link from '@docusaurus/Link';
 import type {ResultCode} from '@site/src/lib/openapiTypes';
 import styles from './styles.module.css';
 import CodeSpans from '@site/src/components/CodeSpans';
+import TableScroller from '@site/src/components/TableScroller';
 
 export interface CatalogueEntry extends ResultCode {
   readonly returnedBy: ReadonlyArray<{operationId: string; summary: string; url: string}>;
@@ -54,7 +55,7 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
       <p aria-live="polite" className={styles.count}>
         {visible.length === codes.length ? `${codes.length} codes` : `${visible.length} of ${codes.length} codes match`}
       </p>
-      <div className={styles.wrapper} tabIndex={0} role="region" aria-label="Response code catalogue">
+      <TableScroller label="Response code catalogue">
         <table id={`${id}-table`} className={styles.table}>
           <thead>
             <tr>
@@ -96,7 +97,7 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
       {visible.length === 0 && <p>No code matches “{query}”. Try a shorter word or an HTTP status such as 409.</p>}
     </div>
   );

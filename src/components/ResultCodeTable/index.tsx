@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {ResultCodeView} from '@site/src/lib/apiModel';
-import StaticMarkup from '@site/src/components/StaticMarkup';
+import TableScroller from '@site/src/components/TableScroller';
 import styles from './styles.module.css';
 import CodeSpans from '@site/src/components/CodeSpans';
 
@@ -10,7 +10,7 @@ export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView
   const ordered = [...codes.filter((code) => !code.common), ...codes.filter((code) => code.common)];
   return (
     // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup className={styles.wrapper} tabIndex={0} role="region" aria-label="Response codes of this call" data-render-when-idle="">
+    <TableScroller label="Response codes of this call" staticTable className={styles.wrapper}>
       <table className={styles.table}>
         <caption className={styles.caption}>
           Codes this call can return. Codes marked <em>all calls</em> can come from any call; the{' '}
@@ -43,6 +43,6 @@ export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView
           ))}
         </tbody>
       </table>
-    </StaticMarkup>
+    </TableScroller>
   );
 }

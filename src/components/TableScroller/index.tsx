@@ -1,5 +1,19 @@
 import type {ReactNode} from 'react';
+import clsx from 'clsx';
+import StaticMarkup from '@site/src/components/StaticMarkup';
 import styles from './styles.module.css';
+
+interface Props {
+  /** Names the table for screen readers' region list. */
+  readonly label: string;
+  /**
+   * A static table (the API reference's): the browser keeps its server markup instead of
+   * hydrating it (StaticMarkup), and lays it out in idle time (data-render-when-idle).
+   */
+  readonly staticTable?: boolean;
+  readonly className?: string;
+  readonly children: ReactNode;
+}
 
 /**
  * A table's own horizontal scroll box. A table wider than a phone's column then scrolls inside
@@ -7,9 +21,17 @@ import styles from './styles.module.css';
  * page out). Focusable and labelled, so a keyboard user can scroll it too (axe:
  * scrollable-region-focusable); the label names the table for screen readers' region list.
  */
-export default function TableScroller({label, children}: {label: string; children: ReactNode}): ReactNode {
+export default function TableScroller({label, staticTable = false, className, children}: Props): ReactNode {
+  const classes = clsx(styles.scroller, className);
+  if (staticTable) {
+    return (
+      <StaticMarkup className={classes} tabIndex={0} role="region" aria-label={label} data-render-when-idle="">
+        {children}
+      </StaticMarkup>
+    );
+  }
   return (
-    <div className={styles.scroller} tabIndex={0} role="region" aria-label={label}>
+    <div className={classes} tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
   );
