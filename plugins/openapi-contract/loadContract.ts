@@ -9,9 +9,8 @@
  */
 import {readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
-import Ajv2020, {type ErrorObject} from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import {LineCounter, parseDocument} from 'yaml';
+import {createContractValidator, pointerSegment} from '../../src/lib/contract/validator';
 import {
   listOperations,
   resolvePointer,
@@ -21,6 +20,7 @@ import {
   type OperationLocation,
   type ResultCode,
   type SchemaObject,
+  type StatementColumn,
 } from '../../src/lib/openapiTypes';
 
 export class ContractError extends Error {
@@ -28,13 +28,6 @@ export class ContractError extends Error {
     super(message);
     this.name = 'ContractError';
   }
-}
-
-export interface StatementColumn {
-  name: string;
-  type: string;
-  example: string;
-  meaning: string;
 }
 
 export interface LoadedContract {
@@ -81,7 +74,7 @@ function checkReferences(file: string, doc: unknown): void {
           throw new ContractError(`${file}: ${pointer}/$ref: ${(error as Error).message}.`);
         }
       } else {
-        walk(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+        walk(value, `${pointer}/${pointerSegment(key)}`);
       }
     }
   };
@@ -161,32 +154,18 @@ function checkStateMachines(file: string, doc: OpenApiDocument): void {
   }
 }
 
-function describeAjvError(error: ErrorObject): string {
-  const at = error.instancePath === '' ? '(top level)' : error.instancePath;
-  const extra =
-    error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
-      ? ` ("${String((error.params as {additionalProperty?: string; unevaluatedProperty?: string}).additionalProperty ?? (error.params as {unevaluatedProperty?: string}).unevaluatedProperty)}")`
-      : error.keyword === 'enum'
-        ? ` (${JSON.stringify((error.params as {allowedValues: unknown[]}).allowedValues)})`
-        : '';
-  return `${at} ${error.message ?? 'is invalid'}${extra}`;
-}
-
 /** Validates every request, response and notification example against its schema. */
 function checkExamples(file: string, doc: OpenApiDocument, operations: Map<string, OperationLocation>): void {
-  const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false});
-  addFormats(ajv);
-  const rootId = 'https://contract.example.com/openapi.json';
-  ajv.addSchema({...doc, $id: rootId} as object);
+  const validator = createContractValidator(doc);
 
   const check = (media: MediaTypeObject | undefined, pointer: string, label: string): void => {
     if (!media?.schema) return;
-    const validate = ajv.getSchema(`${rootId}#${pointer}/schema`);
-    if (!validate) throw new ContractError(`${file}: ${label}: the schema could not be compiled.`);
+    const schemaPointer = `${pointer}/schema`;
+    if (!validator.hasSchema(schemaPointer)) throw new ContractError(`${file}: ${label}: the schema could not be compiled.`);
     for (const [name, example] of Object.entries(media.examples ?? {}) as Array<[string, ExampleObject]>) {
-      if (!validate(example.value)) {
-        const problems = (validate.errors ?? []).slice(0, 3).map(describeAjvError).join('; ');
-        throw new ContractError(`${file}: ${label}, example "${name}" does not match its schema: ${problems}.`);
+      const problems = validator.problems(schemaPointer, example.value);
+      if (problems.length > 0) {
+        throw new ContractError(`${file}: ${label}, example "${name}" does not match its schema: ${problems.slice(0, 3).join('; ')}.`);
       }
     }
   };
@@ -194,13 +173,13 @@ function checkExamples(file: string, doc: OpenApiDocument, operations: Map<strin
   for (const location of operations.values()) {
     const {operation, pointer, operationId} = location;
     for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
-      check(media, `${pointer}/requestBody/content/${type.replace(/\//g, '~1')}`, `${operationId} request body`);
+      check(media, `${pointer}/requestBody/content/${pointerSegment(type)}`, `${operationId} request body`);
     }
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
       const responsePointer = response.$ref ? response.$ref.slice(1) : `${pointer}/responses/${status}`;
       const resolved = response.$ref ? (resolvePointer(doc, response.$ref) as typeof response) : response;
       for (const [type, media] of Object.entries(resolved.content ?? {})) {
-        check(media, `${responsePointer}/content/${type.replace(/\//g, '~1')}`, `${operationId} response ${status}`);
+        check(media, `${responsePointer}/content/${pointerSegment(type)}`, `${operationId} response ${status}`);
       }
     }
   }

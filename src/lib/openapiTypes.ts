@@ -109,6 +109,14 @@ export interface NotificationDelivery {
   summary: string;
 }
 
+/** A column of the reconciliation statement file (api/statement-columns.yaml), beside the contract. */
+export interface StatementColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly example: string;
+  readonly meaning: string;
+}
+
 export interface OpenApiDocument {
   openapi: string;
   info: {title: string; version: string; description?: string};

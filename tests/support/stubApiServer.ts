@@ -7,9 +7,8 @@
  */
 import {createServer, type IncomingMessage, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import type {LoadedContract} from '../../plugins/openapi-contract/loadContract';
+import {createContractValidator, pointerSegment} from '../../src/lib/contract/validator';
 import {canonicalString, importPublicKey, isTimestampFresh, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
 import type {OperationLocation} from '../../src/lib/openapiTypes';
 
@@ -26,8 +25,16 @@ export interface StubApiServer {
   close(): Promise<void>;
 }
 
+/** The path of the contract's servers ("/v1"), which the stub serves under too. */
+function serverBasePath(contract: LoadedContract): string {
+  const url = contract.document.servers?.[0]?.url;
+  return url ? new URL(url).pathname.replace(/\/$/, '') : '';
+}
+
 function matchOperation(contract: LoadedContract, method: string, pathname: string): OperationLocation | undefined {
-  const relative = pathname.replace(/^\/v1/, '');
+  const basePath = serverBasePath(contract);
+  if (!pathname.startsWith(`${basePath}/`)) return undefined;
+  const relative = pathname.slice(basePath.length);
   return [...contract.operations.values()].find((location) => {
     if (location.kind !== 'operation' || location.method.toUpperCase() !== method) return false;
     const pattern = new RegExp(`^${location.key.replace(/\{[^}]+\}/g, '[^/]+')}$`);
@@ -46,10 +53,7 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 export async function startStubApiServer(contract: LoadedContract, merchantPublicKeyPem: string, clientId: string): Promise<StubApiServer> {
   const publicKey = await importPublicKey(merchantPublicKeyPem);
-  const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false});
-  addFormats(ajv);
-  const rootId = 'https://contract.example.com/openapi.json';
-  ajv.addSchema({...contract.document, $id: rootId} as object);
+  const validator = createContractValidator(contract.document);
   const seenNonces = new Set<string>();
   const requests: RecordedRequest[] = [];
 
@@ -83,15 +87,15 @@ export async function startStubApiServer(contract: LoadedContract, merchantPubli
 
       const media = location?.operation.requestBody?.content['application/json'];
       if (location && media?.schema) {
-        const validate = ajv.getSchema(`${rootId}#${location.pointer}/requestBody/content/application~1json/schema`);
         let parsed: unknown;
         try {
           parsed = JSON.parse(body);
         } catch {
           problems.push('body is not JSON');
         }
-        if (parsed !== undefined && validate && !validate(parsed)) {
-          problems.push(`body: ${ajv.errorsText(validate.errors)}`);
+        if (parsed !== undefined) {
+          const bodyProblems = validator.problems(`${location.pointer}/requestBody/content/${pointerSegment('application/json')}/schema`, parsed);
+          if (bodyProblems.length > 0) problems.push(`body: ${bodyProblems.join(', ')}`);
         }
       } else if (location && body !== '') {
         problems.push('this operation takes no body');
@@ -111,7 +115,7 @@ export async function startStubApiServer(contract: LoadedContract, merchantPubli
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const {port} = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://127.0.0.1:${port}${serverBasePath(contract)}`,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -1,17 +1,12 @@
 import type {ReactNode} from 'react';
 import CodeSpans from '@site/src/components/CodeSpans';
-
-export interface StatementColumn {
-  readonly name: string;
-  readonly type: string;
-  readonly example: string;
-  readonly meaning: string;
-}
+import TableScroller from '@site/src/components/TableScroller';
+import type {StatementColumn} from '@site/src/lib/openapiTypes';
 
 /** The columns of the reconciliation statement file, in file order. */
 export default function StatementColumns({columns}: {columns: readonly StatementColumn[]}): ReactNode {
   return (
-    <div style={{overflowX: 'auto'}} tabIndex={0} role="region" aria-label="Statement file columns">
+    <TableScroller label="Statement file columns">
       <table>
         <caption style={{textAlign: 'left'}}>Statement file columns, in order</caption>
         <thead>
@@ -41,6 +36,6 @@ export default function StatementColumns({columns}: {columns: readonly Statement
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroller>
   );
 }
