@@ -5,6 +5,7 @@ import type {Options as DocsOptions} from '@docusaurus/plugin-content-docs';
 import type {Options as ClientRedirectsOptions} from '@docusaurus/plugin-client-redirects';
 import type {PluginOptions as SearchLocalOptions} from '@easyops-cn/docusaurus-search-local';
 import {brand} from './src/brand';
+import {contentSections} from './src/contentSections';
 import {accessibleCodeTheme} from './src/lib/accessibleCodeTheme';
 import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/test-routes';
@@ -120,8 +121,8 @@ const config: Config = {
       'classic',
       {
         docs: {
-          path: 'docs',
-          routeBasePath: 'docs',
+          path: contentSections.docs.folder,
+          routeBasePath: contentSections.docs.routeBasePath,
           sidebarPath: './sidebars/docs.ts',
           // One version only, published as "Next".
           lastVersion: 'current',
@@ -132,7 +133,8 @@ const config: Config = {
           beforeDefaultRemarkPlugins: [[remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions], drawDiagrams],
         },
         blog: {
-          path: 'blog',
+          path: contentSections.blog.folder,
+          routeBasePath: contentSections.blog.routeBasePath,
           showReadingTime: true,
           blogTitle: `${brand.name} developer blog`,
           blogDescription: `Release notes and integration tips from the ${brand.name} developer team.`,
@@ -143,6 +145,8 @@ const config: Config = {
           beforeDefaultRemarkPlugins: [drawDiagrams],
         },
         pages: {
+          path: contentSections.pages.folder,
+          routeBasePath: contentSections.pages.routeBasePath,
           beforeDefaultRemarkPlugins: [drawDiagrams],
         },
         theme: {
@@ -165,8 +169,10 @@ const config: Config = {
         indexDocs: true,
         indexBlog: true,
         indexPages: true,
-        docsRouteBasePath: ['docs', 'demos'],
-        docsDir: ['docs', 'demos'],
+        docsRouteBasePath: [contentSections.docs.routeBasePath, contentSections.demos.routeBasePath],
+        docsDir: [contentSections.docs.folder, contentSections.demos.folder],
+        blogRouteBasePath: contentSections.blog.routeBasePath,
+        blogDir: contentSections.blog.folder,
         // Results highlight the matched words; highlighting them again on the opened page would ship
         // mark.js in every page's start-up bundle and walk the article on every load.
         highlightSearchTermsOnTargetPage: false,
@@ -192,8 +198,8 @@ const config: Config = {
       '@docusaurus/plugin-content-docs',
       {
         id: 'demos',
-        path: 'demos',
-        routeBasePath: 'demos',
+        path: contentSections.demos.folder,
+        routeBasePath: contentSections.demos.routeBasePath,
         sidebarPath: './sidebars/demos.ts',
         beforeDefaultRemarkPlugins: [drawDiagrams],
       } satisfies DocsOptions,

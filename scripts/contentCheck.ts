@@ -3,20 +3,15 @@
  * docs, demos, blog and standalone pages. Shared by the unit test and the
  * `npm run check:content` command, which prints the problems.
  */
-import {readdirSync, readFileSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import path from 'node:path';
+import {contentSections} from '../src/contentSections';
 import {lintContent, type ContentProblem} from '../src/lib/contentLint';
 import {docUrl} from '../src/lib/docRoutes';
 import {scanApiPages} from '../plugins/openapi-contract/apiPages';
 import {contractRelativePath, loadContract} from '../plugins/openapi-contract/loadContract';
 import {contractVocabulary} from '../plugins/openapi-contract/vocabulary';
-
-const sections = [
-  {folder: 'docs', routeBase: 'docs', guides: true},
-  {folder: 'demos', routeBase: 'demos', guides: true},
-  {folder: 'blog', routeBase: undefined, guides: false},
-  {folder: 'src/pages', routeBase: undefined, guides: false},
-] as const;
+import {readContentFiles} from '../tooling/contentFiles';
 
 /** Pages that render reference data and carry prose around it rather than a guide. */
 const referenceMarkers = /<(ApiOperation|ResponseCodeCatalogue|StatementColumns)\b/;
@@ -25,27 +20,23 @@ export function checkContent(siteDir: string): ContentProblem[] {
   const contract = loadContract(path.join(siteDir, contractRelativePath));
   const vocabulary = contractVocabulary(contract, scanApiPages(siteDir));
   const problems: ContentProblem[] = [];
-  for (const section of sections) {
+  for (const {section, relativePath, file, text} of readContentFiles(siteDir)) {
+    // Docs and demos pages are guides (unless they render reference data); their relative links resolve to docs URLs.
+    const isDocs = section.plugin === 'docs';
     const root = path.join(siteDir, section.folder);
-    for (const relative of readdirSync(root, {recursive: true, encoding: 'utf8'})) {
-      if (!/\.mdx?$/.test(relative)) continue;
-      const relativePath = relative.split(path.sep).join('/');
-      const file = `${section.folder}/${relativePath}`;
-      const text = readFileSync(path.join(root, relative), 'utf8');
-      const resolveLink = (target: string): string | undefined => {
-        const bare = target.split('#')[0] ?? '';
-        if (bare.startsWith('/docs/')) return bare;
-        if (!section.routeBase || !/\.mdx?$/.test(bare) || bare.includes('://')) return undefined;
-        const linked = path.posix.normalize(path.posix.join(path.posix.dirname(relativePath), bare));
-        try {
-          const linkedText = readFileSync(path.join(root, linked), 'utf8');
-          return docUrl(section.routeBase, {relativePath: linked, text: linkedText});
-        } catch {
-          return undefined;
-        }
-      };
-      problems.push(...lintContent(file, text, vocabulary, {isGuide: section.guides && !referenceMarkers.test(text), resolveLink}));
-    }
+    const resolveLink = (target: string): string | undefined => {
+      const bare = target.split('#')[0] ?? '';
+      if (bare.startsWith(`${contentSections.docs.routeBasePath}/`)) return bare;
+      if (!isDocs || !/\.mdx?$/.test(bare) || bare.includes('://')) return undefined;
+      const linked = path.posix.normalize(path.posix.join(path.posix.dirname(relativePath), bare));
+      try {
+        const linkedText = readFileSync(path.join(root, linked), 'utf8');
+        return docUrl(section.routeBasePath, {relativePath: linked, text: linkedText});
+      } catch {
+        return undefined;
+      }
+    };
+    problems.push(...lintContent(file, text, vocabulary, {isGuide: isDocs && !referenceMarkers.test(text), resolveLink}));
   }
   return problems;
 }

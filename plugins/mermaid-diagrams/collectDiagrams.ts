@@ -1,55 +1,63 @@
 /**
- * Every Mermaid diagram the site draws: the ```mermaid blocks of the content
- * folders and the contract's state machines, which each API page adds. Used by
- * `npm run diagrams` and by the unit test that keeps static/diagrams complete.
+ * Every Mermaid diagram the site draws, page by page: a page's own ```mermaid
+ * blocks and, on an API page, its operation's state machines, which the API
+ * reference plugin adds. Used by `npm run diagrams`, by the unit test that
+ * keeps static/diagrams complete and by the end-to-end test that counts each
+ * page's diagrams.
  */
-import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
+import type {Root} from 'mdast';
+import type {MdxJsxFlowElement} from 'mdast-util-mdx';
 import {fromMarkdown} from 'mdast-util-from-markdown';
 import {mdxFromMarkdown} from 'mdast-util-mdx';
 import {mdxjs} from 'micromark-extension-mdxjs';
 import {buildOperationView} from '../../src/lib/apiModel';
-import {contractRelativePath, loadContract} from '../openapi-contract/loadContract';
+import {readContentFiles, type ContentFile} from '../../tooling/contentFiles';
+import {contractRelativePath, loadContract, type LoadedContract} from '../openapi-contract/loadContract';
 import {stateDiagram} from '../openapi-contract/remarkApiReference';
-
-export const contentFolders = ['docs', 'demos', 'blog', 'src/pages'] as const;
-
-interface MdNode {
-  type: string;
-  lang?: string | null;
-  value?: string;
-  position?: {start: {line: number}};
-  children?: MdNode[];
-}
-
-function mermaidBlocks(node: MdNode, found: MdNode[]): void {
-  if (node.type === 'code' && node.lang === 'mermaid') found.push(node);
-  node.children?.forEach((child) => mermaidBlocks(child, found));
-}
+import {findMermaidBlocks} from './remarkMermaidDiagrams';
 
 export interface DiagramSource {
   readonly source: string;
   readonly where: string;
 }
 
+/** A page's syntax tree as the site's build reads it (every page is compiled as MDX). */
+function parsePage(text: string): Root {
+  return fromMarkdown(text, {extensions: [mdxjs()], mdastExtensions: [mdxFromMarkdown()]});
+}
+
+/** The operation IDs of a page's `<ApiOperation operationId="..." />` elements. */
+function renderedOperations(tree: Root): string[] {
+  const found: string[] = [];
+  const walk = (node: Root | Root['children'][number]): void => {
+    if (node.type === 'mdxJsxFlowElement' && node.name === 'ApiOperation') {
+      const attribute = (node as MdxJsxFlowElement).attributes.find((candidate) => candidate.type === 'mdxJsxAttribute' && candidate.name === 'operationId');
+      if (typeof attribute?.value === 'string') found.push(attribute.value);
+    }
+    if ('children' in node) node.children.forEach(walk);
+  };
+  walk(tree);
+  return found;
+}
+
+/** The diagrams one page shows, in page order: its own blocks, then its operation's state machines. */
+export function pageDiagrams(page: ContentFile, contract: LoadedContract): DiagramSource[] {
+  const tree = parsePage(page.text);
+  const own = findMermaidBlocks(tree).map(({node}) => ({source: node.value, where: `${page.file}:${node.position?.start.line ?? '?'}`}));
+  const fromContract = renderedOperations(tree).flatMap((operationId) => {
+    const location = contract.operations.get(operationId);
+    if (!location) return [];
+    return buildOperationView(contract.document, location, (markdown) => markdown).stateMachines.map((machine) => ({
+      source: stateDiagram(machine),
+      where: `${contractRelativePath}: ${operationId} ${machine.schemaName} (on ${page.file})`,
+    }));
+  });
+  return [...own, ...fromContract];
+}
+
+/** Every diagram of every content page. */
 export function collectDiagrams(siteDir: string): DiagramSource[] {
-  const diagrams: DiagramSource[] = [];
-  for (const folder of contentFolders) {
-    const root = path.join(siteDir, folder);
-    for (const relative of readdirSync(root, {recursive: true, encoding: 'utf8'})) {
-      if (!/\.mdx?$/.test(relative)) continue;
-      const file = path.join(folder, relative);
-      const tree = fromMarkdown(readFileSync(path.join(siteDir, file), 'utf8'), {extensions: [mdxjs()], mdastExtensions: [mdxFromMarkdown()]}) as MdNode;
-      const found: MdNode[] = [];
-      mermaidBlocks(tree, found);
-      for (const node of found) diagrams.push({source: node.value ?? '', where: `${file}:${node.position?.start.line ?? '?'}`});
-    }
-  }
   const contract = loadContract(path.join(siteDir, contractRelativePath));
-  for (const location of contract.operations.values()) {
-    for (const machine of buildOperationView(contract.document, location, (markdown) => markdown).stateMachines) {
-      diagrams.push({source: stateDiagram(machine), where: `${contractRelativePath}: ${location.operationId} ${machine.schemaName}`});
-    }
-  }
-  return diagrams;
+  return readContentFiles(siteDir).flatMap((page) => pageDiagrams(page, contract));
 }

@@ -5,16 +5,9 @@
  */
 import path from 'node:path';
 import type {Program} from 'estree';
+import type {Code, Nodes, Parent, Root} from 'mdast';
+import type {MdxJsxAttribute, MdxjsEsm} from 'mdast-util-mdx';
 import {describeDiagram, storeDiagrams} from './diagramStore';
-
-interface MdNode {
-  type: string;
-  children?: MdNode[];
-  value?: string;
-  lang?: string | null;
-  position?: {start: {line: number}};
-  [key: string]: unknown;
-}
 
 export interface RemarkMermaidDiagramsOptions {
   readonly siteDir: string;
@@ -22,7 +15,7 @@ export interface RemarkMermaidDiagramsOptions {
 
 const componentModule = '@site/src/components/MermaidDiagram';
 
-function importNode(): MdNode {
+function importNode(): MdxjsEsm {
   const estree: Program = {
     type: 'Program',
     sourceType: 'module',
@@ -38,28 +31,40 @@ function importNode(): MdNode {
   return {type: 'mdxjsEsm', value: `import MermaidDiagram from '${componentModule}';`, data: {estree}};
 }
 
-function collect(node: MdNode, found: Array<{parent: MdNode; index: number; node: MdNode}>): void {
-  node.children?.forEach((child, index) => {
-    if (child.type === 'code' && child.lang === 'mermaid') found.push({parent: node, index, node: child});
-    else collect(child, found);
-  });
+export interface MermaidBlock {
+  readonly parent: Parent;
+  readonly index: number;
+  readonly node: Code;
+}
+
+/** The ```mermaid code blocks of a page, in document order: what "a page's diagrams" means everywhere (see collectDiagrams). */
+export function findMermaidBlocks(tree: Nodes): MermaidBlock[] {
+  const found: MermaidBlock[] = [];
+  const walk = (parent: Nodes): void => {
+    if (!('children' in parent)) return;
+    parent.children.forEach((child, index) => {
+      if (child.type === 'code' && child.lang === 'mermaid') found.push({parent, index, node: child});
+      else walk(child);
+    });
+  };
+  walk(tree);
+  return found;
 }
 
 export default function remarkMermaidDiagrams(options: RemarkMermaidDiagramsOptions) {
-  return async (tree: MdNode, vfile: {path?: string}): Promise<void> => {
-    const found: Array<{parent: MdNode; index: number; node: MdNode}> = [];
-    collect(tree, found);
+  return async (tree: Root, vfile: {path?: string}): Promise<void> => {
+    const found = findMermaidBlocks(tree);
     if (found.length === 0) return;
     const file = vfile.path ? path.relative(options.siteDir, vfile.path) : '(unknown file)';
     const sources = found.map(({node}) => ({
-      source: node.value ?? '',
+      source: node.value,
       where: `${file}:${node.position?.start.line ?? '?'}`,
     }));
     const stored = await storeDiagrams(options.siteDir, sources);
     found.forEach(({parent, index, node}, position) => {
       const diagram = stored[position];
-      if (!diagram || !parent.children) return;
-      const attribute = (name: string, value: string) => ({type: 'mdxJsxAttribute', name, value});
+      if (!diagram) return;
+      const attribute = (name: string, value: string): MdxJsxAttribute => ({type: 'mdxJsxAttribute', name, value});
       parent.children[index] = {
         type: 'mdxJsxFlowElement',
         name: 'MermaidDiagram',
@@ -68,12 +73,12 @@ export default function remarkMermaidDiagrams(options: RemarkMermaidDiagramsOpti
           attribute('dark', diagram.dark.file),
           attribute('width', String(diagram.light.width)),
           attribute('height', String(diagram.light.height)),
-          attribute('alt', describeDiagram(node.value ?? '')),
-          attribute('source', (node.value ?? '').trim()),
+          attribute('alt', describeDiagram(node.value)),
+          attribute('source', node.value.trim()),
         ],
         children: [],
       };
     });
-    tree.children?.unshift(importNode());
+    tree.children.unshift(importNode());
   };
 }

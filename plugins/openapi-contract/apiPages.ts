@@ -4,9 +4,9 @@
  * webhook of the contract has exactly one page and that no page names an
  * operation the contract lacks.
  */
-import {readdirSync, readFileSync} from 'node:fs';
-import path from 'node:path';
+import {contentSections, type ContentSection} from '../../src/contentSections';
 import {docUrl} from '../../src/lib/docRoutes';
+import {readContentFiles} from '../../tooling/contentFiles';
 import {ContractError, type LoadedContract} from './loadContract';
 
 export interface ApiPage {
@@ -19,22 +19,15 @@ export interface ApiPage {
 
 const usagePattern = /<ApiOperation\s+operationId="([^"]*)"\s*\/>/g;
 
-export function scanApiPages(siteDir: string, docsFolder = 'docs', routeBasePath = 'docs'): ApiPage[] {
-  const root = path.join(siteDir, docsFolder);
-  const pages: ApiPage[] = [];
-  for (const relative of readdirSync(root, {recursive: true, encoding: 'utf8'})) {
-    if (!/\.mdx?$/.test(relative)) continue;
-    const text = readFileSync(path.join(root, relative), 'utf8');
-    const relativePath = relative.split(path.sep).join('/');
-    for (const match of text.matchAll(usagePattern)) {
-      pages.push({
-        operationId: match[1] ?? '',
-        file: `${docsFolder}/${relativePath}`,
-        url: docUrl(routeBasePath, {relativePath, text}),
-      });
-    }
-  }
-  return pages.sort((a, b) => a.file.localeCompare(b.file));
+/** The API pages of a docs section (the docs folder by default). */
+export function scanApiPages(siteDir: string, section: ContentSection = contentSections.docs): ApiPage[] {
+  return readContentFiles(siteDir, [section]).flatMap(({relativePath, file, text}) =>
+    [...text.matchAll(usagePattern)].map((match) => ({
+      operationId: match[1] ?? '',
+      file,
+      url: docUrl(section.routeBasePath, {relativePath, text}),
+    })),
+  );
 }
 
 /** Throws a ContractError naming the file or operation when pages and contract disagree. */

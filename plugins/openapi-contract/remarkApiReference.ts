@@ -11,30 +11,16 @@
  */
 import path from 'node:path';
 import type {Expression, Program} from 'estree';
+import type {Heading, Nodes, Root, RootContent} from 'mdast';
+import type {MdxJsxFlowElement, MdxjsEsm} from 'mdast-util-mdx';
+// Its type declarations add `hProperties` (the heading's HTML id) to mdast's node data.
+import type {} from 'mdast-util-to-hast';
 import {valueToEstree} from 'estree-util-value-to-estree';
 import {buildOperationView, type StateMachineView} from '../../src/lib/apiModel';
 import {renderSamples, sampleInputFor} from '../../src/lib/samples';
 import {checkApiPages, scanApiPages} from './apiPages';
 import {contractRelativePath, loadContract, type LoadedContract} from './loadContract';
 import {renderMarkdown} from './markdown';
-
-interface MdNode {
-  type: string;
-  children?: MdNode[];
-  [key: string]: unknown;
-}
-
-interface JsxAttribute {
-  type: 'mdxJsxAttribute' | 'mdxJsxExpressionAttribute';
-  name?: string;
-  value?: unknown;
-}
-
-interface JsxFlowElement extends MdNode {
-  type: 'mdxJsxFlowElement';
-  name: string | null;
-  attributes: JsxAttribute[];
-}
 
 export interface RemarkApiReferenceOptions {
   /** The site directory; the contract is read from api/openapi.yaml in it. */
@@ -58,11 +44,11 @@ function program(body: Program['body']): Program {
   return {type: 'Program', sourceType: 'module', body};
 }
 
-function esm(value: string, estree: Program): MdNode {
+function esm(value: string, estree: Program): MdxjsEsm {
   return {type: 'mdxjsEsm', value, data: {estree}};
 }
 
-function importNode(name: ComponentName): MdNode {
+function importNode(name: ComponentName): MdxjsEsm {
   return esm(
     `import ${name} from '${componentModules[name]}';`,
     program([
@@ -76,7 +62,7 @@ function importNode(name: ComponentName): MdNode {
   );
 }
 
-function exportConst(name: string, value: unknown): MdNode {
+function exportConst(name: string, value: unknown): MdxjsEsm {
   return esm(
     `export const ${name} = ${JSON.stringify(value)};`,
     program([
@@ -112,7 +98,7 @@ function memberPath(root: string, ...keys: Array<string | number>): {code: strin
   return {code, expression};
 }
 
-function element(name: ComponentName, props: Record<string, {code: string; expression: Expression}>): MdNode {
+function element(name: ComponentName, props: Record<string, {code: string; expression: Expression}>): MdxJsxFlowElement {
   return {
     type: 'mdxJsxFlowElement',
     name,
@@ -129,7 +115,7 @@ function element(name: ComponentName, props: Record<string, {code: string; expre
   };
 }
 
-function heading(text: string, id: string, depth = 2): MdNode {
+function heading(text: string, id: string, depth: Heading['depth'] = 2): Heading {
   return {type: 'heading', depth, children: [{type: 'text', value: text}], data: {hProperties: {id}}};
 }
 
@@ -145,12 +131,12 @@ export function stateDiagram(machine: StateMachineView): string {
   return lines.join('\n');
 }
 
-function stringAttribute(node: JsxFlowElement, name: string): string | undefined {
+function stringAttribute(node: MdxJsxFlowElement, name: string): string | undefined {
   const attribute = node.attributes.find((candidate) => candidate.type === 'mdxJsxAttribute' && candidate.name === name);
   return typeof attribute?.value === 'string' ? attribute.value : undefined;
 }
 
-function operationSections(contract: LoadedContract, operationId: string, file: string, used: Set<ComponentName>): MdNode[] {
+function operationSections(contract: LoadedContract, operationId: string, file: string, used: Set<ComponentName>): RootContent[] {
   const location = contract.operations.get(operationId);
   if (!location) {
     throw new Error(`${file}: <ApiOperation operationId="${operationId}" /> names no operation or webhook of ${contractRelativePath}.`);
@@ -160,7 +146,7 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
   const dataName = `apiReference_${operationId}`;
   const op = memberPath(dataName, 'operation');
   const isWebhook = operation.kind === 'webhook';
-  const nodes: MdNode[] = [exportConst(dataName, {operation, samples})];
+  const nodes: RootContent[] = [exportConst(dataName, {operation, samples})];
   const add = (name: ComponentName, props: Record<string, {code: string; expression: Expression}>) => {
     used.add(name);
     nodes.push(element(name, props));
@@ -191,23 +177,24 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
 
 export default function remarkApiReference(options: RemarkApiReferenceOptions) {
   const contractPath = path.join(options.siteDir, contractRelativePath);
-  return (tree: MdNode, vfile: {path?: string}): void => {
+  return (tree: Root, vfile: {path?: string}): void => {
     const file = vfile.path ? path.relative(options.siteDir, vfile.path) : '(unknown file)';
     const used = new Set<ComponentName>();
     let contract: LoadedContract | undefined;
     const getContract = () => (contract ??= loadContract(contractPath));
 
-    const transform = (parent: MdNode): void => {
-      const children = parent.children;
-      if (!children) return;
+    const transform = (parent: Nodes): void => {
+      if (!('children' in parent)) return;
+      const children: Nodes[] = parent.children;
       for (let index = 0; index < children.length; index += 1) {
-        const node = children[index] as MdNode;
+        const node = children[index];
+        if (!node) continue;
         if (node.type !== 'mdxJsxFlowElement') {
           transform(node);
           continue;
         }
-        const jsx = node as JsxFlowElement;
-        let replacement: MdNode[] | undefined;
+        const jsx = node;
+        let replacement: RootContent[] | undefined;
         if (jsx.name === 'ApiOperation') {
           const operationId = stringAttribute(jsx, 'operationId');
           if (!operationId) throw new Error(`${file}: <ApiOperation> needs a literal operationId attribute, such as operationId="createOrder".`);
@@ -247,7 +234,7 @@ export default function remarkApiReference(options: RemarkApiReferenceOptions) {
     };
 
     transform(tree);
-    if (tree.children && used.size > 0) {
+    if (used.size > 0) {
       tree.children.unshift(...[...used].map(importNode));
     }
   };

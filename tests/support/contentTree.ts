@@ -1,16 +1,9 @@
-/** Reads the docs and demos content folders for the unit tests. */
-import {readdirSync, readFileSync} from 'node:fs';
-import path from 'node:path';
+/** Reads a docs plugin's content folder for the unit tests. */
+import type {ContentSection} from '../../src/contentSections';
 import type {DocSource} from '../../src/lib/docRoutes';
+import {readContentFiles} from '../../tooling/contentFiles';
 import {repoRoot} from './routeContract';
 
-export function readContentFolder(folder: string): DocSource[] {
-  const root = path.join(repoRoot, folder);
-  return readdirSync(root, {recursive: true, encoding: 'utf8'})
-    .filter((file) => /\.mdx?$/.test(file) && !path.basename(file).startsWith('_'))
-    .map((file) => ({
-      relativePath: file.split(path.sep).join('/'),
-      text: readFileSync(path.join(root, file), 'utf8'),
-    }))
-    .sort((a, b) => a.relativePath.localeCompare(b.relativePath));
+export function readContentFolder(section: ContentSection): DocSource[] {
+  return readContentFiles(repoRoot, [section]).map(({relativePath, text}) => ({relativePath, text}));
 }

@@ -7,6 +7,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import docsSidebars from '../../sidebars/docs';
 import demosSidebars from '../../sidebars/demos';
+import {contentSections} from '../../src/contentSections';
 import {routeAliases} from '../../src/routeAliases';
 import {docId, docUrl} from '../../src/lib/docRoutes';
 import {loadRouteContract} from '../support/routeContract';
@@ -27,16 +28,16 @@ function sidebarDocIds(items: readonly SidebarEntry[]): string[] {
 }
 
 const sections = [
-  {folder: 'docs', routeBase: 'docs', routes: contract.pages.docs ?? [], sidebar: docsSidebars.docs},
-  {folder: 'demos', routeBase: 'demos', routes: contract.pages.demos ?? [], sidebar: demosSidebars.demos},
+  {...contentSections.docs, routes: contract.pages.docs ?? [], sidebar: docsSidebars.docs},
+  {...contentSections.demos, routes: contract.pages.demos ?? [], sidebar: demosSidebars.demos},
 ] as const;
 
 for (const section of sections) {
   describe(`${section.folder}/ against the route contract`, () => {
-    const sources = readContentFolder(section.folder);
+    const sources = readContentFolder(section);
     const published = new Map<string, string[]>();
     for (const source of sources) {
-      const url = docUrl(section.routeBase, source);
+      const url = docUrl(section.routeBasePath, source);
       published.set(url, [...(published.get(url) ?? []), source.relativePath]);
     }
 

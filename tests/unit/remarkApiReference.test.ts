@@ -1,25 +1,15 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
+import type {Root, RootContent} from 'mdast';
+import type {MdxJsxFlowElement} from 'mdast-util-mdx';
 import remarkApiReference, {stateDiagram} from '../../plugins/openapi-contract/remarkApiReference';
 import {repoRoot} from '../support/routeContract';
 
-interface Node {
-  [key: string]: unknown;
-  type: string;
-  name?: string;
-  depth?: number;
-  children?: Node[];
-  lang?: string;
-  value?: string;
-  data?: {hProperties?: {id?: string}};
-  attributes?: Array<{type: string; name: string; value: unknown}>;
-}
-
-function page(...children: Node[]): Node {
+function page(...children: RootContent[]): Root {
   return {type: 'root', children};
 }
 
-function apiOperation(operationId: string | undefined): Node {
+function apiOperation(operationId: string | undefined): MdxJsxFlowElement {
   return {
     type: 'mdxJsxFlowElement',
     name: 'ApiOperation',
@@ -34,14 +24,16 @@ describe('remarkApiReference', () => {
   test('replaces <ApiOperation> with headings, diagrams and data-fed components', () => {
     const tree = page({type: 'paragraph', children: [{type: 'text', value: 'Prose.'}]}, apiOperation('createOrder'));
     transform(tree, {path: `${repoRoot}/docs/createorder.md`});
-    const children = tree.children ?? [];
-    const headings = children.filter((node) => node.type === 'heading').map((node) => node.data?.hProperties?.id);
+    const children = tree.children;
+    const headings = children.flatMap((node) => (node.type === 'heading' ? [node.data?.hProperties?.id] : []));
     assert.deepEqual(headings, ['api-request', 'api-response', 'api-states-orderstatus', 'api-response-codes', 'api-code-samples']);
-    assert.ok(children.some((node) => node.type === 'code' && node.lang === 'mermaid' && node.value?.includes('PENDING --> PAID')));
-    const imports = children.filter((node) => node.type === 'mdxjsEsm' && node.value?.startsWith('import')).map((node) => node.value);
+    assert.ok(children.some((node) => node.type === 'code' && node.lang === 'mermaid' && node.value.includes('PENDING --> PAID')));
+    const imports = children.flatMap((node) => (node.type === 'mdxjsEsm' && node.value.startsWith('import') ? [node.value] : []));
     assert.ok(imports.includes("import CodeSamples from '@site/src/components/CodeSamples';"));
-    assert.ok(!children.some((node) => node.name === 'ApiOperation'), 'the placeholder element is gone');
-    assert.equal(children[children.length - 1]?.name, 'CodeSamples');
+    const elementNames = children.flatMap((node) => (node.type === 'mdxJsxFlowElement' ? [node.name] : []));
+    assert.ok(!elementNames.includes('ApiOperation'), 'the placeholder element is gone');
+    assert.equal(elementNames[elementNames.length - 1], 'CodeSamples');
+    assert.equal(children[children.length - 1]?.type, 'mdxJsxFlowElement', 'the code samples come last');
   });
 
   test('an unknown operation fails with the file named', () => {
