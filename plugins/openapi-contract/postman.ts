@@ -4,10 +4,12 @@
  * has no RSA, so the pre-request script prepares timestamp, nonce and the
  * canonical string, and the collection explains how to sign it.
  */
+import {brand} from '../../src/brand';
 import {deref, listOperations, type OpenApiDocument} from '../../src/lib/openapiTypes';
 import {sampleInputFor} from '../../src/lib/samples';
 
-interface PostmanItem {
+/** The parts of the Postman collection format (v2.1) this generator writes. */
+export interface PostmanItem {
   name: string;
   request: {
     method: string;
@@ -18,27 +20,42 @@ interface PostmanItem {
   };
 }
 
+export interface PostmanCollection {
+  info: {name: string; description: string; schema: string};
+  event: Array<{listen: 'prerequest'; script: {type: 'text/javascript'; exec: string[]}}>;
+  variable: Array<{key: string; value: string}>;
+  item: Array<{name: string; item: PostmanItem[]}>;
+}
+
+/**
+ * Runs in Postman before each request. The path it signs is the base URL's path ("/v1", which
+ * Postman keeps in the URL's host part, `{{baseUrl}}`) plus the request's path and query as sent.
+ * tests/unit/postman.test.ts runs it against the signing test vector.
+ */
 const preRequestScript = [
   "const timestamp = new Date().toISOString().replace(/\\.\\d{3}Z$/, 'Z');",
   "const nonce = pm.variables.replaceIn('{{$guid}}');",
   "const url = pm.request.url;",
-  "const pathWithQuery = '/' + url.path.join('/') + (url.query.count() ? '?' + url.getQueryString() : '');",
+  "const basePath = pm.variables.replaceIn('{{baseUrl}}').replace(/^[a-z]+:\\/\\/[^/]*/i, '').replace(/\\/$/, '');",
+  "const pathWithQuery = basePath + '/' + url.path.join('/') + (url.query.count() ? '?' + url.getQueryString() : '');",
   "const body = pm.request.body && pm.request.body.raw ? pm.variables.replaceIn(pm.request.body.raw) : '';",
   "pm.collectionVariables.set('timestamp', timestamp);",
   "pm.collectionVariables.set('nonce', nonce);",
-  "pm.collectionVariables.set('canonicalString', [pm.request.method, pathWithQuery.replace(/^\\/\\{\\{baseUrl\\}\\}/, '/v1'), pm.collectionVariables.get('clientId'), timestamp, nonce, body].join('\\n'));",
+  "pm.collectionVariables.set('canonicalString', [pm.request.method, pathWithQuery, pm.collectionVariables.get('clientId'), timestamp, nonce, body].join('\\n'));",
 ];
 
-export function buildPostmanCollection(doc: OpenApiDocument): object {
+export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection {
   const folders = new Map<string, PostmanItem[]>();
   for (const location of listOperations(doc)) {
     if (location.kind !== 'operation') continue;
     const input = sampleInputFor(doc, location);
     if (input.kind !== 'request') continue;
     const [pathPart, queryPart] = input.pathWithQuery.split('?');
+    // Kept percent-encoded, as the samples send them: Postman sends an encoded value as it is, so
+    // the query string the script signs is the one on the wire.
     const query = queryPart?.split('&').map((pair) => {
       const [key = '', value = ''] = pair.split('=');
-      return {key: decodeURIComponent(key), value: decodeURIComponent(value)};
+      return {key, value};
     });
     const tag = location.operation.tags?.[0] ?? 'Other';
     const parameters = (location.operation.parameters ?? []).map((parameter) => deref(doc, parameter));
@@ -83,7 +100,7 @@ export function buildPostmanCollection(doc: OpenApiDocument): object {
     event: [{listen: 'prerequest', script: {type: 'text/javascript', exec: preRequestScript}}],
     variable: [
       {key: 'baseUrl', value: doc.servers?.[0]?.url ?? ''},
-      {key: 'clientId', value: 'sandbox-merchant-0001'},
+      {key: 'clientId', value: brand.sandboxClientId},
       {key: 'keyVersion', value: '1'},
       {key: 'timestamp', value: ''},
       {key: 'nonce', value: ''},
