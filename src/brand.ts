@@ -1,7 +1,13 @@
 /**
  * The provider's identity, in one place. The provider is fictional: an adopter
- * renames it, swaps the logo and points the hosts at their own domains here and
- * nowhere else. Every hostname uses the reserved example.com domain (RFC 2606).
+ * renames it, swaps the logo and points the hosts at their own domains here.
+ * Every hostname uses the reserved example.com domain (RFC 2606).
+ *
+ * The code reads hosts and the sandbox client ID from here only (the site
+ * config, the code samples, the Postman collection, the home page snippet, the
+ * stub API). The contract (api/openapi.yaml) and the Markdown prose cannot
+ * import TypeScript and name them as text: tests/unit/hosts.test.ts fails,
+ * naming the file, wherever they differ from this module.
  *
  * Pure data: imported by docusaurus.config.ts (Node) and by components (browser).
  */
@@ -28,7 +34,15 @@ export interface Brand {
     readonly dashboard: string;
     /** Example merchant site used in samples (the reader's own server). */
     readonly merchant: string;
+    /** Where statement files are downloaded from (the contract's downloadUrl examples). */
+    readonly statementFiles: string;
+    /** Maven repository of the Android SDK. */
+    readonly mavenRepository: string;
+    /** Git host of the iOS SDK's Swift package. */
+    readonly sourceRepository: string;
   };
+  /** Client ID of the shared sandbox merchant that the samples, demos and Postman collection use. */
+  readonly sandboxClientId: string;
   /** First year of the copyright line. */
   readonly copyrightYear: number;
   readonly supportEmail: string;
@@ -48,7 +62,11 @@ export const brand: Brand = {
     productionCashier: 'cashier.example.com',
     dashboard: 'merchant.example.com',
     merchant: 'shop.example.com',
+    statementFiles: 'files.example.com',
+    mavenRepository: 'maven.example.com',
+    sourceRepository: 'git.example.com',
   },
+  sandboxClientId: 'sandbox-merchant-0001',
   copyrightYear: 2025,
   supportEmail: 'developer-support@example.com',
 };

@@ -9,6 +9,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {ContractError, loadContract, validateContract} from '../../plugins/openapi-contract/loadContract';
 import {checkApiPages, scanApiPages} from '../../plugins/openapi-contract/apiPages';
+import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
 
 const contractFile = path.join(repoRoot, 'api', 'openapi.yaml');
@@ -42,8 +43,8 @@ describe('the contract', () => {
     assert.equal(pages.get('vamTopUpNotification')?.url, '/docs/vam-top-up/async_notif_vam_topup');
   });
 
-  test('uses only example.com servers, with a versioned base path', () => {
-    assert.deepEqual(contract.document.servers?.map((s) => s.url), ['https://sandbox-api.example.com/v1', 'https://api.example.com/v1']);
+  test('names the sandbox and production API of src/brand.ts as its servers, with a versioned base path', () => {
+    assert.deepEqual(contract.document.servers?.map((s) => s.url), [`https://${brand.hosts.sandboxApi}/v1`, `https://${brand.hosts.productionApi}/v1`]);
   });
 
   test('every operation and webhook has request and response examples', () => {

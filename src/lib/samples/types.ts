@@ -3,6 +3,7 @@
  * the contract (operation + example). Templates turn it into runnable code per
  * language; nothing in a template is specific to one operation.
  */
+import {brand} from '../../brand';
 import type {JsonValue} from '../openapiTypes';
 
 export interface RequestSampleInput {
@@ -42,10 +43,10 @@ export interface LanguageTemplate {
   readonly render: (input: SampleInput) => string;
 }
 
-/** Environment variables every sample reads, with their sandbox defaults. */
+/** Environment variables every sample reads, with their sandbox defaults (the contract's sandbox server, brand's sandbox merchant). */
 export const sampleEnvironment = {
-  base: {name: 'VELOXA_API_BASE', default: 'https://sandbox-api.example.com/v1'},
-  clientId: {name: 'VELOXA_CLIENT_ID', default: 'sandbox-merchant-0001'},
+  base: {name: 'VELOXA_API_BASE', default: `https://${brand.hosts.sandboxApi}/v1`},
+  clientId: {name: 'VELOXA_CLIENT_ID', default: brand.sandboxClientId},
   privateKey: {name: 'VELOXA_PRIVATE_KEY_PATH', default: 'merchant-private.pem'},
   keyVersion: {name: 'VELOXA_KEY_VERSION', default: '1'},
   providerPublicKey: {name: 'VELOXA_PROVIDER_PUBLIC_KEY_PATH', default: 'provider-public.pem'},
