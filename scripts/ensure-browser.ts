@@ -4,24 +4,16 @@
  * Says what it found or installed, so a CI log shows which browser was used.
  */
 import {execSync} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {installDebianPackages} from '../tooling/debianPackages';
 import {findChromium} from './browser';
 
-function run(command: string): void {
+function install(): void {
+  console.log('No Chromium found: installing Debian\'s chromium package.');
+  if (installDebianPackages(['chromium'], {withRecommends: true})) return;
+  console.log('Cannot install Debian packages here (needs root and apt-get): installing Playwright\'s Chromium.');
+  const command = 'npx playwright install chromium';
   console.log(`$ ${command}`);
   execSync(command, {stdio: 'inherit'});
-}
-
-function install(): void {
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (isRoot && existsSync('/usr/bin/apt-get')) {
-    console.log('No Chromium found: installing Debian\'s chromium package.');
-    run('apt-get update');
-    run('DEBIAN_FRONTEND=noninteractive apt-get install -y chromium');
-    return;
-  }
-  console.log('No Chromium found: installing Playwright\'s Chromium.');
-  run('npx playwright install chromium');
 }
 
 let found = findChromium();

@@ -18,7 +18,7 @@ import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical}
 import {renderSamples, sampleInputFor, type RenderedSample, type SampleLanguage} from '../../src/lib/samples';
 import {repoRoot} from '../support/routeContract';
 import {startStubApiServer, type StubApiServer} from '../support/stubApiServer';
-import {toolchains} from '../support/toolchains';
+import {toolchains} from '../../tooling/toolchains';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
 const keys = path.join(repoRoot, 'api', 'test-vectors');
