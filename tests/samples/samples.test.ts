@@ -1,8 +1,9 @@
 /**
  * Every operation's code samples, generated from the contract exactly as the
  * pages show them, checked for real:
- * - curl, Node.js and Python request samples run against a local stub of the
- *   API that verifies the signature and validates the body against the contract;
+ * - curl, Node.js and Python request samples, and the home page's quick-start
+ *   snippet, run against a local stub of the API that verifies the signature and
+ *   validates the body against the contract;
  * - Node.js and Python notification handlers run, accept a correctly signed
  *   notification and reject a tampered one;
  * - Java samples compile (javac), PHP samples lint (php -l), Go samples vet.
@@ -13,7 +14,10 @@ import {spawn, spawnSync} from 'node:child_process';
 import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
+import type {LoadContext, PluginContentLoadedActions} from '@docusaurus/types';
+import openapiContractPlugin, {quickStartModule} from '../../plugins/openapi-contract';
 import {loadContract} from '../../plugins/openapi-contract/loadContract';
+import {brand} from '../../src/brand';
 import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical} from '../../src/lib/signing';
 import {renderSamples, sampleInputFor, type RenderedSample, type SampleLanguage} from '../../src/lib/samples';
 import {repoRoot} from '../support/routeContract';
@@ -22,7 +26,7 @@ import {toolchains} from '../../tooling/toolchains';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
 const keys = path.join(repoRoot, 'api', 'test-vectors');
-const clientId = 'sandbox-merchant-0001';
+const clientId = brand.sandboxClientId;
 const workDir = mkdtempSync(path.join(tmpdir(), 'portal-samples-'));
 const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 
@@ -80,6 +84,23 @@ describe('request samples run against the stub API', () => {
     VELOXA_CLIENT_ID: clientId,
     VELOXA_PRIVATE_KEY_PATH: path.join(keys, 'merchant-test-private.pem'),
     VELOXA_KEY_VERSION: '1',
+  });
+
+  test('curl: the home page quick start', async () => {
+    // The snippet as the contract plugin writes it for the home page's QuickStart component.
+    const generatedFilesDir = path.join(workDir, 'generated');
+    const plugin = openapiContractPlugin({siteDir: repoRoot, generatedFilesDir} as LoadContext);
+    const content = await plugin.loadContent?.();
+    await plugin.contentLoaded?.({content, actions: {} as PluginContentLoadedActions});
+    const quickStart = JSON.parse(readFileSync(path.join(generatedFilesDir, quickStartModule), 'utf8')) as RenderedSample;
+    const file = writeSample('quick-start', quickStart);
+    const before = stub.requests.length;
+    const result = await runAsync('bash', [file], env());
+    const recorded = stub.requests.slice(before);
+    assert.equal(recorded.length, 1, `expected one request, got ${recorded.length}: ${result.output}`);
+    assert.equal(recorded[0]?.operationId, 'createOrder');
+    assert.deepEqual(recorded[0]?.problems, [], result.output);
+    assert.equal(result.status, 0, result.output);
   });
 
   for (const {location, samples} of operations) {

@@ -3,7 +3,7 @@
  * template per language. Pure: used at build time for the pages and by the
  * tests that run or compile every sample.
  */
-import {deref, type JsonValue, type OpenApiDocument, type OperationLocation, type SchemaObject} from '../openapiTypes';
+import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation, type SchemaObject} from '../openapiTypes';
 import {curlTemplate} from './curl';
 import {goTemplate} from './go';
 import {javaTemplate} from './java';
@@ -73,12 +73,29 @@ export interface RenderedSample {
   readonly code: string;
 }
 
-export function renderSamples(input: SampleInput): RenderedSample[] {
-  return templates.map((template) => ({
+function render(template: LanguageTemplate, input: SampleInput): RenderedSample {
+  return {
     language: template.language,
     label: template.label,
     highlight: template.highlight,
     fileName: template.fileName(input),
     code: template.render(input),
-  }));
+  };
+}
+
+export function renderSamples(input: SampleInput): RenderedSample[] {
+  return templates.map((template) => render(template, input));
+}
+
+/** The call the home page's quick start shows. */
+export const quickStartOperationId = 'createOrder';
+
+/**
+ * The home page's first call: the curl sample of Create order, exactly as its API page shows it and
+ * tests/samples runs it, so the snippet's signing is the tested one.
+ */
+export function quickStartSample(doc: OpenApiDocument): RenderedSample {
+  const location = listOperations(doc).find((candidate) => candidate.operationId === quickStartOperationId);
+  if (!location) throw new Error(`The contract has no operation "${quickStartOperationId}" for the home page's quick start.`);
+  return render(curlTemplate, sampleInputFor(doc, location));
 }
