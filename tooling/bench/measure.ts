@@ -119,7 +119,8 @@ function bytesAsSent(buildDir: string, urlPath: string): number {
 }
 
 async function realBrowser(browser: Browser, url: string, buildDir: string): Promise<Pick<RunFigures, 'firstPaintMs' | 'usableMs' | 'longTasksMs' | 'htmlBytes' | 'cssBytes' | 'jsBytes'>> {
-  const context = await browser.newContext({viewport: mobileViewport, isMobile: true, hasTouch: true, deviceScaleFactor: 1.75});
+  // bypassCSP: the portal's policy forbids the string evaluation Playwright's waiting uses (and blocks stock's inline scripts).
+  const context = await browser.newContext({viewport: mobileViewport, isMobile: true, hasTouch: true, deviceScaleFactor: 1.75, bypassCSP: true});
   try {
     const page = await context.newPage();
     await page.addInitScript(pageProbe);
