@@ -24,7 +24,7 @@ export function comparisonTable(runs: PairedRuns): string {
         paired.b.map((run) => run[key]),
         lowerIsBetter,
       );
-      const relation = key === 'lighthousePerformance' ? `${c.medianA - c.medianB >= 0 ? '+' : ''}${format(c.medianA - c.medianB)}` : `${format(c.ratio)}x`;
+      const relation = key === 'lighthousePerformance' ? `${c.medianA - c.medianB >= 0 ? '+' : ''}${format(c.medianA - c.medianB)}` : `${c.ratio}x`;
       const cell = `${format(c.medianA)} / ${format(c.medianB)} (${relation}, ${c.pairsAWon}/${c.pairs})`;
       return c.beyondSpread ? `**${cell}**` : cell;
     });
