@@ -1,25 +1,46 @@
 /**
- * Ejected from @docusaurus/theme-classic 3.10.2 (CodeBlock) to drop one line:
- * the original gives the block `key={String(isBrowser)}`, which re-creates
- * every code block right after hydration so inline Prism colours can switch
- * to the dark theme. Here the colours are CSS per colour mode
- * (src/lib/codeThemeCss.ts), the server markup is right in both modes, and
- * re-creating the blocks would only re-tokenise them all with Prism.
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * This source code is licensed under the MIT license found in the
+ * LICENSE file in the root directory of this source tree.
  */
-import {Children, isValidElement, type ReactNode} from 'react';
+
+import React, {isValidElement, type ReactNode} from 'react';
+// BEGIN portal change: no useIsBrowser, the block is not re-created after hydration (see CodeBlock below)
+// END portal change
 import ElementContent from '@theme/CodeBlock/Content/Element';
 import StringContent from '@theme/CodeBlock/Content/String';
 import type {Props} from '@theme/CodeBlock';
 
+/**
+ * Best attempt to make the children a plain string so it is copyable. If there
+ * are react elements, we will not be able to copy the content, and it will
+ * return `children` as-is; otherwise, it concatenates the string children
+ * together.
+ */
 function maybeStringifyChildren(children: ReactNode): ReactNode {
-  if (Children.toArray(children).some((element) => isValidElement(element))) {
+  if (React.Children.toArray(children).some((el) => isValidElement(el))) {
     return children;
   }
-  // Only plain strings are left.
-  return Array.isArray(children) ? children.join('') : children;
+  // The children is now guaranteed to be one/more plain strings
+  return Array.isArray(children) ? children.join('') : (children as string);
 }
 
-export default function CodeBlock({children: rawChildren, ...props}: Props): ReactNode {
+export default function CodeBlock({
+  children: rawChildren,
+  ...props
+}: Props): ReactNode {
+  // BEGIN portal change: no key={String(isBrowser)}. The original re-creates every code block
+  // right after hydration so that inline Prism colours switch to the reader's colour mode. Here
+  // code colours are CSS per colour mode (src/lib/codeThemeCss.ts), the server markup is right
+  // in both modes, and re-creating the blocks would only tokenise them all again with Prism.
   const children = maybeStringifyChildren(rawChildren);
-  return typeof children === 'string' ? <StringContent {...props}>{children}</StringContent> : <ElementContent {...props}>{children as ReactNode}</ElementContent>;
+  const CodeBlockComp =
+    typeof children === 'string' ? StringContent : ElementContent;
+  return (
+    <CodeBlockComp {...props}>
+      {children as string}
+    </CodeBlockComp>
+  );
+  // END portal change
 }

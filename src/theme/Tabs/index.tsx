@@ -1,69 +1,105 @@
 /**
- * Ejected from @docusaurus/theme-classic 3.10.2 (Tabs) to drop one line: the
- * original gives its provider `key={String(isBrowser)}`, which re-creates
- * every tab group, and every code block in it, right after hydration (a
- * temporary fix for facebook/docusaurus#5653). The selection from the query
- * string or storage is still applied after hydration by the same layout
- * effect (useTabsContextValue), so the remount only cost blocking time and,
- * for code blocks, a second highlighting pass with Prism.
- * Everything else is the original, typed.
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * This source code is licensed under the MIT license found in the
+ * LICENSE file in the root directory of this source tree.
  */
-import type {KeyboardEvent, MouseEvent, ReactNode} from 'react';
+
+import React, {type ReactNode} from 'react';
 import clsx from 'clsx';
 import {ThemeClassNames} from '@docusaurus/theme-common';
-import {useScrollPositionBlocker, useTabsContextValue, useTabs, sanitizeTabsChildren, TabsProvider} from '@docusaurus/theme-common/internal';
+import {
+  useScrollPositionBlocker,
+  useTabsContextValue,
+  useTabs,
+  sanitizeTabsChildren,
+  TabsProvider,
+} from '@docusaurus/theme-common/internal';
+// BEGIN portal change: no useIsBrowser, tab groups are not re-created after hydration (see Tabs below)
+// END portal change
 import type {Props} from '@theme/Tabs';
 import styles from './styles.module.css';
 
-function TabList({className}: {className?: string}): ReactNode {
+function TabList({className}: {className?: string}) {
   const {selectedValue, selectValue, tabValues, block} = useTabs();
-  const tabRefs: Array<HTMLLIElement | null> = [];
-  const {blockElementScrollPositionUntilNextRender} = useScrollPositionBlocker();
 
-  const handleTabChange = (event: KeyboardEvent<HTMLLIElement> | MouseEvent<HTMLLIElement>) => {
+  const tabRefs: (HTMLLIElement | null)[] = [];
+  const {blockElementScrollPositionUntilNextRender} =
+    useScrollPositionBlocker();
+
+  const handleTabChange = (
+    event:
+      | React.FocusEvent<HTMLLIElement>
+      | React.MouseEvent<HTMLLIElement>
+      | React.KeyboardEvent<HTMLLIElement>,
+  ) => {
     const newTab = event.currentTarget;
-    const newTabValue = tabValues[tabRefs.indexOf(newTab)]?.value;
-    if (newTabValue !== undefined && newTabValue !== selectedValue) {
+    const newTabIndex = tabRefs.indexOf(newTab);
+    const newTabValue = tabValues[newTabIndex]!.value;
+
+    if (newTabValue !== selectedValue) {
       blockElementScrollPositionUntilNextRender(newTab);
       selectValue(newTabValue);
     }
   };
 
-  const handleKeydown = (event: KeyboardEvent<HTMLLIElement>) => {
-    let focusElement: HTMLLIElement | null | undefined = null;
+  const handleKeydown = (event: React.KeyboardEvent<HTMLLIElement>) => {
+    let focusElement: HTMLLIElement | null = null;
+
     switch (event.key) {
-      case 'Enter':
+      case 'Enter': {
         handleTabChange(event);
         break;
-      case 'ArrowRight':
-        focusElement = tabRefs[tabRefs.indexOf(event.currentTarget) + 1] ?? tabRefs[0];
+      }
+      case 'ArrowRight': {
+        const nextTab = tabRefs.indexOf(event.currentTarget) + 1;
+        focusElement = tabRefs[nextTab] ?? tabRefs[0]!;
         break;
-      case 'ArrowLeft':
-        focusElement = tabRefs[tabRefs.indexOf(event.currentTarget) - 1] ?? tabRefs[tabRefs.length - 1];
+      }
+      case 'ArrowLeft': {
+        const prevTab = tabRefs.indexOf(event.currentTarget) - 1;
+        focusElement = tabRefs[prevTab] ?? tabRefs[tabRefs.length - 1]!;
         break;
+      }
       default:
         break;
     }
+
     focusElement?.focus();
   };
 
   return (
-    <ul role="tablist" aria-orientation="horizontal" className={clsx('tabs', {'tabs--block': block}, className)}>
+    <ul
+      role="tablist"
+      aria-orientation="horizontal"
+      className={clsx(
+        'tabs',
+        {
+          'tabs--block': block,
+        },
+        className,
+      )}>
       {tabValues.map(({value, label, attributes}) => (
         <li
+          // TODO extract TabListItem
           role="tab"
           tabIndex={selectedValue === value ? 0 : -1}
           aria-selected={selectedValue === value}
           key={value}
-          ref={(element) => {
-            tabRefs.push(element);
+          ref={(ref) => {
+            tabRefs.push(ref);
           }}
           onKeyDown={handleKeydown}
           onClick={handleTabChange}
           {...attributes}
-          className={clsx('tabs__item', styles.tabItem, attributes?.className as string | undefined, {
-            'tabs__item--active': selectedValue === value,
-          })}>
+          className={clsx(
+            'tabs__item',
+            styles.tabItem,
+            attributes?.className as string,
+            {
+              'tabs__item--active': selectedValue === value,
+            },
+          )}>
           {label ?? value}
         </li>
       ))}
@@ -71,26 +107,49 @@ function TabList({className}: {className?: string}): ReactNode {
   );
 }
 
-function TabContent({children}: {children: ReactNode}): ReactNode {
+function TabContent({children}: {children: ReactNode}) {
   return <div className="margin-top--md">{children}</div>;
 }
 
-function TabsContainer({className, children}: {className?: string; children: ReactNode}): ReactNode {
+function TabsContainer({
+  className,
+  children,
+}: {
+  className?: string;
+  children: ReactNode;
+}): ReactNode {
   return (
-    // 'tabs-container' is the former class name, kept for compatibility.
-    <div className={clsx(ThemeClassNames.tabs.container, 'tabs-container', styles.tabList)}>
-      {/* className goes on the TabList, not the container, as in the original. */}
-      <TabList className={className} />
+    <div
+      className={clsx(
+        ThemeClassNames.tabs.container,
+        // former name kept for backward compatibility
+        // see https://github.com/facebook/docusaurus/pull/4086
+        'tabs-container',
+        styles.tabList,
+      )}>
+      <TabList
+        // Surprising but historical
+        // className is applied on TabList, not on TabsContainer
+        className={className}
+      />
       <TabContent>{children}</TabContent>
     </div>
   );
 }
 
 export default function Tabs(props: Props): ReactNode {
+  // BEGIN portal change: no key={String(isBrowser)}. The original re-creates every tab group, and
+  // every code block in it, right after hydration (a temporary fix for facebook/docusaurus#5653).
+  // The stored or query-string choice is still applied after hydration by the layout effect in
+  // useTabsContextValue, so the remount only cost blocking time and a second pass of Prism.
+  // Caveat: a tab group whose defaultValue differs between server and browser re-opens #5653.
   const value = useTabsContextValue(props);
   return (
     <TabsProvider value={value}>
-      <TabsContainer className={props.className}>{sanitizeTabsChildren(props.children)}</TabsContainer>
+      <TabsContainer className={props.className}>
+        {sanitizeTabsChildren(props.children)}
+      </TabsContainer>
     </TabsProvider>
   );
+  // END portal change
 }

@@ -1,21 +1,27 @@
 /**
- * Ejected from @docusaurus/theme-classic 3.10.2 (CodeBlock/Content/String) to
- * swap one hook. The theme's useCodeWordWrap measures every code block for
- * horizontal overflow as soon as the page hydrates (and adds a resize listener
- * to each), which forces layout of the whole page, skipped off-screen content
- * included, and then re-renders the blocks that overflow. Wrapping cannot
- * change a hook called inside. Here a block is measured when it first comes
- * near the viewport; the word-wrap button it feeds appears no later than the
- * block itself (see CodeBlock/Buttons). Everything else is the original.
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * This source code is licensed under the MIT license found in the
+ * LICENSE file in the root directory of this source tree.
  */
-import {useCallback, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
-import {useThemeConfig} from '@docusaurus/theme-common';
-import {CodeBlockContextProvider, createCodeBlockMetadata, type useCodeWordWrap} from '@docusaurus/theme-common/internal';
-import CodeBlockLayout from '@theme/CodeBlock/Layout';
-import type {Props} from '@theme/CodeBlock/Content/String';
-import {useHasBeenVisible} from '@site/src/hooks/useHasBeenVisible';
 
-function useCodeBlockMetadata(props: Props) {
+import React, {type ReactNode} from 'react';
+import {useThemeConfig} from '@docusaurus/theme-common';
+import {
+  CodeBlockContextProvider,
+  type CodeBlockMetadata,
+  createCodeBlockMetadata,
+  // BEGIN portal change: the theme's hook is replaced (see useCodeWordWrapWhenVisible below)
+  type useCodeWordWrap,
+  // END portal change
+} from '@docusaurus/theme-common/internal';
+import type {Props} from '@theme/CodeBlock/Content/String';
+import CodeBlockLayout from '@theme/CodeBlock/Layout';
+// BEGIN portal change: see useCodeWordWrapWhenVisible below
+import {useHasBeenVisible} from '@site/src/hooks/useHasBeenVisible';
+// END portal change
+
+function useCodeBlockMetadata(props: Props): CodeBlockMetadata {
   const {prism} = useThemeConfig();
   return createCodeBlockMetadata({
     code: props.children,
@@ -29,15 +35,21 @@ function useCodeBlockMetadata(props: Props) {
   });
 }
 
+// BEGIN portal change: the theme's useCodeWordWrap measures every code block for
+// horizontal overflow as soon as the page hydrates, and adds a resize listener to
+// each: a forced layout of the whole page, off-screen content included, and then a
+// re-render of the blocks that overflow. This one measures a block when it first
+// comes near the viewport, as the word-wrap button it feeds does (see
+// CodeBlock/Buttons). Same result shape and toggle as the theme's.
 type WordWrap = ReturnType<typeof useCodeWordWrap>;
 
 function useCodeWordWrapWhenVisible(): WordWrap {
-  const [isEnabled, setIsEnabled] = useState(false);
-  const [isCodeScrollable, setIsCodeScrollable] = useState(false);
-  const codeBlockRef = useRef<HTMLPreElement>(null);
+  const [isEnabled, setIsEnabled] = React.useState(false);
+  const [isCodeScrollable, setIsCodeScrollable] = React.useState(false);
+  const codeBlockRef = React.useRef<HTMLPreElement>(null);
   const visible = useHasBeenVisible(codeBlockRef);
 
-  const toggle = useCallback(() => {
+  const toggle = React.useCallback(() => {
     const code = codeBlockRef.current?.querySelector('code');
     if (code) {
       if (isEnabled) {
@@ -51,14 +63,17 @@ function useCodeWordWrapWhenVisible(): WordWrap {
     setIsEnabled((value) => !value);
   }, [isEnabled]);
 
-  const measure = useCallback(() => {
+  const measure = React.useCallback(() => {
     const pre = codeBlockRef.current;
     if (pre) {
-      setIsCodeScrollable(pre.scrollWidth > pre.clientWidth || Boolean(pre.querySelector('code')?.hasAttribute('style')));
+      setIsCodeScrollable(
+        pre.scrollWidth > pre.clientWidth ||
+          Boolean(pre.querySelector('code')?.hasAttribute('style')),
+      );
     }
   }, []);
 
-  useEffect(() => {
+  React.useEffect(() => {
     if (!visible) {
       return undefined;
     }
@@ -67,12 +82,19 @@ function useCodeWordWrapWhenVisible(): WordWrap {
     return () => window.removeEventListener('resize', measure);
   }, [visible, isEnabled, measure]);
 
-  return useMemo(() => ({codeBlockRef, isEnabled, isCodeScrollable, toggle}), [isEnabled, isCodeScrollable, toggle]);
+  return React.useMemo(
+    () => ({codeBlockRef, isEnabled, isCodeScrollable, toggle}),
+    [isEnabled, isCodeScrollable, toggle],
+  );
 }
 
+// END portal change
+// TODO Docusaurus v4: move this component at the root?
 export default function CodeBlockString(props: Props): ReactNode {
   const metadata = useCodeBlockMetadata(props);
+  // BEGIN portal change: see useCodeWordWrapWhenVisible above
   const wordWrap = useCodeWordWrapWhenVisible();
+  // END portal change
   return (
     <CodeBlockContextProvider metadata={metadata} wordWrap={wordWrap}>
       <CodeBlockLayout />

@@ -1,54 +1,74 @@
 /**
- * Ejected from @docusaurus/theme-classic 3.10.2 (CodeBlock/Content), because
- * wrapping cannot change how the original highlights: it calls Prism while
- * hydrating, and importing Prism puts it, with every grammar, in the start-up
- * bundle of every page. Here:
- * - the server build highlights with Prism as before (server.tsx);
- * - hydration keeps the server's highlighted markup as it is (no Prism, no
- *   tokenising, no fibers for thousands of token spans);
- * - a block first rendered in the browser highlights once Prism's chunk loads.
- * Markup, class names and the theme's Line component are the original's.
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * This source code is licensed under the MIT license found in the
+ * LICENSE file in the root directory of this source tree.
  */
-import {forwardRef, type ComponentProps, type ReactNode} from 'react';
+
+import React, {type ComponentProps, type ReactNode} from 'react';
 import clsx from 'clsx';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import {usePrismTheme} from '@docusaurus/theme-common';
+// BEGIN portal change: Prism stays out of the browser's start-up bundle and out of hydration
+// (src/lib/highlighter, plugins/deferred-highlighting). The server build's highlighter is
+// prism-react-renderer's; the browser's loads Prism when a block is first rendered there.
 import {Highlight} from '@portal/highlighter';
-import Line from '@theme/CodeBlock/Line';
 import {useKeepServerMarkup} from '@site/src/components/StaticMarkup';
+// END portal change
 import type {Props} from '@theme/CodeBlock/Content';
+import Line from '@theme/CodeBlock/Line';
+
 import styles from './styles.module.css';
 
-const Pre = forwardRef<HTMLPreElement, ComponentProps<'pre'>>(function Pre(props, ref) {
-  // Focusable, as in the original: keyboard users can scroll long lines.
-  return <pre ref={ref} tabIndex={0} {...props} className={clsx(props.className, styles.codeBlock, 'thin-scrollbar')} />;
-});
+// TODO Docusaurus v4: remove useless forwardRef
+const Pre = React.forwardRef<HTMLPreElement, ComponentProps<'pre'>>(
+  (props, ref) => {
+    return (
+      <pre
+        ref={ref}
+        /* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */
+        tabIndex={0}
+        {...props}
+        className={clsx(props.className, styles.codeBlock, 'thin-scrollbar')}
+      />
+    );
+  },
+);
 
-function Code(props: ComponentProps<'code'>): ReactNode {
+function Code(props: ComponentProps<'code'>) {
   const {metadata} = useCodeBlockContext();
   return (
     <code
       {...props}
-      className={clsx(props.className, styles.codeBlockLines, metadata.lineNumbersStart !== undefined && styles.codeBlockLinesWithNumbering)}
+      className={clsx(
+        props.className,
+        styles.codeBlockLines,
+        metadata.lineNumbersStart !== undefined &&
+          styles.codeBlockLinesWithNumbering,
+      )}
       style={{
         ...props.style,
-        counterReset: metadata.lineNumbersStart === undefined ? undefined : `line-count ${metadata.lineNumbersStart - 1}`,
+        counterReset:
+          metadata.lineNumbersStart === undefined
+            ? undefined
+            : `line-count ${metadata.lineNumbersStart - 1}`,
       }}
     />
   );
 }
 
-export default function CodeBlockContent({className: classNameProp}: Props): ReactNode {
-  const {
-    metadata,
-    wordWrap: {codeBlockRef},
-  } = useCodeBlockContext();
+export default function CodeBlockContent({
+  className: classNameProp,
+}: Props): ReactNode {
+  const {metadata, wordWrap} = useCodeBlockContext();
   const prismTheme = usePrismTheme();
-  const keepServerMarkup = useKeepServerMarkup();
   const {code, language, lineNumbersStart, lineClassNames} = metadata;
-
+  // BEGIN portal change: hydration keeps the server's highlighted lines as they are (no Prism,
+  // no tokenising, no fibers for thousands of token spans): same element and attributes as
+  // below, with an inner HTML that React neither compares nor applies.
+  const keepServerMarkup = useKeepServerMarkup();
   if (keepServerMarkup) {
-    // Same element and attributes as below; the highlighted lines inside stay as the server wrote them.
+    const {codeBlockRef} = wordWrap;
     return (
       <Pre
         ref={codeBlockRef}
@@ -59,18 +79,22 @@ export default function CodeBlockContent({className: classNameProp}: Props): Rea
       />
     );
   }
+  // END portal change
   return (
     <Highlight theme={prismTheme} code={code} language={language}>
       {({className, style, tokens: lines, getLineProps, getTokenProps}) => (
-        <Pre ref={codeBlockRef} className={clsx(classNameProp, className)} style={style}>
+        <Pre
+          ref={wordWrap.codeBlockRef}
+          className={clsx(classNameProp, className)}
+          style={style}>
           <Code>
-            {lines.map((line, index) => (
+            {lines.map((line, i) => (
               <Line
-                key={index}
+                key={i}
                 line={line}
                 getLineProps={getLineProps}
                 getTokenProps={getTokenProps}
-                classNames={lineClassNames[index]}
+                classNames={lineClassNames[i]}
                 showLineNumbers={lineNumbersStart !== undefined}
               />
             ))}
