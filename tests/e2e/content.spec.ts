@@ -1,4 +1,10 @@
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
 import {expect, test} from '@playwright/test';
+import {parse} from 'yaml';
+import {quickStartSample} from '../../src/lib/samples';
+import type {OpenApiDocument} from '../../src/lib/openapiTypes';
+import {repoRoot} from '../support/routeContract';
 
 test.describe('home page', () => {
   for (const theme of ['light', 'dark'] as const) {
@@ -12,6 +18,16 @@ test.describe('home page', () => {
       await expect(page.getByRole('link', {name: 'Start integrating'})).toBeVisible();
     });
   }
+
+  test('shows the quick start generated from the curl sample of Create order, the snippet tests/samples runs', async ({page}) => {
+    const contract = parse(readFileSync(path.join(repoRoot, 'api', 'openapi.yaml'), 'utf8')) as OpenApiDocument;
+    const sample = quickStartSample(contract);
+    await page.goto('/');
+    const block = page.locator('header .theme-code-block');
+    await expect(block).toContainText(sample.fileName);
+    const shown = await block.locator('pre code').evaluate((code) => [...code.querySelectorAll('.token-line')].map((line) => line.textContent).join('\n'));
+    expect(shown.trim()).toBe(sample.code.trim());
+  });
 
   test('links the main journeys, the contract and the test accounts', async ({page}) => {
     await page.goto('/');
