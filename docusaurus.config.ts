@@ -8,18 +8,18 @@ import {brand} from './src/brand';
 import {contentSections} from './src/contentSections';
 import {accessibleCodeTheme} from './src/lib/accessibleCodeTheme';
 import {routeAliases} from './src/routeAliases';
-import testRoutesPlugin from './plugins/test-routes';
-import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/deferred-highlighting';
-import docsPluginLookupPlugin from './plugins/docs-plugin-lookup';
-import compileHintsPlugin from './plugins/compile-hints';
-import stagedStartUpPlugin from './plugins/staged-start-up';
-import routeScriptsPlugin from './plugins/route-scripts';
-import pageScriptLoaderPlugin from './plugins/page-script-loader';
-import inlineScriptCspPlugin from './plugins/inline-script-csp';
-import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} from './plugins/first-load-switches';
-import openapiContractPlugin from './plugins/openapi-contract';
-import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/openapi-contract/remarkApiReference';
-import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/mermaid-diagrams/remarkMermaidDiagrams';
+import testRoutesPlugin from './plugins/testing/test-routes';
+import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/performance/deferred-highlighting';
+import docsPluginLookupPlugin from './plugins/performance/docs-plugin-lookup';
+import compileHintsPlugin from './plugins/performance/compile-hints';
+import stagedStartUpPlugin from './plugins/performance/staged-start-up';
+import routeScriptsPlugin from './plugins/performance/route-scripts';
+import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
+import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
+import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
+import openapiContractPlugin from './plugins/content/openapi-contract';
+import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/content/openapi-contract/remarkApiReference';
+import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
 
 // This file runs in Node.js: no browser APIs or JSX here.
 
@@ -32,7 +32,7 @@ const withTestRoutes = process.env.PORTAL_TEST_ROUTES === 'true';
 
 /**
  * Benchmark builds only (npm run bench -- --ab GROUP): the groups of first-load mechanisms
- * PORTAL_WITHOUT leaves out (plugins/first-load-switches). Empty in every normal build.
+ * PORTAL_WITHOUT leaves out (plugins/performance/first-load-switches). Empty in every normal build.
  */
 const without = groupsLeftOut(process.env.PORTAL_WITHOUT);
 
@@ -44,7 +44,7 @@ const without = groupsLeftOut(process.env.PORTAL_WITHOUT);
 const navbarHideOnScroll = false;
 
 /**
- * Mermaid diagrams are drawn into SVG files at build time (plugins/mermaid-diagrams),
+ * Mermaid diagrams are drawn into SVG files at build time (plugins/content/mermaid-diagrams),
  * after the contract's state machines are added, so no page loads the Mermaid runtime.
  */
 const drawDiagrams = [remarkMermaidDiagrams, {siteDir: __dirname} satisfies RemarkMermaidDiagramsOptions] as const;
@@ -52,10 +52,10 @@ const drawDiagrams = [remarkMermaidDiagrams, {siteDir: __dirname} satisfies Rema
 /**
  * The stock page template, except for its scripts: instead of `<script defer>` tags the page
  * lists them in a data block, and a small inline loader starts them after the first paint
- * (plugins/page-script-loader), so on a slow network the HTML and CSS are not competing with
+ * (plugins/performance/page-script-loader), so on a slow network the HTML and CSS are not competing with
  * the JavaScript for bandwidth. main.js goes last: the app starts when it runs, and by then
  * the page's route chunks have registered their modules, so its start-up task does not
- * go looking for them (plugins/compile-hints).
+ * go looking for them (plugins/performance/compile-hints).
  */
 const ssrTemplate = `<!DOCTYPE html>
 <html <%~ it.htmlAttributes %>>
@@ -78,7 +78,7 @@ const ssrTemplate = `<!DOCTYPE html>
   </body>
 </html>`;
 
-/** Code colours: the stock themes lifted to AA contrast, applied as CSS per colour mode (plugins/deferred-highlighting). */
+/** Code colours: the stock themes lifted to AA contrast, applied as CSS per colour mode (plugins/performance/deferred-highlighting). */
 const codeThemes = {light: accessibleCodeTheme(prismThemes.github), dark: accessibleCodeTheme(prismThemes.dracula)};
 /** The theme's inline Prism styles stay empty: the colours above come from CSS, so server markup fits both modes. */
 const noInlineCodeStyles = {plain: {}, styles: []};
@@ -300,7 +300,7 @@ const config: Config = {
       theme: noInlineCodeStyles,
       darkTheme: noInlineCodeStyles,
       // Empty on purpose: the grammars prism-react-renderer lacks (java, php, bash) load with Prism
-      // itself in src/lib/highlighter, and @theme/prism-include-languages is a no-op.
+      // itself in plugins/performance/deferred-highlighting/highlighter, and @theme/prism-include-languages is a no-op.
       additionalLanguages: [],
     },
   } satisfies Preset.ThemeConfig,

@@ -57,7 +57,7 @@ export default tseslint.config(
   },
   {
     // The page-script loader, inlined into every page as it is: browser globals only.
-    files: ['plugins/page-script-loader/*.js'],
+    files: ['plugins/performance/page-script-loader/*.js'],
     languageOptions: {globals: globals.browser, sourceType: 'script'},
   },
 );

@@ -22,7 +22,7 @@ function markdownImports(text: string): string {
   return [...prose.matchAll(/^import\s[^'"]*['"][^'"]+['"];?/gm)].map(([line]) => line).join('\n');
 }
 
-/** Components the remark plugins insert into pages by module name (plugins/openapi-contract, plugins/mermaid-diagrams). */
+/** Components the remark plugins insert into pages by module name (plugins/content/openapi-contract, plugins/content/mermaid-diagrams). */
 const componentsInsertedByRemark = [
   'OperationHeader',
   'ApiRequest',
@@ -71,7 +71,7 @@ const config: KnipConfig = {
     /^@theme(-original|-init)?\//,
     /^@generated\//,
     /^@docusaurus\/(BrowserOnly|ComponentCreator|constants|ExecutionEnvironment|Head|Interpolate|isInternalUrl|Link|Noop|renderRoutes|router|Translate|useBaseUrl|useBrokenLinks|useDocusaurusContext|useGlobalData|useIsBrowser|useIsomorphicLayoutEffect|useRouteContext)$/,
-    // A webpack alias plugins/staged-start-up defines for core's client entry.
+    // A webpack alias plugins/performance/staged-start-up defines for core's client entry.
     '@portal/stock-client-entry',
     // scripts/bench.ts runs node_modules/.bin/lighthouse by path (its Node API breaks under tsx).
     'lighthouse',

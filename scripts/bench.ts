@@ -8,13 +8,13 @@
  * Usage: npm run bench [-- --runs N --only TYPES --ab GROUP --skip-build]
  *   --runs N       interleaved runs of each build (default 5)
  *   --only TYPES   comma-separated page types, for example "guide,demo"
- *   --ab GROUP     A/B of a group of first-load mechanisms (plugins/first-load-switches)
+ *   --ab GROUP     A/B of a group of first-load mechanisms (plugins/performance/first-load-switches)
  *   --skip-build   reuse the portal builds in the cache when present
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {chromium} from '@playwright/test';
 import {chromiumArgs, findChromium} from './browser';
-import {firstLoadGroups} from '../plugins/first-load-switches';
+import {firstLoadGroups} from '../plugins/performance/first-load-switches';
 import {measureRun, type ServedSite} from '../tooling/bench/measure';
 import {comparisonTable, tableLegend, type PairedRuns} from '../tooling/bench/report';
 import {pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     all[options.group] = {table, runs};
     writeFileSync(jsonPath, `${JSON.stringify(all, null, 2)}\n`);
     const sections = Object.entries(all).map(([group, {table: groupTable}]) => `## Without ${group}\n\n${groupTable}`);
-    writeFileSync('bench/ab.md', `# A/B of the first-load mechanisms\n\nA is the portal as built; B leaves out one group (PORTAL_WITHOUT, plugins/first-load-switches).\n\n${sections.join('\n')}`);
+    writeFileSync('bench/ab.md', `# A/B of the first-load mechanisms\n\nA is the portal as built; B leaves out one group (PORTAL_WITHOUT, plugins/performance/first-load-switches).\n\n${sections.join('\n')}`);
     return;
   }
 

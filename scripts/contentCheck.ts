@@ -8,9 +8,9 @@ import path from 'node:path';
 import {contentSections} from '../src/contentSections';
 import {lintContent, type ContentProblem} from '../src/lib/contentLint';
 import {docUrl} from '../src/lib/docRoutes';
-import {scanApiPages} from '../plugins/openapi-contract/apiPages';
-import {contractRelativePath, loadContract} from '../plugins/openapi-contract/loadContract';
-import {contractVocabulary} from '../plugins/openapi-contract/vocabulary';
+import {scanApiPages} from '../plugins/content/openapi-contract/apiPages';
+import {contractRelativePath, loadContract} from '../plugins/content/openapi-contract/loadContract';
+import {contractVocabulary} from '../plugins/content/openapi-contract/vocabulary';
 import {readContentFiles} from '../tooling/contentFiles';
 
 /** Pages that render reference data and carry prose around it rather than a guide. */

@@ -7,8 +7,8 @@
  */
 import {readdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
-import {collectDiagrams} from '../plugins/mermaid-diagrams/collectDiagrams';
-import {diagramDirectory, diagramFileName, diagramThemes, storeDiagrams} from '../plugins/mermaid-diagrams/diagramStore';
+import {collectDiagrams} from '../plugins/content/mermaid-diagrams/collectDiagrams';
+import {diagramDirectory, diagramFileName, diagramThemes, storeDiagrams} from '../plugins/content/mermaid-diagrams/diagramStore';
 
 async function main(): Promise<void> {
   const siteDir = process.cwd();

@@ -1,6 +1,6 @@
 /**
  * Whether this is a benchmark build without the idle-work group of first-load mechanisms
- * (PORTAL_WITHOUT=idle-work, plugins/first-load-switches): its wrappers then render the theme's
+ * (PORTAL_WITHOUT=idle-work, plugins/performance/first-load-switches): its wrappers then render the theme's
  * own components. A build-time constant, false in every normal build, so the minifier drops the
  * other branch.
  */

@@ -1,5 +1,5 @@
 import {expect, test, type Page} from '@playwright/test';
-import {compileHintedAsset, startupChunkNames} from '../../plugins/compile-hints';
+import {compileHintedAsset, startupChunkNames} from '../../plugins/performance/compile-hints';
 
 /*
  * What the page leaves for later at start-up, and that it is there when the
@@ -194,7 +194,7 @@ test('the start-up bundle comes as three scripts that ask for eager compilation,
   expect(await page.evaluate(() => (window as Window & {localeCompareCalls?: number}).localeCompareCalls)).toBe(0);
 });
 
-test('main.js only schedules the start-up: the app starts in later tasks, one module group each (plugins/staged-start-up)', async ({page}) => {
+test('main.js only schedules the start-up: the app starts in later tasks, one module group each (plugins/performance/staged-start-up)', async ({page}) => {
   // A script's load event fires in the task that ran it, right after it ran. The stock client entry
   // sets window.docusaurus as main.js is evaluated; the staged entry leaves that to a later task.
   await page.addInitScript(() => {
@@ -225,7 +225,8 @@ test.describe('word wrap on code blocks', () => {
   test.use({viewport: phone});
 
   test('a block that scrolls sideways offers word wrap, which stops the scrolling and undoes; a block that fits does not', async ({page}) => {
-    await page.goto('/docs/createorder');
+    // A notification page has both: long signed-request samples and a short acknowledgement body.
+    await page.goto('/docs/payment/payment-result-notification');
     await hydrated(page);
     const blocks = page.locator('article .theme-code-block');
     // The buttons and the measuring wait until a block comes near the viewport (src/theme/CodeBlock).

@@ -2,8 +2,8 @@
 import path from 'node:path';
 import {docsSections} from '../../src/contentSections';
 import {docUrl} from '../../src/lib/docRoutes';
-import {pageDiagrams} from '../../plugins/mermaid-diagrams/collectDiagrams';
-import {contractRelativePath, loadContract} from '../../plugins/openapi-contract/loadContract';
+import {pageDiagrams} from '../../plugins/content/mermaid-diagrams/collectDiagrams';
+import {contractRelativePath, loadContract} from '../../plugins/content/openapi-contract/loadContract';
 import {readContentFiles} from '../../tooling/contentFiles';
 import {repoRoot} from './routeContract';
 

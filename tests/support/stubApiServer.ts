@@ -7,7 +7,7 @@
  */
 import {createServer, type IncomingMessage, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import type {LoadedContract} from '../../plugins/openapi-contract/loadContract';
+import type {LoadedContract} from '../../plugins/content/openapi-contract/loadContract';
 import {createContractValidator, pointerSegment} from '../../src/lib/contract/validator';
 import {canonicalString, importPublicKey, isTimestampFresh, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
 import type {OperationLocation} from '../../src/lib/openapiTypes';

@@ -1,8 +1,8 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import {loadContract} from '../../plugins/openapi-contract/loadContract';
-import {renderMarkdown} from '../../plugins/openapi-contract/markdown';
+import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {renderMarkdown} from '../../plugins/content/openapi-contract/markdown';
 import {buildOperationView, type FieldView} from '../../src/lib/apiModel';
 import {renderSamples, sampleInputFor} from '../../src/lib/samples';
 import {repoRoot} from '../support/routeContract';

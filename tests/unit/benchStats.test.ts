@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {brokenBudgets, compare, median, parseBudgets, ratio, type RunFigures} from '../../tooling/bench/stats';
 import {longTaskTimeBetween} from '../../tooling/bench/measure';
-import {groupsLeftOut} from '../../plugins/first-load-switches';
+import {groupsLeftOut} from '../../plugins/performance/first-load-switches';
 
 const figures = (overrides: Partial<RunFigures>): RunFigures => ({
   lighthousePerformance: 80,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {themes} from 'prism-react-renderer';
 import {accessibleCodeTheme} from '../../src/lib/accessibleCodeTheme';
-import {codeThemeCss} from '../../src/lib/codeThemeCss';
+import {codeThemeCss} from '../../plugins/performance/deferred-highlighting/codeThemeCss';
 
 const light = accessibleCodeTheme(themes.github);
 const dark = accessibleCodeTheme(themes.dracula);

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import {copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {ContractError, loadContract, validateContract} from '../../plugins/openapi-contract/loadContract';
-import {checkApiPages, scanApiPages} from '../../plugins/openapi-contract/apiPages';
+import {ContractError, loadContract, validateContract} from '../../plugins/content/openapi-contract/loadContract';
+import {checkApiPages, scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
 import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
 

@@ -4,9 +4,9 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {test} from 'node:test';
 import type {Root} from 'mdast';
-import {collectDiagrams} from '../../plugins/mermaid-diagrams/collectDiagrams';
-import {describeDiagram, diagramDirectory, diagramFileName, diagramThemes, storeDiagrams} from '../../plugins/mermaid-diagrams/diagramStore';
-import remarkMermaidDiagrams from '../../plugins/mermaid-diagrams/remarkMermaidDiagrams';
+import {collectDiagrams} from '../../plugins/content/mermaid-diagrams/collectDiagrams';
+import {describeDiagram, diagramDirectory, diagramFileName, diagramThemes, storeDiagrams} from '../../plugins/content/mermaid-diagrams/diagramStore';
+import remarkMermaidDiagrams from '../../plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
 
 const siteDir = path.resolve(__dirname, '..', '..');
 const diagrams = collectDiagrams(siteDir);

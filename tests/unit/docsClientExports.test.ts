@@ -1,5 +1,5 @@
 /**
- * plugins/docs-plugin-lookup swaps the docs plugin's internal client module docsClientUtils.js for
+ * plugins/performance/docs-plugin-lookup swaps the docs plugin's internal client module docsClientUtils.js for
  * its own (docsClientUtils.ts), by the relative request the docs client imports it with. Upstream
  * can break that in two ways the build does not always report:
  * - the module gains, loses or renames an export: the replacement must export the same names;
@@ -16,7 +16,7 @@ const siteDir = path.resolve(__dirname, '../..');
 const siteRequire = createRequire(path.join(siteDir, 'package.json'));
 const originalFile = siteRequire.resolve('@docusaurus/plugin-content-docs/lib/client/docsClientUtils.js');
 const docsClientFile = siteRequire.resolve('@docusaurus/plugin-content-docs/lib/client/index.js');
-const replacementFile = path.join(siteDir, 'plugins/docs-plugin-lookup/docsClientUtils.ts');
+const replacementFile = path.join(siteDir, 'plugins/performance/docs-plugin-lookup/docsClientUtils.ts');
 
 function parse(file: string): ts.SourceFile {
   return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, file.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
@@ -64,7 +64,7 @@ function importsOf(file: string): Map<string, string[]> {
   return imports;
 }
 
-describe('docs client replacement (plugins/docs-plugin-lookup)', () => {
+describe('docs client replacement (plugins/performance/docs-plugin-lookup)', () => {
   test('exports the same names as the docs plugin module it stands in for', () => {
     const original = exportNames(originalFile);
     assert.ok(original.length > 0, `no export found in ${originalFile}`);
@@ -81,7 +81,7 @@ describe('docs client replacement (plugins/docs-plugin-lookup)', () => {
     assert.equal(
       requests.length,
       1,
-      `${path.relative(siteDir, docsClientFile)} no longer imports "./docsClientUtils": plugins/docs-plugin-lookup/index.ts matches that request, ` +
+      `${path.relative(siteDir, docsClientFile)} no longer imports "./docsClientUtils": plugins/performance/docs-plugin-lookup/index.ts matches that request, ` +
         `so its replacement would be skipped without an error. Update the request it matches (and this test).`,
     );
     const replaced = new Set(exportNames(replacementFile));

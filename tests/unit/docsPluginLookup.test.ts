@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {matchPath} from 'react-router';
 import type {GlobalPluginData} from '@docusaurus/plugin-content-docs/client';
-import {getActivePlugin, holdsPath} from '../../plugins/docs-plugin-lookup/activePlugin';
+import {getActivePlugin, holdsPath} from '../../plugins/performance/docs-plugin-lookup/activePlugin';
 
 const plugin = (basePath: string) => ({path: basePath, versions: [], breadcrumbs: true}) as unknown as GlobalPluginData;
 

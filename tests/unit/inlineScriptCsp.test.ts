@@ -1,7 +1,7 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {allowedScriptHashes, checkInlineScripts, cspHash, inlineScripts} from '../../plugins/inline-script-csp';
-import {pageScriptLoaderSource} from '../../plugins/page-script-loader';
+import {allowedScriptHashes, checkInlineScripts, cspHash, inlineScripts} from '../../plugins/checks/inline-script-csp';
+import {pageScriptLoaderSource} from '../../plugins/performance/page-script-loader';
 import {headersFor, loadHosting} from '../../scripts/hosting';
 
 describe('inline scripts against the Content-Security-Policy', () => {

@@ -11,8 +11,8 @@ import path from 'node:path';
 import {brand} from '../../src/brand';
 import {canonicalString, importPrivateKey, signCanonical, type CanonicalInput} from '../../src/lib/signing';
 import {sampleInputFor} from '../../src/lib/samples';
-import {loadContract} from '../../plugins/openapi-contract/loadContract';
-import {buildPostmanCollection, type PostmanCollection, type PostmanItem} from '../../plugins/openapi-contract/postman';
+import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {buildPostmanCollection, type PostmanCollection, type PostmanItem} from '../../plugins/content/openapi-contract/postman';
 import {repoRoot} from '../support/routeContract';
 
 interface SigningVector {

@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {Root, RootContent} from 'mdast';
 import type {MdxJsxFlowElement} from 'mdast-util-mdx';
-import remarkApiReference, {stateDiagram} from '../../plugins/openapi-contract/remarkApiReference';
+import remarkApiReference, {stateDiagram} from '../../plugins/content/openapi-contract/remarkApiReference';
 import {repoRoot} from '../support/routeContract';
 
 function page(...children: RootContent[]): Root {

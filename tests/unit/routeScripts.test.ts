@@ -1,6 +1,6 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {addRequestOrigins} from '../../plugins/route-scripts';
+import {addRequestOrigins} from '../../plugins/performance/route-scripts';
 
 const manifest = {
   entrypoints: ['main'],

@@ -1,7 +1,7 @@
 /**
  * The page template (ssrTemplate in docusaurus.config.ts) is a copy of Docusaurus core's, with
  * core's `<script defer>` loop replaced by the page-scripts data block that
- * plugins/page-script-loader reads. A change core makes to its own template (a new meta tag, a
+ * plugins/performance/page-script-loader reads. A change core makes to its own template (a new meta tag, a
  * preload, module scripts) would otherwise be missing from every page without a sound: with the
  * two script parts masked, the templates must match line for line.
  */

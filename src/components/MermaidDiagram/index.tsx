@@ -17,7 +17,7 @@ export interface MermaidDiagramProps {
 }
 
 /**
- * A Mermaid diagram drawn at build time (see plugins/mermaid-diagrams). Both
+ * A Mermaid diagram drawn at build time (see plugins/content/mermaid-diagrams). Both
  * colour modes are in the page and CSS shows one; the hidden image is lazy and
  * never displayed, so the browser does not fetch it.
  */

@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import CodeBlock from '@theme/CodeBlock';
-// Written at build time by plugins/openapi-contract from the curl sample template; tests/samples runs the same snippet.
+// Written at build time by plugins/content/openapi-contract from the curl sample template; tests/samples runs the same snippet.
 import quickStart from '@generated/openapi-contract/quick-start.json';
 import styles from './styles.module.css';
 

@@ -32,7 +32,7 @@ export default function CodeBlock({
 }: Props): ReactNode {
   // BEGIN portal change: no key={String(isBrowser)}. The original re-creates every code block
   // right after hydration so that inline Prism colours switch to the reader's colour mode. Here
-  // code colours are CSS per colour mode (src/lib/codeThemeCss.ts), the server markup is right
+  // code colours are CSS per colour mode (plugins/performance/deferred-highlighting/codeThemeCss.ts), the server markup is right
   // in both modes, and re-creating the blocks would only tokenise them all again with Prism.
   const children = maybeStringifyChildren(rawChildren);
   const CodeBlockComp =

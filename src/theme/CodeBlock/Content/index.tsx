@@ -10,7 +10,7 @@ import clsx from 'clsx';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import {usePrismTheme} from '@docusaurus/theme-common';
 // BEGIN portal change: Prism stays out of the browser's start-up bundle and out of hydration
-// (src/lib/highlighter, plugins/deferred-highlighting). The server build's highlighter is
+// (plugins/performance/deferred-highlighting/highlighter, plugins/performance/deferred-highlighting). The server build's highlighter is
 // prism-react-renderer's; the browser's loads Prism when a block is first rendered there.
 import {Highlight} from '@portal/highlighter';
 import {useKeepServerMarkup} from '@site/src/components/StaticMarkup';

@@ -1,0 +1,68 @@
+/**
+ * Local plugin for the API contract. At load time it validates the contract
+ * (references, response codes, state machines, every example against its
+ * schema) and checks that every operation and webhook has exactly one API
+ * page; any problem stops the build with a message naming file and field.
+ * It writes the home page's quick-start snippet (a generated module the
+ * QuickStart component imports). After the build it publishes the contract as
+ * /openapi.yaml and /openapi.json, and a Postman collection generated from it.
+ *
+ * API pages get their data from remarkApiReference (same folder), which
+ * inlines each page's operation at MDX compile time.
+ */
+import {copyFile, mkdir, writeFile} from 'node:fs/promises';
+import path from 'node:path';
+import type {LoadContext, Plugin} from '@docusaurus/types';
+import {quickStartSample, type RenderedSample} from '../../../src/lib/samples';
+import {checkApiPages, scanApiPages, type ApiPage} from './apiPages';
+import {contractRelativePath, loadContract} from './loadContract';
+import {buildPostmanCollection} from './postman';
+
+/** Files published next to the site, linked from the footer and the integration guide. */
+export const publishedFiles = {
+  yaml: 'openapi.yaml',
+  json: 'openapi.json',
+  postman: 'veloxa-pay.postman_collection.json',
+} as const;
+
+/**
+ * The quick-start snippet's module, under the site's generated files, which the bundler serves
+ * as `@generated/openapi-contract/quick-start.json` (declared in src/components/QuickStart/).
+ */
+export const quickStartModule = path.join('openapi-contract', 'quick-start.json');
+
+export interface ContractContent {
+  readonly operationCount: number;
+  readonly pages: readonly ApiPage[];
+  /** The home page's first call, generated from the curl sample template. */
+  readonly quickStart: RenderedSample;
+}
+
+export default function openapiContractPlugin(context: LoadContext): Plugin {
+  const contractPath = path.join(context.siteDir, contractRelativePath);
+  return {
+    name: 'openapi-contract',
+    getPathsToWatch() {
+      return [contractPath, path.join(path.dirname(contractPath), 'statement-columns.yaml')];
+    },
+    async loadContent(): Promise<ContractContent> {
+      const contract = loadContract(contractPath);
+      const pages = scanApiPages(context.siteDir);
+      checkApiPages(contract, pages);
+      return {operationCount: contract.operations.size, pages, quickStart: quickStartSample(contract.document)};
+    },
+    async contentLoaded({content}) {
+      // What loadContent returned (the config's plugin list types every plugin's content as unknown).
+      const {quickStart} = content as ContractContent;
+      const file = path.join(context.generatedFilesDir, quickStartModule);
+      await mkdir(path.dirname(file), {recursive: true});
+      await writeFile(file, JSON.stringify(quickStart));
+    },
+    async postBuild({outDir}) {
+      const contract = loadContract(contractPath);
+      await copyFile(contractPath, path.join(outDir, publishedFiles.yaml));
+      await writeFile(path.join(outDir, publishedFiles.json), `${JSON.stringify(contract.document, null, 2)}\n`);
+      await writeFile(path.join(outDir, publishedFiles.postman), `${JSON.stringify(buildPostmanCollection(contract.document), null, 2)}\n`);
+    },
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * Remark plugin for API pages. Replaces
+ *   <ApiOperation operationId="createOrder" />
+ *   <ResponseCodeCatalogue />
+ *   <StatementColumns />
+ * with the reference sections built from the contract: real Markdown headings
+ * (so the table of contents and search see them), Mermaid state diagrams, and
+ * components whose data is inlined into the page at compile time. Only the
+ * page that uses a component imports it, so other pages ship none of this.
+ * Unknown operation IDs fail the build with the file named.
+ */
+import path from 'node:path';
+import type {Expression, Program} from 'estree';
+import type {Heading, Nodes, Root, RootContent} from 'mdast';
+import type {MdxJsxFlowElement, MdxjsEsm} from 'mdast-util-mdx';
+// Its type declarations add `hProperties` (the heading's HTML id) to mdast's node data.
+import type {} from 'mdast-util-to-hast';
+import {valueToEstree} from 'estree-util-value-to-estree';
+import {buildOperationView, type StateMachineView} from '../../../src/lib/apiModel';
+import {renderSamples, sampleInputFor} from '../../../src/lib/samples';
+import {checkApiPages, scanApiPages} from './apiPages';
+import {contractRelativePath, loadContract, type LoadedContract} from './loadContract';
+import {renderMarkdown} from './markdown';
+
+export interface RemarkApiReferenceOptions {
+  /** The site directory; the contract is read from api/openapi.yaml in it. */
+  readonly siteDir: string;
+}
+
+const componentModules = {
+  OperationHeader: '@site/src/components/OperationHeader',
+  ApiRequest: '@site/src/components/ApiRequest',
+  ApiResponses: '@site/src/components/ApiResponses',
+  NotificationDelivery: '@site/src/components/NotificationDelivery',
+  StateMachineTable: '@site/src/components/StateMachineTable',
+  ResultCodeTable: '@site/src/components/ResultCodeTable',
+  CodeSamples: '@site/src/components/CodeSamples',
+  ResponseCodeCatalogue: '@site/src/components/ResponseCodeCatalogue',
+  StatementColumns: '@site/src/components/StatementColumns',
+} as const;
+type ComponentName = keyof typeof componentModules;
+
+function program(body: Program['body']): Program {
+  return {type: 'Program', sourceType: 'module', body};
+}
+
+function esm(value: string, estree: Program): MdxjsEsm {
+  return {type: 'mdxjsEsm', value, data: {estree}};
+}
+
+function importNode(name: ComponentName): MdxjsEsm {
+  return esm(
+    `import ${name} from '${componentModules[name]}';`,
+    program([
+      {
+        type: 'ImportDeclaration',
+        specifiers: [{type: 'ImportDefaultSpecifier', local: {type: 'Identifier', name}}],
+        source: {type: 'Literal', value: componentModules[name]},
+        attributes: [],
+      },
+    ]),
+  );
+}
+
+function exportConst(name: string, value: unknown): MdxjsEsm {
+  return esm(
+    `export const ${name} = ${JSON.stringify(value)};`,
+    program([
+      {
+        type: 'ExportNamedDeclaration',
+        declaration: {
+          type: 'VariableDeclaration',
+          kind: 'const',
+          declarations: [{type: 'VariableDeclarator', id: {type: 'Identifier', name}, init: valueToEstree(value) as Expression}],
+        },
+        specifiers: [],
+        attributes: [],
+      },
+    ]),
+  );
+}
+
+/** `name.a.b[2]` as an ESTree expression. */
+function memberPath(root: string, ...keys: Array<string | number>): {code: string; expression: Expression} {
+  let expression: Expression = {type: 'Identifier', name: root};
+  let code = root;
+  for (const key of keys) {
+    const computed = typeof key === 'number';
+    expression = {
+      type: 'MemberExpression',
+      object: expression,
+      property: computed ? {type: 'Literal', value: key} : {type: 'Identifier', name: key},
+      computed,
+      optional: false,
+    };
+    code += computed ? `[${key}]` : `.${key}`;
+  }
+  return {code, expression};
+}
+
+function element(name: ComponentName, props: Record<string, {code: string; expression: Expression}>): MdxJsxFlowElement {
+  return {
+    type: 'mdxJsxFlowElement',
+    name,
+    attributes: Object.entries(props).map(([prop, value]) => ({
+      type: 'mdxJsxAttribute',
+      name: prop,
+      value: {
+        type: 'mdxJsxAttributeValueExpression',
+        value: value.code,
+        data: {estree: program([{type: 'ExpressionStatement', expression: value.expression}])},
+      },
+    })),
+    children: [],
+  };
+}
+
+function heading(text: string, id: string, depth: Heading['depth'] = 2): Heading {
+  return {type: 'heading', depth, children: [{type: 'text', value: text}], data: {hProperties: {id}}};
+}
+
+/** Mermaid source of a state machine. */
+export function stateDiagram(machine: StateMachineView): string {
+  const lines = ['stateDiagram-v2', `  [*] --> ${machine.initial}`];
+  for (const transition of machine.transitions) {
+    lines.push(`  ${transition.from} --> ${transition.to}: ${transition.trigger.replace(/[:;]/g, ',')}`);
+  }
+  for (const state of machine.states.filter((candidate) => candidate.terminal)) {
+    lines.push(`  ${state.name} --> [*]`);
+  }
+  return lines.join('\n');
+}
+
+function stringAttribute(node: MdxJsxFlowElement, name: string): string | undefined {
+  const attribute = node.attributes.find((candidate) => candidate.type === 'mdxJsxAttribute' && candidate.name === name);
+  return typeof attribute?.value === 'string' ? attribute.value : undefined;
+}
+
+function operationSections(contract: LoadedContract, operationId: string, file: string, used: Set<ComponentName>): RootContent[] {
+  const location = contract.operations.get(operationId);
+  if (!location) {
+    throw new Error(`${file}: <ApiOperation operationId="${operationId}" /> names no operation or webhook of ${contractRelativePath}.`);
+  }
+  const operation = buildOperationView(contract.document, location, renderMarkdown);
+  const samples = renderSamples(sampleInputFor(contract.document, location));
+  const dataName = `apiReference_${operationId}`;
+  const op = memberPath(dataName, 'operation');
+  const isWebhook = operation.kind === 'webhook';
+  const nodes: RootContent[] = [exportConst(dataName, {operation, samples})];
+  const add = (name: ComponentName, props: Record<string, {code: string; expression: Expression}>) => {
+    used.add(name);
+    nodes.push(element(name, props));
+  };
+
+  add('OperationHeader', {operation: op});
+  nodes.push(heading(isWebhook ? 'Notification' : 'Request', 'api-request'));
+  add('ApiRequest', {operation: op});
+  nodes.push(heading(isWebhook ? 'Acknowledgement' : 'Response', 'api-response'));
+  add('ApiResponses', {operation: op});
+  if (isWebhook) {
+    nodes.push(heading('Delivery and retries', 'api-delivery'));
+    add('NotificationDelivery', {operation: op});
+  }
+  operation.stateMachines.forEach((machine, index) => {
+    nodes.push(heading(`States of ${machine.schemaName}`, `api-states-${machine.schemaName.toLowerCase()}`));
+    nodes.push({type: 'code', lang: 'mermaid', value: stateDiagram(machine)});
+    add('StateMachineTable', {machine: memberPath(dataName, 'operation', 'stateMachines', index)});
+  });
+  if (!isWebhook) {
+    nodes.push(heading('Response codes', 'api-response-codes'));
+    add('ResultCodeTable', {codes: memberPath(dataName, 'operation', 'resultCodes')});
+  }
+  nodes.push(heading('Code samples', 'api-code-samples'));
+  add('CodeSamples', {samples: memberPath(dataName, 'samples')});
+  return nodes;
+}
+
+export default function remarkApiReference(options: RemarkApiReferenceOptions) {
+  const contractPath = path.join(options.siteDir, contractRelativePath);
+  return (tree: Root, vfile: {path?: string}): void => {
+    const file = vfile.path ? path.relative(options.siteDir, vfile.path) : '(unknown file)';
+    const used = new Set<ComponentName>();
+    let contract: LoadedContract | undefined;
+    const getContract = () => (contract ??= loadContract(contractPath));
+
+    const transform = (parent: Nodes): void => {
+      if (!('children' in parent)) return;
+      const children: Nodes[] = parent.children;
+      for (let index = 0; index < children.length; index += 1) {
+        const node = children[index];
+        if (!node) continue;
+        if (node.type !== 'mdxJsxFlowElement') {
+          transform(node);
+          continue;
+        }
+        const jsx = node;
+        let replacement: RootContent[] | undefined;
+        if (jsx.name === 'ApiOperation') {
+          const operationId = stringAttribute(jsx, 'operationId');
+          if (!operationId) throw new Error(`${file}: <ApiOperation> needs a literal operationId attribute, such as operationId="createOrder".`);
+          replacement = operationSections(getContract(), operationId, file, used);
+        } else if (jsx.name === 'ResponseCodeCatalogue') {
+          const current = getContract();
+          const pages = checkApiPages(current, scanApiPages(options.siteDir));
+          const codes = [...current.resultCodes.values()].map((code) => ({
+            ...code,
+            returnedBy:
+              code.scope === 'common'
+                ? []
+                : [...current.operations.values()]
+                    .filter((location) => location.operation['x-result-codes']?.includes(code.code))
+                    .map((location) => ({
+                      operationId: location.operationId,
+                      summary: location.operation.summary ?? location.operationId,
+                      url: pages.get(location.operationId)?.url ?? '',
+                    })),
+          }));
+          used.add('ResponseCodeCatalogue');
+          replacement = [exportConst('responseCodeCatalogue', codes), element('ResponseCodeCatalogue', {codes: memberPath('responseCodeCatalogue')})];
+        } else if (jsx.name === 'StatementColumns') {
+          used.add('StatementColumns');
+          replacement = [
+            exportConst('statementColumns', getContract().statementColumns),
+            element('StatementColumns', {columns: memberPath('statementColumns')}),
+          ];
+        }
+        if (replacement) {
+          children.splice(index, 1, ...replacement);
+          index += replacement.length - 1;
+        } else {
+          transform(node);
+        }
+      }
+    };
+
+    transform(tree);
+    if (used.size > 0) {
+      tree.children.unshift(...[...used].map(importNode));
+    }
+  };
+}

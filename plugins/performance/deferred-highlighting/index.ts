@@ -1,0 +1,50 @@
+/**
+ * Keeps Prism out of the browser's start-up bundle and out of hydration.
+ * - The server build resolves `@portal/highlighter` to a synchronous Prism
+ *   highlighter, so every code block is highlighted in the HTML; the browser
+ *   build resolves it to a lazy one, and `prism-react-renderer` itself to a
+ *   stub for the theme's start-up module (see plugins/performance/deferred-highlighting/highlighter).
+ * - Code colours come from CSS per colour mode generated from the Prism
+ *   themes given here, so the server markup is right in both modes and the
+ *   browser keeps it (see src/theme/CodeBlock).
+ */
+import {mkdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import type {LoadContext, Plugin} from '@docusaurus/types';
+import type {PrismTheme} from 'prism-react-renderer';
+import {codeThemeCss} from './codeThemeCss';
+
+export interface DeferredHighlightingOptions {
+  readonly themes: Record<'light' | 'dark', PrismTheme>;
+}
+
+function checkOptions(options: unknown): DeferredHighlightingOptions {
+  const themes = (options as {themes?: Record<string, unknown>} | undefined)?.themes;
+  for (const mode of ['light', 'dark']) {
+    const theme = themes?.[mode] as {plain?: unknown; styles?: unknown} | undefined;
+    if (typeof theme?.plain !== 'object' || !Array.isArray(theme.styles)) {
+      throw new Error(`deferred-highlighting: options.themes.${mode} must be a prism-react-renderer theme ({plain, styles}).`);
+    }
+  }
+  return options as DeferredHighlightingOptions;
+}
+
+export default function deferredHighlightingPlugin(context: LoadContext, rawOptions: unknown): Plugin {
+  const options = checkOptions(rawOptions);
+  const highlighter = (file: string) => path.join(__dirname, 'highlighter', file);
+  const cssFile = path.join(context.generatedFilesDir, 'deferred-highlighting', 'code-theme.css');
+  mkdirSync(path.dirname(cssFile), {recursive: true});
+  writeFileSync(cssFile, codeThemeCss(options.themes));
+  return {
+    name: 'deferred-highlighting',
+    getClientModules() {
+      return [cssFile];
+    },
+    configureWebpack(_config, isServer) {
+      const alias: Record<string, string> = isServer
+        ? {'@portal/highlighter$': highlighter('server.tsx')}
+        : {'@portal/highlighter$': highlighter('client.tsx'), 'prism-react-renderer$': highlighter('prismFacade.ts')};
+      return {resolve: {alias}};
+    },
+  };
+}
