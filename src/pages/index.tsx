@@ -2,8 +2,8 @@ import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
-import JourneyCards from '@site/src/components/JourneyCards';
-import QuickStart from '@site/src/components/QuickStart';
+import JourneyCards from '@site/src/components/home/JourneyCards';
+import QuickStart from '@site/src/components/home/QuickStart';
 import {brand} from '@site/src/brand';
 import styles from './index.module.css';
 

@@ -29,7 +29,7 @@ describe('remarkApiReference', () => {
     assert.deepEqual(headings, ['api-request', 'api-response', 'api-states-orderstatus', 'api-response-codes', 'api-code-samples']);
     assert.ok(children.some((node) => node.type === 'code' && node.lang === 'mermaid' && node.value.includes('PENDING --> PAID')));
     const imports = children.flatMap((node) => (node.type === 'mdxjsEsm' && node.value.startsWith('import') ? [node.value] : []));
-    assert.ok(imports.includes("import CodeSamples from '@site/src/components/CodeSamples';"));
+    assert.ok(imports.includes("import CodeSamples from '@site/src/components/api/CodeSamples';"));
     const elementNames = children.flatMap((node) => (node.type === 'mdxJsxFlowElement' ? [node.name] : []));
     assert.ok(!elementNames.includes('ApiOperation'), 'the placeholder element is gone');
     assert.equal(elementNames[elementNames.length - 1], 'CodeSamples');

@@ -13,7 +13,7 @@ export interface RemarkMermaidDiagramsOptions {
   readonly siteDir: string;
 }
 
-const componentModule = '@site/src/components/MermaidDiagram';
+const componentModule = '@site/src/components/ui/MermaidDiagram';
 
 function importNode(): MdxjsEsm {
   const estree: Program = {

@@ -27,7 +27,7 @@ export const publishedFiles = {
 
 /**
  * The quick-start snippet's module, under the site's generated files, which the bundler serves
- * as `@generated/openapi-contract/quick-start.json` (declared in src/components/QuickStart/).
+ * as `@generated/openapi-contract/quick-start.json` (declared in src/components/home/QuickStart/).
  */
 export const quickStartModule = path.join('openapi-contract', 'quick-start.json');
 

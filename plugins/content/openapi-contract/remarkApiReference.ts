@@ -28,15 +28,15 @@ export interface RemarkApiReferenceOptions {
 }
 
 const componentModules = {
-  OperationHeader: '@site/src/components/OperationHeader',
-  ApiRequest: '@site/src/components/ApiRequest',
-  ApiResponses: '@site/src/components/ApiResponses',
-  NotificationDelivery: '@site/src/components/NotificationDelivery',
-  StateMachineTable: '@site/src/components/StateMachineTable',
-  ResultCodeTable: '@site/src/components/ResultCodeTable',
-  CodeSamples: '@site/src/components/CodeSamples',
-  ResponseCodeCatalogue: '@site/src/components/ResponseCodeCatalogue',
-  StatementColumns: '@site/src/components/StatementColumns',
+  OperationHeader: '@site/src/components/api/OperationHeader',
+  ApiRequest: '@site/src/components/api/ApiRequest',
+  ApiResponses: '@site/src/components/api/ApiResponses',
+  NotificationDelivery: '@site/src/components/api/NotificationDelivery',
+  StateMachineTable: '@site/src/components/api/StateMachineTable',
+  ResultCodeTable: '@site/src/components/api/ResultCodeTable',
+  CodeSamples: '@site/src/components/api/CodeSamples',
+  ResponseCodeCatalogue: '@site/src/components/api/ResponseCodeCatalogue',
+  StatementColumns: '@site/src/components/api/StatementColumns',
 } as const;
 type ComponentName = keyof typeof componentModules;
 

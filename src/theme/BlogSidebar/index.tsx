@@ -3,7 +3,7 @@ import BlogSidebar from '@theme-original/BlogSidebar';
 import BlogSidebarMobile from '@theme/BlogSidebar/Mobile';
 import type BlogSidebarType from '@theme/BlogSidebar';
 import type {WrapperProps} from '@docusaurus/types';
-import {SidebarKeptBelowDesktop} from '@site/src/components/StaticMarkup';
+import {SidebarKeptBelowDesktop} from '@site/src/components/ui/StaticMarkup';
 
 type Props = WrapperProps<typeof BlogSidebarType>;
 

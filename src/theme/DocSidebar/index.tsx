@@ -3,7 +3,7 @@ import DocSidebar from '@theme-original/DocSidebar';
 import DocSidebarMobile from '@theme/DocSidebar/Mobile';
 import type DocSidebarType from '@theme/DocSidebar';
 import type {WrapperProps} from '@docusaurus/types';
-import {SidebarKeptBelowDesktop} from '@site/src/components/StaticMarkup';
+import {SidebarKeptBelowDesktop} from '@site/src/components/ui/StaticMarkup';
 
 type Props = WrapperProps<typeof DocSidebarType>;
 

@@ -2,7 +2,7 @@ import type {ReactNode} from 'react';
 import TOC from '@theme-original/TOC';
 import type TOCType from '@theme/TOC';
 import type {WrapperProps} from '@docusaurus/types';
-import StaticMarkup, {useKeepServerMarkupBelowDesktop} from '@site/src/components/StaticMarkup';
+import StaticMarkup, {useKeepServerMarkupBelowDesktop} from '@site/src/components/ui/StaticMarkup';
 
 type Props = WrapperProps<typeof TOCType>;
 

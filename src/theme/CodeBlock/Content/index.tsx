@@ -13,7 +13,7 @@ import {usePrismTheme} from '@docusaurus/theme-common';
 // (plugins/performance/deferred-highlighting/highlighter, plugins/performance/deferred-highlighting). The server build's highlighter is
 // prism-react-renderer's; the browser's loads Prism when a block is first rendered there.
 import {Highlight} from '@portal/highlighter';
-import {useKeepServerMarkup} from '@site/src/components/StaticMarkup';
+import {useKeepServerMarkup} from '@site/src/components/ui/StaticMarkup';
 // END portal change
 import type {Props} from '@theme/CodeBlock/Content';
 import Line from '@theme/CodeBlock/Line';

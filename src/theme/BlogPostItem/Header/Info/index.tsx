@@ -2,7 +2,7 @@ import type {ReactNode} from 'react';
 import Info from '@theme-original/BlogPostItem/Header/Info';
 import type InfoType from '@theme/BlogPostItem/Header/Info';
 import type {WrapperProps} from '@docusaurus/types';
-import StaticMarkup from '@site/src/components/StaticMarkup';
+import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
 
 type Props = WrapperProps<typeof InfoType>;

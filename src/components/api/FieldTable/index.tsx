@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import type {FieldView, VariantView} from '@site/src/lib/apiModel';
-import TableScroller from '@site/src/components/TableScroller';
+import TableScroller from '@site/src/components/ui/TableScroller';
 import styles from './styles.module.css';
 
 function FieldDetails({field}: {field: FieldView}): ReactNode {

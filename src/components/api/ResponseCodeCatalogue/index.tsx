@@ -2,8 +2,8 @@ import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {ResultCode} from '@site/src/lib/openapiTypes';
 import styles from './styles.module.css';
-import CodeSpans from '@site/src/components/CodeSpans';
-import TableScroller from '@site/src/components/TableScroller';
+import CodeSpans from '@site/src/components/ui/CodeSpans';
+import TableScroller from '@site/src/components/ui/TableScroller';
 
 export interface CatalogueEntry extends ResultCode {
   readonly returnedBy: ReadonlyArray<{operationId: string; summary: string; url: string}>;

@@ -1,8 +1,8 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {OperationView} from '@site/src/lib/apiModel';
-import FieldTable from '@site/src/components/FieldTable';
-import ExampleTabs from '@site/src/components/ExampleTabs';
+import FieldTable from '@site/src/components/api/FieldTable';
+import ExampleTabs from '@site/src/components/api/ExampleTabs';
 
 /** Headers, path and query parameters, body fields and body examples of a request or notification. */
 export default function ApiRequest({operation}: {operation: OperationView}): ReactNode {

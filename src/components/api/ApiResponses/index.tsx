@@ -1,8 +1,8 @@
 import type {ReactNode} from 'react';
 import Heading from '@theme/Heading';
 import type {OperationView} from '@site/src/lib/apiModel';
-import FieldTable from '@site/src/components/FieldTable';
-import ExampleTabs from '@site/src/components/ExampleTabs';
+import FieldTable from '@site/src/components/api/FieldTable';
+import ExampleTabs from '@site/src/components/api/ExampleTabs';
 
 function statusLabel(status: string): string {
   return status === 'default' ? 'Errors (any other status)' : `HTTP ${status}`;

@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import clsx from 'clsx';
-import StaticMarkup from '@site/src/components/StaticMarkup';
+import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import styles from './styles.module.css';
 
 interface Props {

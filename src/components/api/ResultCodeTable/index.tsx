@@ -1,9 +1,9 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {ResultCodeView} from '@site/src/lib/apiModel';
-import TableScroller from '@site/src/components/TableScroller';
+import TableScroller from '@site/src/components/ui/TableScroller';
 import styles from './styles.module.css';
-import CodeSpans from '@site/src/components/CodeSpans';
+import CodeSpans from '@site/src/components/ui/CodeSpans';
 
 /** The response codes one operation can return: its own first, then those every call can return. */
 export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView[]}): ReactNode {

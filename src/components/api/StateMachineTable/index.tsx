@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import type {StateMachineView} from '@site/src/lib/apiModel';
-import StaticMarkup from '@site/src/components/StaticMarkup';
-import TableScroller from '@site/src/components/TableScroller';
+import StaticMarkup from '@site/src/components/ui/StaticMarkup';
+import TableScroller from '@site/src/components/ui/TableScroller';
 
 /** One of the two tables: its caption also names its scroll box. */
 function CaptionedTable({caption, columns, children}: {caption: string; columns: readonly string[]; children: ReactNode}): ReactNode {

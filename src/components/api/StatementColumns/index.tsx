@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
-import CodeSpans from '@site/src/components/CodeSpans';
-import TableScroller from '@site/src/components/TableScroller';
+import CodeSpans from '@site/src/components/ui/CodeSpans';
+import TableScroller from '@site/src/components/ui/TableScroller';
 import type {StatementColumn} from '@site/src/lib/openapiTypes';
 
 /** The columns of the reconciliation statement file, in file order. */

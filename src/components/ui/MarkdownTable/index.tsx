@@ -1,5 +1,5 @@
 import {Children, isValidElement, type ComponentProps, type ReactNode} from 'react';
-import TableScroller from '@site/src/components/TableScroller';
+import TableScroller from '@site/src/components/ui/TableScroller';
 
 type WithChildren = {children?: ReactNode};
 

@@ -1,8 +1,0 @@
-import lazyWidget from '@site/src/components/LazyWidget';
-
-/** The converter in its own chunk, loaded when a page renders it. */
-const LazyMinorUnitsConverter = lazyWidget(
-  () => import(/* webpackChunkName: "minor-units-converter" */ '@site/src/components/MinorUnitsConverter'),
-);
-
-export default LazyMinorUnitsConverter;
