@@ -6,7 +6,7 @@ import type {Options as ClientRedirectsOptions} from '@docusaurus/plugin-client-
 import type {PluginOptions as SearchLocalOptions} from '@easyops-cn/docusaurus-search-local';
 import {brand} from './src/brand';
 import {contentSections} from './src/contentSections';
-import {accessibleCodeTheme} from './src/lib/accessibleCodeTheme';
+import {accessibleCodeTheme} from './tooling/accessibleCodeTheme';
 import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/testing/test-routes';
 import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/performance/deferred-highlighting';

@@ -1,5 +1,5 @@
 import {defineConfig} from '@playwright/test';
-import {chromiumArgs, findChromium} from './scripts/browser';
+import {chromiumArgs, findChromium} from './tooling/browser';
 
 /**
  * The suite runs against the production build in build-test/, served locally

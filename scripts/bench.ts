@@ -13,7 +13,7 @@
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {chromium} from '@playwright/test';
-import {chromiumArgs, findChromium} from './browser';
+import {chromiumArgs, findChromium} from '../tooling/browser';
 import {firstLoadGroups} from '../plugins/performance/first-load-switches';
 import {measureRun, type ServedSite} from '../tooling/bench/measure';
 import {comparisonTable, tableLegend, type PairedRuns} from '../tooling/bench/report';

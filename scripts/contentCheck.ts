@@ -1,50 +1,13 @@
 /**
- * Runs the content rules (src/lib/contentLint.ts) over every page source:
- * docs, demos, blog and standalone pages. Shared by the unit test and the
- * `npm run check:content` command, which prints the problems.
+ * `npm run check:content`: prints the content problems (tooling/contentLint) of every page source,
+ * or of the files under the path prefixes given as arguments, and exits non-zero if there are any.
+ *
+ * Usage: tsx scripts/contentCheck.ts [PATH_PREFIX...]
  */
-import {readFileSync} from 'node:fs';
-import path from 'node:path';
-import {contentSections} from '../src/contentSections';
-import {lintContent, type ContentProblem} from '../src/lib/contentLint';
-import {docUrl} from '../src/lib/docRoutes';
-import {scanApiPages} from '../plugins/content/openapi-contract/apiPages';
-import {contractRelativePath, loadContract} from '../plugins/content/openapi-contract/loadContract';
-import {contractVocabulary} from '../plugins/content/openapi-contract/vocabulary';
-import {readContentFiles} from '../tooling/contentFiles';
+import {checkContent} from '../tooling/contentLint/contentCheck';
 
-/** Pages that render reference data and carry prose around it rather than a guide. */
-const referenceMarkers = /<(ApiOperation|ResponseCodeCatalogue|StatementColumns)\b/;
-
-export function checkContent(siteDir: string): ContentProblem[] {
-  const contract = loadContract(path.join(siteDir, contractRelativePath));
-  const vocabulary = contractVocabulary(contract, scanApiPages(siteDir));
-  const problems: ContentProblem[] = [];
-  for (const {section, relativePath, file, text} of readContentFiles(siteDir)) {
-    // Docs and demos pages are guides (unless they render reference data); their relative links resolve to docs URLs.
-    const isDocs = section.plugin === 'docs';
-    const root = path.join(siteDir, section.folder);
-    const resolveLink = (target: string): string | undefined => {
-      const bare = target.split('#')[0] ?? '';
-      if (bare.startsWith(`${contentSections.docs.routeBasePath}/`)) return bare;
-      if (!isDocs || !/\.mdx?$/.test(bare) || bare.includes('://')) return undefined;
-      const linked = path.posix.normalize(path.posix.join(path.posix.dirname(relativePath), bare));
-      try {
-        const linkedText = readFileSync(path.join(root, linked), 'utf8');
-        return docUrl(section.routeBasePath, {relativePath: linked, text: linkedText});
-      } catch {
-        return undefined;
-      }
-    };
-    problems.push(...lintContent(file, text, vocabulary, {isGuide: isDocs && !referenceMarkers.test(text), resolveLink}));
-  }
-  return problems;
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
-  const only = process.argv.slice(2);
-  const problems = checkContent(process.cwd()).filter((problem) => only.length === 0 || only.some((prefix) => problem.file.startsWith(prefix)));
-  for (const problem of problems) console.log(`${problem.file}:${problem.line}: ${problem.message}`);
-  console.log(problems.length === 0 ? 'Content checks: no problems.' : `Content checks: ${problems.length} problems.`);
-  process.exit(problems.length === 0 ? 0 : 1);
-}
+const only = process.argv.slice(2);
+const problems = checkContent(process.cwd()).filter((problem) => only.length === 0 || only.some((prefix) => problem.file.startsWith(prefix)));
+for (const problem of problems) console.log(`${problem.file}:${problem.line}: ${problem.message}`);
+console.log(problems.length === 0 ? 'Content checks: no problems.' : `Content checks: ${problems.length} problems.`);
+process.exit(problems.length === 0 ? 0 : 1);

@@ -5,7 +5,7 @@
  */
 import {execSync} from 'node:child_process';
 import {installDebianPackages} from '../tooling/debianPackages';
-import {findChromium} from './browser';
+import {findChromium} from '../tooling/browser';
 
 function install(): void {
   console.log('No Chromium found: installing Debian\'s chromium package.');

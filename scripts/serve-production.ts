@@ -13,8 +13,8 @@ import {createServer, type IncomingMessage, type ServerResponse} from 'node:http
 import path from 'node:path';
 import compression from 'compression';
 import serveHandler from 'serve-handler';
-import {headersFor, loadHosting} from './hosting';
-import {contentTypes, copyExtension, preferredEncoding, type Encoding} from './precompress';
+import {headersFor, loadHosting} from '../tooling/hosting';
+import {contentTypes, copyExtension, preferredEncoding, type Encoding} from '../tooling/precompress';
 
 const root = path.resolve(process.argv[2] ?? 'build');
 const port = Number(process.argv[3] ?? process.env.PORT ?? 3000);

@@ -13,7 +13,7 @@ export interface ContentSection {
   readonly routeBasePath: string;
   /**
    * The content plugin that serves it. A docs plugin publishes a file at routeBasePath + its path
-   * (src/lib/docRoutes.ts); the blog and the pages plugins have their own rules.
+   * (tooling/docRoutes.ts); the blog and the pages plugins have their own rules.
    */
   readonly plugin: 'docs' | 'blog' | 'pages';
 }

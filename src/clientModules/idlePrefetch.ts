@@ -10,7 +10,7 @@
  * touch or click) is untouched.
  */
 import type {ClientModule} from '@docusaurus/types';
-import {whenIdle} from '@site/src/lib/idle';
+import {whenIdle} from '@site/src/browser/idle';
 
 type Prefetch = Window['docusaurus']['prefetch'];
 

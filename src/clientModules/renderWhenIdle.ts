@@ -10,7 +10,7 @@
  * one per slice, and from then on the page is laid out as if nothing had been skipped.
  */
 import type {ClientModule} from '@docusaurus/types';
-import {whenIdle} from '@site/src/lib/idle';
+import {whenIdle} from '@site/src/browser/idle';
 
 /** Blocks still waiting; rendering one sets data-rendered, which drops the CSS skip. */
 const waitingBlocksSelector = '[data-render-when-idle]:not([data-rendered])';

@@ -1,5 +1,5 @@
 import {useSyncExternalStore} from 'react';
-import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
+import {withoutIdleWork} from '@site/src/browser/firstLoadSwitches';
 
 /*
  * Whether the reader has shown they may open the navbar's mobile menu (pointer

@@ -21,7 +21,7 @@ import {brand} from '../../src/brand';
 import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical} from '../../src/lib/signing';
 import {renderSamples, sampleInputFor, type RenderedSample, type SampleLanguage} from '../../src/lib/samples';
 import {repoRoot} from '../support/routeContract';
-import {startStubApiServer, type StubApiServer} from '../support/stubApiServer';
+import {startStubApiServer, type StubApiServer} from '../../tooling/stubApiServer';
 import {toolchains} from '../../tooling/toolchains';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));

@@ -1,6 +1,6 @@
 /** Reads a docs plugin's content folder for the unit tests. */
 import type {ContentSection} from '../../src/contentSections';
-import type {DocSource} from '../../src/lib/docRoutes';
+import type {DocSource} from '../../tooling/docRoutes';
 import {readContentFiles} from '../../tooling/contentFiles';
 import {repoRoot} from './routeContract';
 

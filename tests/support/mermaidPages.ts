@@ -1,7 +1,7 @@
 /** How many Mermaid diagrams each docs and demos page shows (its own plus the contract's), by URL. */
 import path from 'node:path';
 import {docsSections} from '../../src/contentSections';
-import {docUrl} from '../../src/lib/docRoutes';
+import {docUrl} from '../../tooling/docRoutes';
 import {pageDiagrams} from '../../plugins/content/mermaid-diagrams/collectDiagrams';
 import {contractRelativePath, loadContract} from '../../plugins/content/openapi-contract/loadContract';
 import {readContentFiles} from '../../tooling/contentFiles';

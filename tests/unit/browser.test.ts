@@ -1,6 +1,6 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {debianChromiumPath, findChromium} from '../../scripts/browser';
+import {debianChromiumPath, findChromium} from '../../tooling/browser';
 import {existsSync} from 'node:fs';
 
 describe('findChromium', () => {

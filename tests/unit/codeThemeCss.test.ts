@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {themes} from 'prism-react-renderer';
-import {accessibleCodeTheme} from '../../src/lib/accessibleCodeTheme';
+import {accessibleCodeTheme} from '../../tooling/accessibleCodeTheme';
 import {codeThemeCss} from '../../plugins/performance/deferred-highlighting/codeThemeCss';
 
 const light = accessibleCodeTheme(themes.github);

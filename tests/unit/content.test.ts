@@ -4,8 +4,8 @@
  */
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {lintContent, proseWordCount, type ContractVocabulary} from '../../src/lib/contentLint';
-import {checkContent} from '../../scripts/contentCheck';
+import {lintContent, proseWordCount, type ContractVocabulary} from '../../tooling/contentLint/contentLint';
+import {checkContent} from '../../tooling/contentLint/contentCheck';
 import {repoRoot} from '../support/routeContract';
 
 describe('the portal content', () => {

@@ -9,7 +9,7 @@ import docsSidebars from '../../sidebars/docs';
 import demosSidebars from '../../sidebars/demos';
 import {contentSections} from '../../src/contentSections';
 import {routeAliases} from '../../src/routeAliases';
-import {docId, docUrl} from '../../src/lib/docRoutes';
+import {docId, docUrl} from '../../tooling/docRoutes';
 import {loadRouteContract} from '../support/routeContract';
 import {readContentFolder} from '../support/contentTree';
 

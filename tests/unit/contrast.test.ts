@@ -1,8 +1,8 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {themes} from 'prism-react-renderer';
-import {accessibleCodeTheme} from '../../src/lib/accessibleCodeTheme';
-import {contrastRatio, ensureContrast} from '../../src/lib/contrast';
+import {accessibleCodeTheme} from '../../tooling/accessibleCodeTheme';
+import {contrastRatio, ensureContrast} from '../../tooling/contrast';
 
 describe('contrast', () => {
   test('known ratios', () => {

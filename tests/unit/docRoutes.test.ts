@@ -1,6 +1,6 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {docId, docUrl, frontMatterField} from '../../src/lib/docRoutes';
+import {docId, docUrl, frontMatterField} from '../../tooling/docRoutes';
 
 describe('frontMatterField', () => {
   const cases: Array<[string, string, string | undefined]> = [

@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {headersFor, hostingDir, loadHosting, parseHeaders, parseRedirects} from '../../scripts/hosting';
+import {headersFor, hostingDir, loadHosting, parseHeaders, parseRedirects} from '../../tooling/hosting';
 import {routeAliases} from '../../src/routeAliases';
 
 const hosting = loadHosting();

@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {allowedScriptHashes, checkInlineScripts, cspHash, inlineScripts} from '../../plugins/checks/inline-script-csp';
 import {pageScriptLoaderSource} from '../../plugins/performance/page-script-loader';
-import {headersFor, loadHosting} from '../../scripts/hosting';
+import {headersFor, loadHosting} from '../../tooling/hosting';
 
 describe('inline scripts against the Content-Security-Policy', () => {
   test('finds inline JavaScript only: not script files, not data blocks', () => {

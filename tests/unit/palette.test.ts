@@ -10,7 +10,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {test} from 'node:test';
 import postcss, {type Rule} from 'postcss';
-import {contrastRatio, isParsableColor} from '../../src/lib/contrast';
+import {contrastRatio, isParsableColor} from '../../tooling/contrast';
 import {repoRoot} from '../support/routeContract';
 
 type Mode = 'light' | 'dark';

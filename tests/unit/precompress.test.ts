@@ -5,7 +5,7 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync}
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {brotliDecompressSync, constants, gunzipSync} from 'node:zlib';
-import {brotliQuality, compressibleFiles, precompressBuild, preferredEncoding} from '../../scripts/precompress';
+import {brotliQuality, compressibleFiles, precompressBuild, preferredEncoding} from '../../tooling/precompress';
 
 describe('choosing the precompressed copy to send', () => {
   const both = ['br', 'gzip'] as const;

@@ -8,8 +8,8 @@ import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import type {Browser} from '@playwright/test';
-import {chromiumArgs} from '../../scripts/browser';
-import {copyExtension} from '../../scripts/precompress';
+import {chromiumArgs} from '../browser';
+import {copyExtension} from '../precompress';
 import {mainThreadCost, type TraceEvent} from './mainThreadCost';
 import type {RunFigures} from './stats';
 

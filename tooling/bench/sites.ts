@@ -8,7 +8,7 @@ import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import {existsSync, mkdirSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
-import {precompressBuild} from '../../scripts/precompress';
+import {precompressBuild} from '../precompress';
 
 export const stockVersion = '3.10.2';
 export const cacheDir = path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'veloxa-bench');

@@ -12,7 +12,7 @@ import {createHash} from 'node:crypto';
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Plugin} from '@docusaurus/types';
-import {headersFor, loadHosting} from '../../../scripts/hosting';
+import {headersFor, loadHosting} from '../../../tooling/hosting';
 
 /** Script types the browser runs as JavaScript, and so the ones script-src governs. */
 const javascriptTypes = new Set(['', 'text/javascript', 'application/javascript', 'module']);

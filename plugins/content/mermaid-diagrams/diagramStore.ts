@@ -14,7 +14,7 @@ import {createHash} from 'node:crypto';
 import {existsSync, mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import path from 'node:path';
-import {chromiumArgs, findChromium} from '../../../scripts/browser';
+import {chromiumArgs, findChromium} from '../../../tooling/browser';
 
 export const diagramDirectory = path.join('static', 'diagrams');
 export const diagramThemes = ['light', 'dark'] as const;

@@ -5,7 +5,7 @@
  * operation the contract lacks.
  */
 import {contentSections, type ContentSection} from '../../../src/contentSections';
-import {docUrl} from '../../../src/lib/docRoutes';
+import {docUrl} from '../../../tooling/docRoutes';
 import {readContentFiles} from '../../../tooling/contentFiles';
 import {ContractError, type LoadedContract} from './loadContract';
 

@@ -5,7 +5,7 @@
  *
  * docusaurus.config.ts leaves out a group's plugins, page template and client modules; the theme
  * wrappers of the idle-work group learn it from a build-time constant defined here, read through
- * src/lib/firstLoadSwitches.ts, and fall back to the theme's own components.
+ * src/browser/firstLoadSwitches.ts, and fall back to the theme's own components.
  */
 import type {LoadContext, Plugin} from '@docusaurus/types';
 

@@ -2,7 +2,7 @@ import {useState, type ComponentProps, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useWindowSize} from '@docusaurus/theme-common';
 import {useMobileMenuIntended} from '@site/src/hooks/useMobileMenuIntent';
-import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
+import {withoutIdleWork} from '@site/src/browser/firstLoadSwitches';
 
 /** Whether this render may keep the server markup: true only when it is the hydration of a server-rendered page. Also used by the ejected CodeBlock/Content. */
 export function useKeepServerMarkup(): boolean {

@@ -4,7 +4,7 @@ import type ButtonsType from '@theme/CodeBlock/Buttons';
 import type {WrapperProps} from '@docusaurus/types';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import {useHasBeenVisible} from '@site/src/hooks/useHasBeenVisible';
-import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
+import {withoutIdleWork} from '@site/src/browser/firstLoadSwitches';
 
 type Props = WrapperProps<typeof ButtonsType>;
 

@@ -3,7 +3,7 @@ import Info from '@theme-original/BlogPostItem/Header/Info';
 import type InfoType from '@theme/BlogPostItem/Header/Info';
 import type {WrapperProps} from '@docusaurus/types';
 import StaticMarkup from '@site/src/components/ui/StaticMarkup';
-import {withoutIdleWork} from '@site/src/lib/firstLoadSwitches';
+import {withoutIdleWork} from '@site/src/browser/firstLoadSwitches';
 
 type Props = WrapperProps<typeof InfoType>;
 

@@ -7,10 +7,10 @@
  */
 import {createServer, type IncomingMessage, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import type {LoadedContract} from '../../plugins/content/openapi-contract/loadContract';
-import {createContractValidator, pointerSegment} from '../../src/lib/contract/validator';
-import {canonicalString, importPublicKey, isTimestampFresh, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
-import type {OperationLocation} from '../../src/lib/openapiTypes';
+import type {LoadedContract} from '../plugins/content/openapi-contract/loadContract';
+import {createContractValidator, pointerSegment} from '../src/lib/contract/validator';
+import {canonicalString, importPublicKey, isTimestampFresh, parseSignatureHeader, verifyCanonical} from '../src/lib/signing';
+import type {OperationLocation} from '../src/lib/openapiTypes';
 
 export interface RecordedRequest {
   readonly operationId: string | undefined;
