@@ -3,6 +3,58 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import {builtinModules} from 'node:module';
+
+/**
+ * The import directions of the layout (README "Repository layout"): contract -> plugins -> components -> pages.
+ * Each group below is one arrow that must not be drawn; a folder's block lists every group that holds for it,
+ * because a later block that sets no-restricted-imports replaces an earlier one instead of adding to it.
+ */
+type RestrictedImports = {paths?: {name: string; message: string}[]; patterns?: {regex: string; message: string}[]};
+const importRules = {
+  scripts: {
+    patterns: [{regex: '(^|/)scripts(/|$)', message: 'scripts/ holds command-line entry points only: move what you want to share to tooling/.'}],
+  },
+  themeInternals: {
+    patterns: [{regex: '^@docusaurus/theme-common/internal$', message: 'Internal theme hooks are for src/theme/ only, where each override is listed with its upgrade risk (src/theme/README.md).'}],
+  },
+  tests: {
+    patterns: [{regex: '(^|/)tests/', message: 'tests/ holds tests and their fixtures: code that plugins, tooling or the site need lives in tooling/ or src/lib/.'}],
+  },
+  tooling: {
+    patterns: [{regex: '(^|/)tooling(/|$)', message: 'tooling/ is Node-only code for plugins, scripts and tests: the site cannot ship it. Build-time work belongs in a plugin.'}],
+  },
+  plugins: {
+    patterns: [{regex: '(^|/)plugins/', message: 'Plugins run in Node at build time: the site receives their output (props, generated modules), not their code.'}],
+  },
+  node: {
+    paths: builtinModules
+      .filter((name) => !name.startsWith('_'))
+      .map((name) => ({name, message: 'Node built-ins do not exist in the browser: Node-only code lives in tooling/ or a plugin.'})),
+    patterns: [{regex: '^node:', message: 'Node built-ins do not exist in the browser: Node-only code lives in tooling/ or a plugin.'}],
+  },
+  framework: {
+    patterns: [
+      {
+        regex: '^(react|react-dom|react/.*|react-dom/.*|@docusaurus/.*|@theme(-original|-init)?/.*|@generated/.*|@site/.*)$',
+        message: 'src/lib is isomorphic TypeScript (browser and Node, no React, no Docusaurus): put components in src/components and import src/lib from them.',
+      },
+    ],
+  },
+} satisfies Record<string, RestrictedImports>;
+
+/** One no-restricted-imports entry made of the given groups. */
+function restrictImports(...groups: RestrictedImports[]): ['error', Required<RestrictedImports>] {
+  return ['error', {paths: groups.flatMap((group) => group.paths ?? []), patterns: groups.flatMap((group) => group.patterns ?? [])}];
+}
+
+/** Browser and Node globals src/lib may not touch, so it runs unchanged in both. */
+const hostGlobals = [
+  ...['window', 'document', 'navigator', 'location', 'history', 'localStorage', 'sessionStorage', 'indexedDB'],
+  ...['requestIdleCallback', 'cancelIdleCallback', 'requestAnimationFrame', 'cancelAnimationFrame', 'getComputedStyle', 'matchMedia'],
+  ...['HTMLElement', 'Element', 'Node', 'customElements', 'IntersectionObserver', 'MutationObserver', 'ResizeObserver'],
+  ...['process', 'Buffer', 'require', 'module', '__dirname', '__filename', 'global'],
+].map((name) => ({name, message: 'src/lib runs in the browser and in Node alike: take what you need from the host as a parameter, or move the code to src/browser/ or tooling/.'}));
 
 /** Lint for the whole repository: config, sidebars, plugins, components, scripts and tests. */
 export default tseslint.config(
@@ -54,6 +106,48 @@ export default tseslint.config(
     ],
     linterOptions: {reportUnusedDisableDirectives: 'off'},
     rules: {'@typescript-eslint/no-non-null-assertion': 'off'},
+  },
+  // Import directions (see importRules above): the most specific folder last.
+  {
+    files: ['**/*.{ts,tsx,js}'],
+    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals)},
+  },
+  {
+    // Entry points do not import each other either.
+    files: ['scripts/**'],
+    rules: {
+      'no-restricted-imports': restrictImports(importRules.themeInternals, {
+        patterns: [...importRules.scripts.patterns, {regex: '^\\./', message: 'scripts/ holds command-line entry points only: move what you want to share to tooling/.'}],
+      }),
+    },
+  },
+  {
+    files: ['tooling/**', 'plugins/**'],
+    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests)},
+  },
+  {
+    files: ['src/**'],
+    rules: {
+      'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests, importRules.tooling, importRules.plugins, importRules.node),
+    },
+  },
+  {
+    files: ['src/theme/**'],
+    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.tests, importRules.tooling, importRules.plugins, importRules.node)},
+  },
+  {
+    files: ['src/lib/**'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        importRules.scripts,
+        importRules.tests,
+        importRules.tooling,
+        importRules.plugins,
+        importRules.node,
+        importRules.framework,
+      ),
+      'no-restricted-globals': ['error', ...hostGlobals],
+    },
   },
   {
     // The page-script loader, inlined into every page as it is: browser globals only.
