@@ -1,10 +1,13 @@
 import {expect, test, type Page} from '@playwright/test';
 
 async function search(page: Page, query: string) {
+  // The first search downloads the whole index (3.4 MB raw); results can only come once it is here.
+  const index = page.waitForResponse((response) => /\/search-index[^/]*\.json$/.test(new URL(response.url()).pathname));
   await page.keyboard.press('Control+k');
   const input = page.locator('input.navbar__search-input');
   await expect(input).toBeFocused();
   await input.fill(query);
+  expect((await index).ok()).toBe(true);
   const options = page.getByRole('option');
   await expect(options.first().or(page.getByText('No results').first())).toBeVisible();
   return options;
