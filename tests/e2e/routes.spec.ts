@@ -1,7 +1,6 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import {expect, test, type Page} from '@playwright/test';
-import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
 import {coveringPages, hooksOfBuiltPages} from '../support/pageCoverage';
 import {allPages, loadRouteContract, repoRoot} from '../support/routeContract';
 import {mermaidBlocksByUrl} from '../support/mermaidPages';
@@ -10,30 +9,32 @@ import {mermaidBlocksByUrl} from '../support/mermaidPages';
  * Every page of the route contract is loaded and checked here; the accessibility scans are
  * spread so that every rule meets every distinct template and colour pair once, not 148 times:
  *
- * - Structure (landmarks, headings, names, ids, permitted content) does not change with the
- *   colour mode. It is checked on every built page by scripts/checkHtml.ts (html-validate) and
- *   at lint time by jsx-a11y, and in the browser by the light-mode scan below.
+ * - The colour set is the smallest set of pages that uses every styling hook of the site
+ *   (CSS-module classes, theme classes, Infima elements and modifiers; tests/support/pageCoverage.ts),
+ *   seeded with one page per page type: 15 of 74 pages. Each gets every axe rule, the colour rules in
+ *   tests of their own in light and in dark mode, so every component, in every variant the site
+ *   uses, meets every rule in both colour modes.
  * - The site chrome (navbar, sidebars, table of contents, footer) is the same on every page of a
- *   layout: scanned in full on one page per layout, excluded elsewhere.
- * - Colour: the colour set is the smallest set of pages that uses every styling hook of the site
- *   (tests/support/pageCoverage.ts), seeded with one page per page type. Those pages are scanned
- *   with every rule in light mode and with the colour rules in dark mode; every other page gets
- *   every rule but colour. The palette itself is unit-tested in both modes for every colour rule
- *   of the stylesheets (tests/unit/palette.test.ts, codeThemeCss.test.ts).
- * - API pages differ only in contract data rendered by the same components: outside the colour
- *   set, their scan covers the article.
+ *   layout: scanned in full on one page per layout, excluded from the other colour-set scans.
+ * - Every other page gets the rules that need the rendered page (scroll boxes reachable by
+ *   keyboard, target sizes, focusable content hidden from assistive technology, content outside
+ *   landmarks). Its structure (headings, landmarks, ids, names, ARIA, permitted content) is checked
+ *   on every built page by scripts/checkHtml.ts (html-validate) and at lint time by jsx-a11y.
+ * - Colour comes from the stylesheets: every rule of them that sets a text colour is unit-tested in
+ *   both modes (tests/unit/palette.test.ts), and the code themes too (codeThemeCss.test.ts).
  */
 
 /** WCAG 2.1 A and AA rules, plus axe's best practices. */
 const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 /** The rules whose result depends on the colours, and so on the colour mode. */
 const colourRules = ['color-contrast', 'link-in-text-block'];
+/** Rules that need the rendered page (sizes, scrolling, what is hidden), which no static check can apply. */
+const renderedRules = ['scrollable-region-focusable', 'target-size', 'aria-hidden-focus', 'region'];
 /** The same on every page of a layout. */
 const chromeSelectors = ['.navbar', '.theme-announcement-bar', '.theme-doc-sidebar-container', '.table-of-contents', 'nav[aria-label="Blog recent posts navigation"]', '.theme-layout-footer'];
 
 const contract = loadRouteContract();
 const pages = allPages(contract);
-const apiPages = new Set(scanApiPages(repoRoot).map((apiPage) => apiPage.url));
 /** One page per layout whose scan includes the chrome. */
 const chromePages = new Set(['/', '/docs/integration-guide', '/demos/dynqr', '/blog/long-blog-post']);
 /** One page per page type first: home, guide, API operation, notification, demo, blog post and list. */
@@ -114,13 +115,12 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
 
 /** The scan each page gets in light mode (see the comment at the top). */
 function lightScan(page: Page, route: string): AxeBuilder {
-  const scan = new AxeBuilder({page}).withTags(axeTags);
+  // Outside the colour set, structure is checked statically on every built page (scripts/checkHtml.ts)
+  // and at lint time (jsx-a11y); the browser adds the rules that need the rendered page.
+  if (!colourPages.has(route)) return new AxeBuilder({page}).withRules(renderedRules);
+  // The colour rules run in tests of their own below: on the largest pages a full scan is 10 s here.
+  const scan = new AxeBuilder({page}).withTags(axeTags).disableRules(colourRules);
   if (!chromePages.has(route)) for (const selector of chromeSelectors) scan.exclude(selector);
-  // Colour comes from the stylesheets: measured on the colour set, which uses every styling hook of the
-  // site (and every colour rule of the stylesheets is unit-tested in both modes). color-contrast is the
-  // costliest rule, 3 to 5 s a page here.
-  if (!colourPages.has(route)) scan.disableRules(colourRules);
-  if (apiPages.has(route) && !colourPages.has(route)) scan.include('article');
   return scan;
 }
 
@@ -161,7 +161,7 @@ test.describe('every page of the route contract', () => {
 
   for (const route of pages) {
     const inColourSet = colourPages.has(route);
-    const scope = `${chromePages.has(route) ? 'with its chrome' : 'without the chrome'}${inColourSet ? '' : ', colour rules left to the colour set'}${apiPages.has(route) && !inColourSet ? ', article only' : ''}`;
+    const scope = inColourSet ? `every rule but colour, ${chromePages.has(route) ? 'with its chrome' : 'without the chrome'}` : 'the rules that need the rendered page';
     test(`${route}: 200, own title and h1, no console error or CSP violation, diagrams, axe in light mode (${scope}), no sideways scrolling on a phone`, async ({page}) => {
       const errors = await collectConsoleErrors(page);
       const response = await page.goto(route);
@@ -189,17 +189,19 @@ test.describe('every page of the route contract', () => {
   }
 
   for (const route of colourPages) {
-    test(`${route} in dark mode: drawings swap, no axe colour violation, no console error`, async ({page}) => {
-      const errors = await collectConsoleErrors(page);
-      // The theme's own query parameter opens the page in dark mode (the toggle is tested in site-chrome.spec.ts).
-      await page.goto(`${route}?docusaurus-theme=dark`);
-      await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-      await checkDiagramsShow(page);
-      await renderSkippedContent(page);
-      expect(await axeViolations(page, new AxeBuilder({page}).withRules(colourRules)), `axe colour rules on ${route} (dark)`).toEqual([]);
-      expect(errors, `console errors on ${route} in dark mode`).toEqual([]);
-    });
+    for (const mode of ['light', 'dark'] as const) {
+      test(`${route} in ${mode} mode: no axe colour violation${mode === 'dark' ? ', the dark drawings show' : ''}, no console error`, async ({page}) => {
+        const errors = await collectConsoleErrors(page);
+        // The theme's own query parameter opens the page in a colour mode (the toggle is tested in site-chrome.spec.ts).
+        await page.goto(`${route}?docusaurus-theme=${mode}`);
+        await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+        await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
+        if (mode === 'dark') await checkDiagramsShow(page);
+        await renderSkippedContent(page);
+        expect(await axeViolations(page, new AxeBuilder({page}).withRules(colourRules)), `axe colour rules on ${route} (${mode})`).toEqual([]);
+        expect(errors, `console errors on ${route} in ${mode} mode`).toEqual([]);
+      });
+    }
   }
 
   test('no two pages share a title', async ({request}) => {
