@@ -19,7 +19,10 @@ export default defineConfig({
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: 'retain-on-failure',
+    // Recording a trace costs about a quarter of the suite's time (3.5 against 2.6 minutes on the
+    // specs outside the route suite), so it is kept for the retry of a failed test. To trace a
+    // failure locally: npx playwright test -g '<test name>' --trace on
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: browser?.executablePath,
       args: [...chromiumArgs],

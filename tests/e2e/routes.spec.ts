@@ -1,6 +1,7 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import {expect, test, type Page} from '@playwright/test';
+import {expect, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
+import {axeViolations as scanViolations, type AxeScan} from '../support/axe';
 import {coveringPages, hooksOfBuiltPages} from '../support/pageCoverage';
 import {allPages, loadRouteContract, repoRoot} from '../support/routeContract';
 import {mermaidBlocksByUrl} from '../support/mermaidPages';
@@ -11,11 +12,11 @@ import {mermaidBlocksByUrl} from '../support/mermaidPages';
  *
  * - The colour set is the smallest set of pages that uses every styling hook of the site
  *   (CSS-module classes, theme classes, Infima elements and modifiers; tests/support/pageCoverage.ts),
- *   seeded with one page per page type: 15 of 74 pages. Each gets every axe rule, the colour rules in
- *   tests of their own in light and in dark mode, so every component, in every variant the site
- *   uses, meets every rule in both colour modes.
+ *   seeded with one page per page type: 15 of 74 pages. Each gets every axe rule in light mode and
+ *   the colour rules again in a dark-mode test of its own, so every component, in every variant the
+ *   site uses, meets every rule in both colour modes.
  * - The site chrome (navbar, sidebars, table of contents, footer) is the same on every page of a
- *   layout: scanned in full on one page per layout, excluded from the other colour-set scans.
+ *   layout: scanned in full on one page per layout, excluded from every other page's scans.
  * - Every other page gets the rules that need the rendered page (scroll boxes reachable by
  *   keyboard, target sizes, focusable content hidden from assistive technology, content outside
  *   landmarks). Its structure (headings, landmarks, ids, names, ARIA, permitted content) is checked
@@ -114,44 +115,21 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
 }
 
 /** The scan each page gets in light mode (see the comment at the top). */
-function lightScan(page: Page, route: string): AxeBuilder {
+function lightScan(route: string): AxeScan {
   // Outside the colour set, structure is checked statically on every built page (scripts/checkHtml.ts)
   // and at lint time (jsx-a11y); the browser adds the rules that need the rendered page.
-  if (!colourPages.has(route)) return new AxeBuilder({page}).withRules(renderedRules);
-  // The colour rules run in tests of their own below: on the largest pages a full scan is 10 s here.
-  const scan = new AxeBuilder({page}).withTags(axeTags).disableRules(colourRules);
-  if (!chromePages.has(route)) for (const selector of chromeSelectors) scan.exclude(selector);
-  return scan;
+  const exclude = chromePages.has(route) ? [] : chromeSelectors;
+  if (!colourPages.has(route)) return {rules: renderedRules, exclude};
+  return {tags: axeTags, exclude, readsStylesheets: true};
 }
 
-async function axeViolations(page: Page, scan: AxeBuilder): Promise<string[]> {
+async function axeViolations(page: Page, scan: AxeScan): Promise<string[]> {
   await settleTransitions(page);
-  const results = await scan.analyze();
-  return results.violations.map(
-    (v) => `${v.id} (${v.impact ?? 'unknown'}): ${v.help} at ${v.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`,
-  );
+  return scanViolations(page, scan);
 }
 
 const siteTitle = 'Veloxa Pay';
 const notFoundHeading = 'Page Not Found';
-
-/**
- * Console errors a page logs while loading; any is a failure. Content-Security-Policy
- * violations are reported as errors too (the suite serves the build with the production headers).
- */
-async function collectConsoleErrors(page: Page): Promise<string[]> {
-  const errors: string[] = [];
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
-    });
-  });
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
 
 test.describe('every page of the route contract', () => {
   test('the colour set covers every page type and stays small', () => {
@@ -161,9 +139,8 @@ test.describe('every page of the route contract', () => {
 
   for (const route of pages) {
     const inColourSet = colourPages.has(route);
-    const scope = inColourSet ? `every rule but colour, ${chromePages.has(route) ? 'with its chrome' : 'without the chrome'}` : 'the rules that need the rendered page';
-    test(`${route}: 200, own title and h1, no console error or CSP violation, diagrams, axe in light mode (${scope}), no sideways scrolling on a phone`, async ({page}) => {
-      const errors = await collectConsoleErrors(page);
+    const scope = inColourSet ? `every rule, ${chromePages.has(route) ? 'with its chrome' : 'without the chrome'}` : 'the rules that need the rendered page, without the chrome';
+    test(`${route}: 200, own title and h1, no console error or CSP violation, diagrams, axe in light mode (${scope}), no sideways scrolling on a phone`, async ({warm: {page, errors}}) => {
       const response = await page.goto(route);
       expect(response?.status(), `HTTP status of ${route}`).toBe(200);
       await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -176,10 +153,11 @@ test.describe('every page of the route contract', () => {
       await expect(page.locator('h1')).toHaveText([ownTitle]);
       await expect(page.getByRole('heading', {name: notFoundHeading})).toHaveCount(0);
       await expect(page.locator('meta[name="robots"][content*="noindex"]')).toHaveCount(0);
+      await expect(page.locator('iframe, frame'), 'no frames: axe runs without its frame-by-frame mode').toHaveCount(0);
       await checkDiagramFiles(page, route);
       if (inColourSet) await checkDiagramsShow(page);
       await renderSkippedContent(page);
-      expect(await axeViolations(page, lightScan(page, route)), `axe on ${route} (light)`).toEqual([]);
+      expect(await axeViolations(page, lightScan(route)), `axe on ${route} (light)`).toEqual([]);
       expect(errors, `console errors on ${route}`).toEqual([]);
 
       // On a phone nothing makes the page scroll sideways (a mobile browser would zoom it out).
@@ -189,19 +167,17 @@ test.describe('every page of the route contract', () => {
   }
 
   for (const route of colourPages) {
-    for (const mode of ['light', 'dark'] as const) {
-      test(`${route} in ${mode} mode: no axe colour violation${mode === 'dark' ? ', the dark drawings show' : ''}, no console error`, async ({page}) => {
-        const errors = await collectConsoleErrors(page);
-        // The theme's own query parameter opens the page in a colour mode (the toggle is tested in site-chrome.spec.ts).
-        await page.goto(`${route}?docusaurus-theme=${mode}`);
-        await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-        await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
-        if (mode === 'dark') await checkDiagramsShow(page);
-        await renderSkippedContent(page);
-        expect(await axeViolations(page, new AxeBuilder({page}).withRules(colourRules)), `axe colour rules on ${route} (${mode})`).toEqual([]);
-        expect(errors, `console errors on ${route} in ${mode} mode`).toEqual([]);
-      });
-    }
+    test(`${route} in dark mode: no axe colour violation, the dark drawings show, no console error`, async ({warm: {page, errors}}) => {
+      // The theme's own query parameter opens the page in a colour mode without storing the choice
+      // (the toggle is tested in site-chrome.spec.ts), so the shared tab stays in light mode.
+      await page.goto(`${route}?docusaurus-theme=dark`);
+      await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+      await checkDiagramsShow(page);
+      await renderSkippedContent(page);
+      expect(await axeViolations(page, {rules: colourRules}), `axe colour rules on ${route} (dark)`).toEqual([]);
+      expect(errors, `console errors on ${route} in dark mode`).toEqual([]);
+    });
   }
 
   test('no two pages share a title', async ({request}) => {
@@ -218,7 +194,7 @@ test.describe('every page of the route contract', () => {
 
 test.describe('aliases land on their canonical page', () => {
   for (const [alias, canonical] of Object.entries(contract.aliases)) {
-    test(`${alias} -> ${canonical}`, async ({page}) => {
+    test(`${alias} -> ${canonical}`, async ({warm: {page}}) => {
       await page.goto(alias);
       await expect(page).toHaveURL((url) => url.pathname.replace(/\/$/, '') === canonical);
       await expect(page.locator('article h1, main h1').first()).toBeVisible();
@@ -230,17 +206,16 @@ test.describe('unknown paths show the not-found page', () => {
   for (const [index, route] of contract.notFound.entries()) {
     // The not-found page is one template: the first path also gets the axe scans, light and dark.
     const scanned = index === 0;
-    test(`${route} is a 404${scanned ? ', with no axe violation in either colour mode' : ''}`, async ({page}) => {
-      const errors = await collectConsoleErrors(page);
+    test(`${route} is a 404${scanned ? ', with no axe violation in either colour mode' : ''}`, async ({warm: {page, errors}}) => {
       const response = await page.goto(route);
       expect(response?.status(), `HTTP status of ${route}`).toBe(404);
       await expect(page.getByRole('heading', {name: notFoundHeading})).toBeVisible();
       if (!scanned) return;
       await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-      expect(await axeViolations(page, new AxeBuilder({page}).withTags(axeTags)), 'axe on the not-found page (light)').toEqual([]);
+      expect(await axeViolations(page, {tags: axeTags, readsStylesheets: true}), 'axe on the not-found page (light)').toEqual([]);
       await page.goto(`${route}?docusaurus-theme=dark`);
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-      expect(await axeViolations(page, new AxeBuilder({page}).withRules(colourRules)), 'axe colour rules on the not-found page (dark)').toEqual([]);
+      expect(await axeViolations(page, {rules: colourRules}), 'axe colour rules on the not-found page (dark)').toEqual([]);
       // The browser logs the page's own 404 status as a failed resource; anything else is an error.
       expect(errors.filter((error) => !/Failed to load resource: the server responded with a status of 404/.test(error))).toEqual([]);
     });
