@@ -189,7 +189,7 @@ const config: Config = {
 
   plugins: [
     openapiContractPlugin,
-    [deferredHighlightingPlugin, {themes: codeThemes} satisfies DeferredHighlightingOptions],
+    [deferredHighlightingPlugin, {themes: codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
     ...(without.has('start-up') ? [] : [docsPluginLookupPlugin, compileHintsPlugin, stagedStartUpPlugin]),
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.
     ...(without.has('scheduling') ? [] : [routeScriptsPlugin, pageScriptLoaderPlugin, inlineScriptCspPlugin]),

@@ -64,7 +64,11 @@ export async function portalBuild(without: readonly string[], reuse: boolean): P
   const dir = path.join(cacheDir, without.length ? `portal-without-${without.join('+')}` : 'portal');
   if (reuse && existsSync(path.join(dir, 'index.html'))) return {dir};
   const started = Date.now();
-  run('npx', ['docusaurus', 'build', '--out-dir', dir], process.cwd(), {...process.env, PORTAL_TEST_ROUTES: '', PORTAL_WITHOUT: without.join(',')});
+  // No persistent Rspack cache: its key covers the theme's aliases but not a plugin's, so a build
+  // without the highlighting group reused the other builds' resolution of @portal/highlighter and
+  // shipped the lazy highlighter it was meant to leave out (hydration errors, wrong figures).
+  const env = {...process.env, PORTAL_TEST_ROUTES: '', PORTAL_WITHOUT: without.join(','), DOCUSAURUS_NO_PERSISTENT_CACHE: 'true'};
+  run('npx', ['docusaurus', 'build', '--out-dir', dir], process.cwd(), env);
   await precompressBuild(dir);
   return {dir, seconds: (Date.now() - started) / 1000};
 }

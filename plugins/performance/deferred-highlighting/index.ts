@@ -16,6 +16,11 @@ import {codeThemeCss} from './codeThemeCss';
 
 export interface DeferredHighlightingOptions {
   readonly themes: Record<'light' | 'dark', PrismTheme>;
+  /**
+   * False only in the benchmark build without the highlighting group (first-load-switches): the
+   * browser then bundles the server's synchronous highlighter, Prism included, as the theme does.
+   */
+  readonly deferred?: boolean;
 }
 
 function checkOptions(options: unknown): DeferredHighlightingOptions {
@@ -41,9 +46,11 @@ export default function deferredHighlightingPlugin(context: LoadContext, rawOpti
       return [cssFile];
     },
     configureWebpack(_config, isServer) {
-      const alias: Record<string, string> = isServer
-        ? {'@portal/highlighter$': highlighter('server.tsx')}
-        : {'@portal/highlighter$': highlighter('client.tsx'), 'prism-react-renderer$': highlighter('prismFacade.ts')};
+      const deferred = options.deferred ?? true;
+      const alias: Record<string, string> =
+        isServer || !deferred
+          ? {'@portal/highlighter$': highlighter('server.tsx')}
+          : {'@portal/highlighter$': highlighter('client.tsx'), 'prism-react-renderer$': highlighter('prismFacade.ts')};
       return {resolve: {alias}};
     },
   };

@@ -4,8 +4,8 @@
  * lists the groups to leave out; it is unset in every normal build, which this changes in nothing.
  *
  * docusaurus.config.ts leaves out a group's plugins, page template and client modules; the theme
- * wrappers of the idle-work group learn it from a build-time constant defined here, read through
- * src/browser/firstLoadSwitches.ts, and fall back to the theme's own components.
+ * wrappers of the idle-work and highlighting groups learn it from build-time constants defined
+ * here, read through src/browser/firstLoadSwitches.ts, and fall back to the theme's own behaviour.
  */
 import type {LoadContext, Plugin} from '@docusaurus/types';
 
@@ -17,6 +17,9 @@ export const firstLoadGroups = [
   // The idlePrefetch and renderWhenIdle client modules, mobile-menu intent, sidebar and TOC kept
   // below desktop, the blog-date wrapper and lazy code-block buttons.
   'idle-work',
+  // deferred-highlighting's lazy browser highlighter and the kept server markup of code blocks
+  // (without: Prism in the start-up bundle, every block tokenised and hydrated, as the theme does).
+  'highlighting',
 ] as const;
 
 export type FirstLoadGroup = (typeof firstLoadGroups)[number];
@@ -39,7 +42,11 @@ export default function firstLoadSwitchesPlugin(_context: LoadContext, options: 
     name: 'first-load-switches',
     configureWebpack(_config, _isServer, {currentBundler}) {
       // Server and client alike, so hydration finds the markup it renders.
-      return {plugins: [new currentBundler.instance.DefinePlugin({__PORTAL_WITHOUT_IDLE_WORK__: JSON.stringify(without.includes('idle-work'))})]};
+      const constants = {
+        __PORTAL_WITHOUT_IDLE_WORK__: JSON.stringify(without.includes('idle-work')),
+        __PORTAL_WITHOUT_HIGHLIGHTING__: JSON.stringify(without.includes('highlighting')),
+      };
+      return {plugins: [new currentBundler.instance.DefinePlugin(constants)]};
     },
   };
 }

@@ -14,6 +14,7 @@ import {usePrismTheme} from '@docusaurus/theme-common';
 // prism-react-renderer's; the browser's loads Prism when a block is first rendered there.
 import {Highlight} from '@portal/highlighter';
 import {useKeepServerMarkup} from '@site/src/components/ui/StaticMarkup';
+import {withoutHighlighting} from '@site/src/browser/firstLoadSwitches';
 // END portal change
 import type {Props} from '@theme/CodeBlock/Content';
 import Line from '@theme/CodeBlock/Line';
@@ -67,7 +68,7 @@ export default function CodeBlockContent({
   // no tokenising, no fibers for thousands of token spans): same element and attributes as
   // below, with an inner HTML that React neither compares nor applies.
   const keepServerMarkup = useKeepServerMarkup();
-  if (keepServerMarkup) {
+  if (keepServerMarkup && !withoutHighlighting) {
     const {codeBlockRef} = wordWrap;
     return (
       <Pre
