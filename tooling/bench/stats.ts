@@ -21,7 +21,7 @@ export interface RunFigures {
   firstPaintMs: number;
   /** Real browser: when the page was hydrated and its colour-mode toggle enabled. */
   usableMs: number;
-  /** Real browser: the time of long tasks (over 50 ms) between first paint and usable. */
+  /** Real browser: the time of long tasks (over 50 ms) from navigation start until usable. */
   longTasksMs: number;
 }
 
