@@ -7,6 +7,7 @@
  * wrappers of the idle-work and highlighting groups learn it from build-time constants defined
  * here, read through src/browser/firstLoadSwitches.ts, and fall back to the theme's own behaviour.
  */
+import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
 
 export const firstLoadGroups = [
@@ -20,6 +21,10 @@ export const firstLoadGroups = [
   // deferred-highlighting's lazy browser highlighter and the kept server markup of code blocks
   // (without: Prism in the start-up bundle, every block tokenised and hydrated, as the theme does).
   'highlighting',
+  // Server markup kept through hydration (StaticMarkup around the API tables), tab groups not
+  // re-created after hydration (ejected Tabs), and content-visibility: auto on code blocks, tab
+  // groups and tables (without: all hydrated and laid out as the theme does).
+  'server-markup',
 ] as const;
 
 export type FirstLoadGroup = (typeof firstLoadGroups)[number];
@@ -40,11 +45,16 @@ export default function firstLoadSwitchesPlugin(_context: LoadContext, options: 
   const {without} = options as FirstLoadSwitchesOptions;
   return {
     name: 'first-load-switches',
+    getClientModules() {
+      // The content-visibility rules live in src/css/custom.css; this sheet, loaded after it, undoes them.
+      return without.includes('server-markup') ? [path.join(__dirname, 'withoutContentVisibility.css')] : [];
+    },
     configureWebpack(_config, _isServer, {currentBundler}) {
       // Server and client alike, so hydration finds the markup it renders.
       const constants = {
         __PORTAL_WITHOUT_IDLE_WORK__: JSON.stringify(without.includes('idle-work')),
         __PORTAL_WITHOUT_HIGHLIGHTING__: JSON.stringify(without.includes('highlighting')),
+        __PORTAL_WITHOUT_SERVER_MARKUP__: JSON.stringify(without.includes('server-markup')),
       };
       return {plugins: [new currentBundler.instance.DefinePlugin(constants)]};
     },

@@ -15,7 +15,10 @@ import {
   sanitizeTabsChildren,
   TabsProvider,
 } from '@docusaurus/theme-common/internal';
-// BEGIN portal change: no useIsBrowser, tab groups are not re-created after hydration (see Tabs below)
+import useIsBrowser from '@docusaurus/useIsBrowser';
+// BEGIN portal change: tab groups are not re-created after hydration (see Tabs below), except in
+// the benchmark build without the server-markup group (plugins/performance/first-load-switches)
+import {withoutServerMarkup} from '@site/src/browser/firstLoadSwitches';
 // END portal change
 import type {Props} from '@theme/Tabs';
 import styles from './styles.module.css';
@@ -137,7 +140,9 @@ function TabsContainer({
   );
 }
 
-export default function Tabs(props: Props): ReactNode {
+// BEGIN portal change: exported below
+function Tabs(props: Props): ReactNode {
+// END portal change
   // BEGIN portal change: no key={String(isBrowser)}. The original re-creates every tab group, and
   // every code block in it, right after hydration (a temporary fix for facebook/docusaurus#5653).
   // The stored or query-string choice is still applied after hydration by the layout effect in
@@ -153,3 +158,13 @@ export default function Tabs(props: Props): ReactNode {
   );
   // END portal change
 }
+
+// BEGIN portal change: the benchmark build without the server-markup group re-creates every tab
+// group after hydration, as the original does; every other build exports Tabs as it is.
+function TabsRecreatedAfterHydration(props: Props): ReactNode {
+  const isBrowser = useIsBrowser();
+  return <Tabs key={String(isBrowser)} {...props} />;
+}
+
+export default withoutServerMarkup ? TabsRecreatedAfterHydration : Tabs;
+// END portal change

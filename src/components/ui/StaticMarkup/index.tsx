@@ -2,7 +2,7 @@ import {useState, type ComponentProps, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useWindowSize} from '@docusaurus/theme-common';
 import {useMobileMenuIntended} from '@site/src/hooks/useMobileMenuIntent';
-import {withoutIdleWork} from '@site/src/browser/firstLoadSwitches';
+import {withoutIdleWork, withoutServerMarkup} from '@site/src/browser/firstLoadSwitches';
 
 /** Whether this render may keep the server markup: true only when it is the hydration of a server-rendered page. Also used by the ejected CodeBlock/Content. */
 export function useKeepServerMarkup(): boolean {
@@ -56,7 +56,8 @@ type Props = ComponentProps<'div'> & {
 export default function StaticMarkup({children, as: Element = 'div', keep, ...props}: Props): ReactNode {
   const hydrating = useKeepServerMarkup();
   // The key makes the switch to live children a new element: React would otherwise leave the kept markup in place and add the children after it.
-  if (keep ?? hydrating) {
+  // A benchmark build without the server-markup group hydrates the default-kept content (the API tables).
+  if (keep ?? (hydrating && !withoutServerMarkup)) {
     return <Element key="kept" {...props} data-static-markup="" suppressHydrationWarning dangerouslySetInnerHTML={{__html: ''}} />;
   }
   return (
