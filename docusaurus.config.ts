@@ -183,6 +183,8 @@ const config: Config = {
         searchBarShortcutHint: true,
         searchBarPosition: 'right',
         ignoreFiles: [/^tests\//],
+        // A diagram's text alternative is its Mermaid source: syntax, not words a reader searches for.
+        ignoreCssSelectors: ['figure[data-diagram] details'],
       } satisfies SearchLocalOptions,
     ],
   ],

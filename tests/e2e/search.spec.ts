@@ -1,18 +1,15 @@
 import {expect, test, type Page} from '@playwright/test';
 
 async function search(page: Page, query: string) {
-  // The first search downloads the whole index (3.4 MB raw); results can only come once it is here.
+  // The first search downloads the whole index; results can only come once it is here.
   const index = page.waitForResponse((response) => /\/search-index[^/]*\.json$/.test(new URL(response.url()).pathname));
   await page.keyboard.press('Control+k');
   const input = page.locator('input.navbar__search-input');
   await expect(input).toBeFocused();
   await input.fill(query);
   expect((await index).ok()).toBe(true);
-  // Once downloaded, the worker builds the index before the first answer: seconds of CPU for 3.4 MB,
-  // more than the default 5 s while the other worker runs axe on two cores. The index's size is the
-  // cause (a reader's phone waits too); slimming it is open work, and then this timeout goes.
   const options = page.getByRole('option');
-  await expect(options.first().or(page.getByText('No results').first())).toBeVisible({timeout: 20_000});
+  await expect(options.first().or(page.getByText('No results').first())).toBeVisible();
   return options;
 }
 

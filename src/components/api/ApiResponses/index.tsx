@@ -1,4 +1,4 @@
-import type {ReactNode} from 'react';
+import {Fragment, type ReactNode} from 'react';
 import Heading from '@theme/Heading';
 import type {OperationView} from '@site/src/lib/apiModel';
 import FieldTable from '@site/src/components/api/FieldTable';
@@ -8,12 +8,17 @@ function statusLabel(status: string): string {
   return status === 'default' ? 'Errors (any other status)' : `HTTP ${status}`;
 }
 
-/** Every response of an operation, or the acknowledgement a notification expects. */
+/**
+ * Every response of an operation, or the acknowledgement a notification expects. Each status's
+ * h3 is a sibling of the page's "Response" h2, not wrapped: the search index cuts a page into
+ * sections at headings among siblings, and a wrapper put every status's text into the h2's
+ * section as well, a fifth of an API page's share of the index a second time.
+ */
 export default function ApiResponses({operation}: {operation: OperationView}): ReactNode {
   return (
-    <div data-section="responses">
+    <>
       {operation.responses.map((response) => (
-        <section key={response.status}>
+        <Fragment key={response.status}>
           <Heading as="h3" id={`${operation.operationId}-response-${response.status}`}>
             {statusLabel(response.status)}
           </Heading>
@@ -26,8 +31,8 @@ export default function ApiResponses({operation}: {operation: OperationView}): R
             />
           )}
           <ExampleTabs examples={response.examples} label="Response" />
-        </section>
+        </Fragment>
       ))}
-    </div>
+    </>
   );
 }
