@@ -33,6 +33,7 @@ test.describe('route-change progress bar', () => {
     slow = true;
     await page.locator('a.navbar__item', {hasText: 'APIs'}).click();
     await expect(page.locator('#nprogress .bar')).toBeAttached();
+    // The route above delays every script by 1.5 s on purpose, and the guide needs several.
     await expect(page.locator('article h1')).toHaveText('Integration guide', {timeout: 15_000});
     await expect(page.locator('#nprogress')).toHaveCount(0);
     expect(await progressBarSeen(page)).toBe(true);

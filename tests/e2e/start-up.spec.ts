@@ -128,6 +128,8 @@ test('API reference tables skip layout off screen while the page loads, then are
   expect(new Set(atParse)).toEqual(new Set(['auto']));
 
   const tables = page.locator('[data-render-when-idle]');
+  // Tables render one per idle slice, only once the page is idle (the mechanism under test), so the
+  // whole set takes longer than a plain render; the wait is for that design, not for a slow machine.
   await expect(page.locator('[data-render-when-idle]:not([data-rendered])')).toHaveCount(0, {timeout: 10_000});
   const rendered = await tables.evaluateAll((elements) => elements.map((table) => getComputedStyle(table).contentVisibility));
   expect(new Set(rendered)).toEqual(new Set(['visible']));

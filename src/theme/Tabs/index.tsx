@@ -158,9 +158,9 @@ function Tabs(props: Props): ReactNode {
   );
   // END portal change
 }
-
 // BEGIN portal change: the benchmark build without the server-markup group re-creates every tab
 // group after hydration, as the original does; every other build exports Tabs as it is.
+
 function TabsRecreatedAfterHydration(props: Props): ReactNode {
   const isBrowser = useIsBrowser();
   return <Tabs key={String(isBrowser)} {...props} />;
