@@ -5,6 +5,7 @@ import {parse} from 'yaml';
 import {listOperations, type OpenApiDocument} from '../../src/lib/openapiTypes';
 import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
+import {testVectorDir, testVectorFiles} from '../../plugins/content/openapi-contract';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -178,6 +179,27 @@ test.describe('published contract', () => {
     const sentOperations = operations.filter((location) => location.kind === 'operation');
     expect(requestNames.sort()).toEqual(sentOperations.map((location) => location.operation.summary ?? location.operationId).sort());
     expect(operations.filter((location) => location.kind === 'webhook').length).toBeGreaterThan(0);
+  });
+
+  test('the signing test vector and its keys are served as committed, and every link to them resolves', async ({request}) => {
+    const vectorDir = path.join(repoRoot, 'api', testVectorDir);
+    for (const file of testVectorFiles) {
+      const response = await request.get(`/${testVectorDir}/${file}`);
+      expect(response.status(), file).toBe(200);
+      expect((await response.body()).equals(readFileSync(path.join(vectorDir, file))), `${file} as committed`).toBe(true);
+    }
+    // The contract names the vector relative to itself; resolved against the published /openapi.yaml.
+    const contract = parse(readFileSync(path.join(repoRoot, 'api', 'openapi.yaml'), 'utf8')) as {'x-signature': {testVector: string}};
+    const vectorUrl = new URL(contract['x-signature'].testVector, 'http://portal.test/openapi.yaml').pathname;
+    expect(vectorUrl).toBe(`/${testVectorDir}/signing.json`);
+    // The guide and the test accounts page link the files a reader needs to reproduce the vector.
+    const linked = new Set<string>();
+    for (const route of ['/docs/integration-guide', '/docs/general/test-accounts']) {
+      const html = await (await request.get(route)).text();
+      for (const match of html.matchAll(/href="?(\/test-vectors\/[^" >]+)/g)) linked.add(match[1] ?? '');
+    }
+    expect([...linked].sort()).toEqual(testVectorFiles.map((file) => `/${testVectorDir}/${file}`).sort());
+    for (const href of linked) expect((await request.get(href)).status(), href).toBe(200);
   });
 
   test('the statement columns page renders the column data', async ({page}) => {

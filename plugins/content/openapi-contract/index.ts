@@ -5,11 +5,13 @@
  * page; any problem stops the build with a message naming file and field.
  * It writes the home page's quick-start snippet (a generated module the
  * QuickStart component imports). After the build it publishes the contract as
- * /openapi.yaml and /openapi.json, and a Postman collection generated from it.
+ * /openapi.yaml and /openapi.json, a Postman collection generated from it, and
+ * the signing test vector with its throw-away keys under /test-vectors/.
  *
  * API pages get their data from remarkApiReference (same folder), which
  * inlines each page's operation at MDX compile time.
  */
+import {existsSync} from 'node:fs';
 import {copyFile, mkdir, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
@@ -24,6 +26,15 @@ export const publishedFiles = {
   json: 'openapi.json',
   postman: 'veloxa-pay.postman_collection.json',
 } as const;
+
+/**
+ * The signing test vector and the throw-away keys it was made with, published under
+ * /test-vectors/ so that a reader with only the portal can reproduce it. The contract's
+ * x-signature.testVector (test-vectors/signing.json) resolves against /openapi.yaml to the
+ * same place.
+ */
+export const testVectorFiles = ['signing.json', 'merchant-test-private.pem', 'merchant-test-public.pem', 'provider-test-private.pem', 'provider-test-public.pem'] as const;
+export const testVectorDir = 'test-vectors';
 
 /**
  * The quick-start snippet's module, under the site's generated files, which the bundler serves
@@ -63,6 +74,13 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
       await copyFile(contractPath, path.join(outDir, publishedFiles.yaml));
       await writeFile(path.join(outDir, publishedFiles.json), `${JSON.stringify(contract.document, null, 2)}\n`);
       await writeFile(path.join(outDir, publishedFiles.postman), `${JSON.stringify(buildPostmanCollection(contract.document), null, 2)}\n`);
+      const vectorSource = path.join(path.dirname(contractPath), testVectorDir);
+      const missing = testVectorFiles.filter((file) => !existsSync(path.join(vectorSource, file)));
+      if (missing.length > 0) {
+        throw new Error(`openapi-contract: ${missing.join(', ')} missing from ${path.relative(context.siteDir, vectorSource)}; the guide links them and x-signature.testVector points there.`);
+      }
+      await mkdir(path.join(outDir, testVectorDir), {recursive: true});
+      for (const file of testVectorFiles) await copyFile(path.join(vectorSource, file), path.join(outDir, testVectorDir, file));
     },
   };
 }
