@@ -4,8 +4,9 @@
  * lists the groups to leave out; it is unset in every normal build, which this changes in nothing.
  *
  * docusaurus.config.ts leaves out a group's plugins, page template and client modules; the theme
- * wrappers of the idle-work and highlighting groups learn it from build-time constants defined
- * here, read through src/browser/firstLoadSwitches.ts, and fall back to the theme's own behaviour.
+ * wrappers and copies of the idle-work, highlighting and server-markup groups learn it from
+ * build-time constants defined here, read through src/browser/firstLoadSwitches.ts, and fall back
+ * to the theme's own behaviour. Without server-markup, a stylesheet also undoes content-visibility.
  */
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
