@@ -5,13 +5,24 @@
  * stub server, build checks) and in the browser (the future sandbox and
  * signature debugger).
  *
- * Canonical string: six lines joined by "\n", no trailing newline:
+ * The signed bytes are the UTF-8 encoding of a canonical string whose lines are
+ * joined by "\n" (no line feed after the last line; an empty body makes the
+ * last line empty, so the string then ends in "\n").
+ *
+ * Requests and notifications, six lines:
  *   METHOD            upper case, e.g. POST
- *   path with query   exactly as sent, e.g. /v1/orders?pageNo=2 (no host)
+ *   request target    path and query exactly as in the request line, e.g.
+ *                     /v1/orders?createdFrom=2025-06-01T00%3A00%3A00Z (no host;
+ *                     for a notification, the path of the notifyUrl as registered)
  *   client ID         the X-Client-Id header
- *   timestamp         the X-Timestamp header, RFC 3339 in UTC, e.g. 2025-06-01T08:30:00Z
+ *   timestamp         the X-Timestamp header, YYYY-MM-DDTHH:MM:SSZ
  *   nonce             the X-Nonce header, 16 to 64 characters [A-Za-z0-9-]
  *   body              the raw body as sent; empty for a request without one
+ *
+ * Responses, eight lines, bound to the request they answer:
+ *   the request's METHOD, request target and client ID,
+ *   the response's X-Timestamp and X-Nonce,
+ *   the request's X-Nonce, the HTTP status (three digits), the raw response body.
  */
 
 export const signatureAlgorithm = 'RSA-SHA256';
@@ -29,9 +40,11 @@ export interface CanonicalInput {
   readonly body: string;
 }
 
+type SigningField = keyof CanonicalInput | 'responseTimestamp' | 'responseNonce' | 'status' | 'signatureHeader' | 'key';
+
 export class SigningInputError extends Error {
   constructor(
-    readonly field: keyof CanonicalInput | 'signatureHeader' | 'key',
+    readonly field: SigningField,
     message: string,
   ) {
     super(message);
@@ -39,7 +52,8 @@ export class SigningInputError extends Error {
   }
 }
 
-const rfc3339Utc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+/** The one timestamp format of the API: RFC 3339 in UTC, whole seconds, "Z". */
+export const timestampPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const noncePattern = /^[A-Za-z0-9-]{16,64}$/;
 
 /** Builds the string that is signed; throws SigningInputError naming the bad field. */
@@ -53,13 +67,44 @@ export function canonicalString(input: CanonicalInput): string {
   if (input.clientId === '' || /[\r\n]/.test(input.clientId)) {
     throw new SigningInputError('clientId', 'clientId must be a non-empty single line.');
   }
-  if (!rfc3339Utc.test(input.timestamp) || Number.isNaN(Date.parse(input.timestamp))) {
-    throw new SigningInputError('timestamp', `timestamp must be RFC 3339 in UTC such as 2025-06-01T08:30:00Z, got "${input.timestamp}".`);
-  }
-  if (!noncePattern.test(input.nonce)) {
-    throw new SigningInputError('nonce', `nonce must be 16 to 64 letters, digits or hyphens, got "${input.nonce}".`);
-  }
+  checkTimestamp('timestamp', input.timestamp);
+  checkNonce('nonce', input.nonce);
   return [input.method, input.pathWithQuery, input.clientId, input.timestamp, input.nonce, input.body].join('\n');
+}
+
+function checkTimestamp(field: SigningField, timestamp: string): void {
+  if (!timestampPattern.test(timestamp) || Number.isNaN(Date.parse(timestamp))) {
+    throw new SigningInputError(field, `${field} must be YYYY-MM-DDTHH:MM:SSZ (RFC 3339 in UTC, whole seconds), such as 2025-06-01T08:30:00Z, got "${timestamp}".`);
+  }
+}
+
+function checkNonce(field: SigningField, nonce: string): void {
+  if (!noncePattern.test(nonce)) {
+    throw new SigningInputError(field, `${field} must be 16 to 64 letters, digits or hyphens, got "${nonce}".`);
+  }
+}
+
+/** What a response signature covers: the request it answers, and the response itself. */
+export interface ResponseCanonicalInput {
+  /** The request as the merchant signed it (its body is not part of the response string). */
+  readonly request: Omit<CanonicalInput, 'body'>;
+  readonly status: number;
+  /** The response's own X-Timestamp and X-Nonce headers. */
+  readonly timestamp: string;
+  readonly nonce: string;
+  readonly body: string;
+}
+
+/** Builds the response canonical string; throws SigningInputError naming the bad field. */
+export function responseCanonicalString(input: ResponseCanonicalInput): string {
+  const requestLines = canonicalString({...input.request, body: ''}).split('\n');
+  checkTimestamp('responseTimestamp', input.timestamp);
+  checkNonce('responseNonce', input.nonce);
+  if (!Number.isInteger(input.status) || input.status < 100 || input.status > 599) {
+    throw new SigningInputError('status', `status must be an HTTP status from 100 to 599, got ${String(input.status)}.`);
+  }
+  const [method = '', target = '', clientId = ''] = requestLines;
+  return [method, target, clientId, input.timestamp, input.nonce, input.request.nonce, String(input.status), input.body].join('\n');
 }
 
 export interface SignatureHeader {
@@ -100,7 +145,7 @@ export function parseSignatureHeader(value: string): SignatureHeader {
 /** True when `timestamp` is within the freshness window of `now`. */
 export function isTimestampFresh(timestamp: string, now: Date, windowSeconds: number = timestampWindowSeconds): boolean {
   const at = Date.parse(timestamp);
-  return !Number.isNaN(at) && Math.abs(now.getTime() - at) <= windowSeconds * 1000;
+  return timestampPattern.test(timestamp) && !Number.isNaN(at) && Math.abs(now.getTime() - at) <= windowSeconds * 1000;
 }
 
 const rsaAlgorithm = {name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256'} as const;

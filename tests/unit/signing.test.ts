@@ -1,7 +1,9 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {createVerify} from 'node:crypto';
-import {readFileSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {
   canonicalString,
@@ -14,43 +16,100 @@ import {
   verifyCanonical,
   type CanonicalInput,
 } from '../../src/lib/signing';
-import {repoRoot} from '../support/routeContract';
+import {buildVectorFile, canonicalOf, vectorDir, vectorFile, type Vector, type VectorFile} from '../../tooling/signingVectors';
 
-const vectorDir = path.join(repoRoot, 'api', 'test-vectors');
-interface SigningVector {
-  privateKeyFile: string;
-  publicKeyFile: string;
-  keyVersion: number;
-  request: CanonicalInput;
-  canonicalString: string;
-  signature: string;
-  signatureHeader: string;
+const committed = JSON.parse(readFileSync(vectorFile, 'utf8')) as VectorFile;
+const pem = (file: string) => readFileSync(path.join(vectorDir, file), 'utf8');
+const opensslWork = mkdtempSync(path.join(tmpdir(), 'signing-vectors-'));
+
+/** Verifies with the openssl command line, an implementation independent of Node and of WebCrypto. */
+function opensslVerifies(vector: Vector, canonical: string): boolean {
+  const data = path.join(opensslWork, `${vector.name}.txt`);
+  const signature = path.join(opensslWork, `${vector.name}.sig`);
+  writeFileSync(data, canonical, 'utf8');
+  writeFileSync(signature, Buffer.from(vector.signature, 'base64'));
+  const publicKeyFile = path.join(vectorDir, committed.keys[vector.signer].publicKeyFile);
+  const result = spawnSync('openssl', ['dgst', '-sha256', '-verify', publicKeyFile, '-signature', signature, data], {encoding: 'utf8'});
+  assert.equal(result.error, undefined, 'openssl must be installed');
+  return result.status === 0 && result.stdout.includes('Verified OK');
 }
-const vector = JSON.parse(readFileSync(path.join(vectorDir, 'signing.json'), 'utf8')) as SigningVector;
-const privatePem = readFileSync(path.join(vectorDir, vector.privateKeyFile), 'utf8');
-const publicPem = readFileSync(path.join(vectorDir, vector.publicKeyFile), 'utf8');
 
-describe('the committed signing test vector', () => {
-  test('canonical string', () => {
-    assert.equal(canonicalString(vector.request), vector.canonicalString);
+describe('the published signing test vectors', () => {
+  test('the committed file is exactly what tooling/signingVectors.ts computes (run npm run vectors after a change)', async () => {
+    assert.deepEqual(committed, JSON.parse(JSON.stringify(await buildVectorFile())));
   });
 
-  test('signature (PKCS #1 v1.5 is deterministic, so it must match byte for byte)', async () => {
-    const signature = await signCanonical(vector.canonicalString, await importPrivateKey(privatePem));
-    assert.equal(signature, vector.signature);
-    assert.equal(formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: vector.keyVersion, signature}), vector.signatureHeader);
+  test('cover what a verifier needs: at least six, of every kind', () => {
+    const names = committed.vectors.map((vector) => vector.name);
+    assert.ok(names.length >= 6, names.join(', '));
+    for (const kind of ['request', 'response', 'notification'] as const) {
+      assert.ok(committed.vectors.some((vector) => vector.kind === kind), `no ${kind} vector`);
+    }
+    const requests = committed.vectors.filter((vector) => vector.kind === 'request');
+    assert.ok(requests.some((vector) => vector.request.method === 'GET' && vector.request.pathWithQuery.includes('?') && vector.request.body === ''), 'a GET with a query and no body');
+    assert.ok(requests.some((vector) => /[^\x00-\x7f]/.test(vector.request.body)), 'a body outside ASCII');
+    const responses = committed.vectors.filter((vector) => vector.kind === 'response');
+    assert.ok(responses.some((vector) => vector.kind === 'response' && vector.response.status === 200), 'a success response');
+    assert.ok(responses.some((vector) => vector.kind === 'response' && vector.response.status >= 400), 'an error response');
   });
 
-  test('verifies with the public key, and with an independent implementation (node:crypto)', async () => {
-    assert.equal(await verifyCanonical(vector.canonicalString, vector.signature, await importPublicKey(publicPem)), true);
-    const verifier = createVerify('RSA-SHA256');
-    verifier.update(vector.canonicalString);
-    assert.equal(verifier.verify(publicPem, vector.signature, 'base64'), true);
+  for (const vector of committed.vectors) {
+    describe(vector.name, () => {
+      test('canonical string rebuilt from the inputs', () => {
+        assert.equal(canonicalOf(vector), vector.canonicalString);
+        assert.equal(vector.signatureHeader, formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: vector.keyVersion, signature: vector.signature}));
+      });
+
+      test('WebCrypto signs it to the same signature and verifies it', async () => {
+        const keys = committed.keys[vector.signer];
+        assert.equal(await signCanonical(vector.canonicalString, await importPrivateKey(pem(keys.privateKeyFile))), vector.signature);
+        assert.equal(await verifyCanonical(vector.canonicalString, vector.signature, await importPublicKey(pem(keys.publicKeyFile))), true);
+      });
+
+      test('node:crypto verifies it over the UTF-8 bytes', () => {
+        const verifier = createVerify('RSA-SHA256');
+        verifier.update(Buffer.from(vector.canonicalString, 'utf8'));
+        assert.equal(verifier.verify(pem(committed.keys[vector.signer].publicKeyFile), vector.signature, 'base64'), true);
+      });
+
+      test('openssl verifies it, and rejects it after one changed character', () => {
+        assert.equal(opensslVerifies(vector, vector.canonicalString), true);
+        assert.equal(opensslVerifies(vector, vector.canonicalString.replace(/.$/s, (last) => (last === 'x' ? 'y' : 'x'))), false);
+      });
+
+      test('the other key does not verify it', async () => {
+        const other = committed.keys[vector.signer === 'merchant' ? 'provider' : 'merchant'];
+        assert.equal(await verifyCanonical(vector.canonicalString, vector.signature, await importPublicKey(pem(other.publicKeyFile))), false);
+      });
+    });
+  }
+
+  test('a non-ASCII body is signed as UTF-8, not as Latin-1 or UTF-16', () => {
+    const vector = committed.vectors.find((candidate) => candidate.name === 'request-post-non-ascii');
+    assert.ok(vector);
+    const latin1 = createVerify('RSA-SHA256').update(Buffer.from(vector.canonicalString, 'latin1'));
+    assert.equal(latin1.verify(pem(committed.keys.merchant.publicKeyFile), vector.signature, 'base64'), false);
   });
 
-  test('a changed body, path or timestamp breaks the signature', async () => {
-    const key = await importPublicKey(publicPem);
-    for (const change of [{body: vector.request.body.replace('1250', '1251')}, {pathWithQuery: '/v1/orders?x=1'}, {timestamp: '2025-06-01T08:30:01Z'}]) {
+  test('a response signature is bound to the request nonce and the HTTP status', async () => {
+    const vector = committed.vectors.find((candidate) => candidate.kind === 'response');
+    assert.ok(vector?.kind === 'response');
+    const key = await importPublicKey(pem(committed.keys.provider.publicKeyFile));
+    const changes = [
+      {...vector, request: {...vector.request, nonce: '11111111-2222-4333-8444-555555555555'}},
+      {...vector, response: {...vector.response, status: 201}},
+      {...vector, request: {...vector.request, pathWithQuery: '/v1/orders/ORD-20250601-0001'}},
+    ];
+    for (const changed of changes) {
+      assert.equal(await verifyCanonical(canonicalOf(changed), vector.signature, key), false, JSON.stringify(changed.request));
+    }
+  });
+
+  test('a changed body, path or timestamp breaks a request signature', async () => {
+    const vector = committed.vectors[0];
+    assert.ok(vector);
+    const key = await importPublicKey(pem(committed.keys.merchant.publicKeyFile));
+    for (const change of [{body: vector.request.body.replace('1250', '1251')}, {pathWithQuery: '/orders'}, {timestamp: '2025-06-01T08:30:01Z'}]) {
       const tampered = canonicalString({...vector.request, ...change});
       assert.equal(await verifyCanonical(tampered, vector.signature, key), false, JSON.stringify(change));
     }
@@ -58,13 +117,14 @@ describe('the committed signing test vector', () => {
 });
 
 describe('canonicalString input checks', () => {
-  const valid = vector.request;
+  const valid = committed.vectors[0]?.request ?? {method: '', pathWithQuery: '', clientId: '', timestamp: '', nonce: '', body: ''};
   const bad: Array<[Partial<CanonicalInput>, RegExp]> = [
     [{method: 'post'}, /method must be an upper-case HTTP method/],
     [{pathWithQuery: 'https://sandbox-api.example.com/v1/orders'}, /pathWithQuery must start with "\/"/],
     [{clientId: ''}, /clientId must be a non-empty/],
-    [{timestamp: '2025-06-01 08:30:00'}, /timestamp must be RFC 3339 in UTC/],
-    [{timestamp: '2025-06-01T10:30:00+02:00'}, /timestamp must be RFC 3339 in UTC/],
+    [{timestamp: '2025-06-01 08:30:00'}, /timestamp must be YYYY-MM-DDTHH:MM:SSZ/],
+    [{timestamp: '2025-06-01T10:30:00+02:00'}, /timestamp must be YYYY-MM-DDTHH:MM:SSZ/],
+    [{timestamp: '2025-06-01T08:30:00.123Z'}, /timestamp must be YYYY-MM-DDTHH:MM:SSZ/],
     [{nonce: 'short'}, /nonce must be 16 to 64/],
   ];
   for (const [change, message] of bad) {
@@ -100,5 +160,6 @@ describe('timestamp freshness', () => {
     assert.equal(isTimestampFresh('2025-06-01T08:25:00Z', now), true);
     assert.equal(isTimestampFresh('2025-06-01T08:35:01Z', now), false);
     assert.equal(isTimestampFresh('not a time', now), false);
+    assert.equal(isTimestampFresh('2025-06-01T08:30:00+00:00', now), false, 'only the Z form is valid');
   });
 });
