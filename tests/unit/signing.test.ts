@@ -47,7 +47,7 @@ describe('the published signing test vectors', () => {
     }
     const requests = committed.vectors.filter((vector) => vector.kind === 'request');
     assert.ok(requests.some((vector) => vector.request.method === 'GET' && vector.request.pathWithQuery.includes('?') && vector.request.body === ''), 'a GET with a query and no body');
-    assert.ok(requests.some((vector) => /[^\x00-\x7f]/.test(vector.request.body)), 'a body outside ASCII');
+    assert.ok(requests.some((vector) => [...vector.request.body].some((char) => char.charCodeAt(0) > 0x7f)), 'a body outside ASCII');
     const responses = committed.vectors.filter((vector) => vector.kind === 'response');
     assert.ok(responses.some((vector) => vector.kind === 'response' && vector.response.status === 200), 'a success response');
     assert.ok(responses.some((vector) => vector.kind === 'response' && vector.response.status >= 400), 'an error response');
