@@ -29,12 +29,12 @@ describe('buildOperationView', () => {
     assert.match(createOrder.descriptionHtml, /<code>merchantOrderNo<\/code>/);
   });
 
-  test('request body: common fields, nested Money, and one variant per scene (oneOf)', () => {
+  test('request body: common fields, nested PositiveMoney, and one variant per scene (oneOf)', () => {
     const body = createOrder.requestBody;
     assert.ok(body);
     assert.equal(field(body.fields, 'merchantOrderNo').required, true);
     const amount = field(body.fields, 'amount');
-    assert.equal(amount.typeName, 'Money');
+    assert.equal(amount.typeName, 'PositiveMoney');
     assert.deepEqual(amount.fields?.map((f) => [f.name, f.type, f.required]), [['value', 'integer', true], ['currency', 'string', true]]);
     assert.deepEqual(
       body.variants?.map((v) => v.title),
@@ -76,7 +76,7 @@ describe('buildOperationView', () => {
 
   test('query parameters of a list call', () => {
     const page = view('queryOrderPage');
-    assert.deepEqual(page.queryParameters.map((p) => p.name), ['createdFrom', 'createdTo', 'status', 'scene', 'pageNo', 'pageSize']);
+    assert.deepEqual(page.queryParameters.map((p) => p.name), ['createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'status', 'scene', 'pageNo', 'pageSize']);
   });
 });
 

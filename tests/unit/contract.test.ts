@@ -22,10 +22,12 @@ const expectedOperations = [
   'adjustOrderExpiryTime', 'getCashierUrl', 'queryRefund', 'queryRefundPage', 'transfer', 'queryTransfer', 'getIbanHolderName',
   'listCountriesAndCurrencies', 'calculateRate', 'transferToBank', 'queryTransferToBank', 'verifyCardPayoutEligibility',
   'transferToBankCard', 'queryBankCardTransfer', 'getBalance', 'downloadStatement',
+  'listTransfers', 'listBankTransfers', 'listCardPayouts', 'listEvents', 'redeliverEvent', 'createAgreement', 'queryAgreement',
+  'cancelAgreement', 'exchangeWalletAuthCode',
 ];
 const expectedWebhooks = [
   'paymentResultNotification', 'refundResultNotification', 'chargebackNotification', 'transferNotification',
-  'transferToBankNotification', 'bankCardTransferNotification', 'vamTopUpNotification',
+  'transferToBankNotification', 'bankCardTransferNotification', 'vamTopUpNotification', 'agreementNotification',
 ];
 
 describe('the contract', () => {
