@@ -10,6 +10,7 @@ import {
   escapePointerToken,
   resolvePointer,
   type JsonValue,
+  type MediaTypeObject,
   type OpenApiDocument,
   type OperationLocation,
   type ParameterObject,
@@ -88,7 +89,14 @@ export interface OperationView {
   readonly responses: readonly ResponseView[];
   readonly resultCodes: readonly ResultCodeView[];
   readonly stateMachines: readonly StateMachineView[];
-  readonly delivery?: {readonly acknowledgement: string; readonly retrySchedule: readonly string[]; readonly summary: string};
+  readonly delivery?: {
+    readonly acknowledgement: string;
+    readonly retrySchedule: readonly string[];
+    readonly summary: string;
+    /** Where this notification is sent, from x-notification-delivery.routing. */
+    readonly route?: string;
+    readonly withoutUrl?: string;
+  };
 }
 
 const refName = (ref: string): string | undefined => /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
@@ -272,7 +280,14 @@ export function buildOperationView(doc: OpenApiDocument, location: OperationLoca
           .filter((code) => code.scope === 'common' || specific.has(code.code))
           .map((code) => ({...code, common: code.scope === 'common'}));
 
-  const delivery = location.kind === 'webhook' ? doc['x-notification-delivery'] : undefined;
+  const policy = location.kind === 'webhook' ? doc['x-notification-delivery'] : undefined;
+  const delivery = policy && {
+    acknowledgement: policy.acknowledgement,
+    retrySchedule: policy.retrySchedule,
+    summary: policy.summary,
+    route: routeOf(policy.routing ?? [], eventTypesOf(jsonBody)),
+    withoutUrl: policy.withoutUrl,
+  };
   return {
     operationId: location.operationId,
     kind: location.kind,
@@ -292,6 +307,25 @@ export function buildOperationView(doc: OpenApiDocument, location: OperationLoca
     stateMachines: [...w.machines.values()],
     delivery,
   };
+}
+
+/** The event types a webhook's examples send, such as ORDER.PAID. */
+function eventTypesOf(media: MediaTypeObject | undefined): string[] {
+  return Object.values(media?.examples ?? {}).flatMap((example: {value?: unknown}) => {
+    const value = example.value;
+    const type = typeof value === 'object' && value !== null ? (value as {eventType?: unknown}).eventType : undefined;
+    return typeof type === 'string' ? [type] : [];
+  });
+}
+
+/** The routing rule whose patterns ("ORDER.*") cover the webhook's event types. */
+export function routeOf(routing: ReadonlyArray<{events: string; to: string}>, eventTypes: readonly string[]): string | undefined {
+  const covers = (patterns: string, type: string) =>
+    patterns.split(',').some((pattern) => {
+      const trimmed = pattern.trim();
+      return trimmed.endsWith('.*') ? type.startsWith(trimmed.slice(0, -1)) : type === trimmed;
+    });
+  return routing.find((rule) => eventTypes.length > 0 && eventTypes.every((type) => covers(rule.events, type)))?.to;
 }
 
 /** JSON pointer of an operation, for error messages. */

@@ -107,6 +107,9 @@ export interface NotificationDelivery {
   acknowledgement: string;
   retrySchedule: string[];
   summary: string;
+  /** Which URL each group of event types goes to ("ORDER.*" or a comma-separated list of such patterns). */
+  routing?: Array<{events: string; to: string}>;
+  withoutUrl?: string;
 }
 
 /** A column of the reconciliation statement file (api/statement-columns.yaml), beside the contract. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
 import {renderMarkdown} from '../../plugins/content/openapi-contract/markdown';
-import {buildOperationView, type FieldView} from '../../src/lib/apiModel';
+import {buildOperationView, routeOf, type FieldView} from '../../src/lib/apiModel';
 import {renderSamples, sampleInputFor} from '../../src/lib/samples';
 import {repoRoot} from '../support/routeContract';
 
@@ -101,5 +101,21 @@ describe('code samples', () => {
     assert.equal(input.kind === 'request' && input.pathWithQuery, '/orders?createdFrom=2025-06-01T00%3A00%3A00Z&createdTo=2025-06-02T00%3A00%3A00Z&pageNo=1&pageSize=20');
     const detail = sampleInputFor(contract.document, location('retrieveOrderDetail'));
     assert.equal(detail.kind === 'request' && detail.pathWithQuery, '/orders/ORD-20250601-0001');
+  });
+});
+
+describe('notification routing (x-notification-delivery.routing)', () => {
+  test('every webhook page says where its notifications go', () => {
+    const webhooks = [...contract.operations.values()].filter((l) => l.kind === 'webhook');
+    const unrouted = webhooks.filter((l) => !view(l.operationId).delivery?.route).map((l) => l.operationId);
+    assert.deepEqual(unrouted, []);
+    assert.match(view('refundResultNotification').delivery?.route ?? '', /refund's notifyUrl/);
+  });
+
+  test('a rule covers a webhook only when it covers all of its event types', () => {
+    const rules = [{events: 'ORDER.*', to: 'order'}, {events: 'TRANSFER.*, CARD_PAYOUT.*', to: 'payout'}];
+    assert.equal(routeOf(rules, ['CARD_PAYOUT.FAILED']), 'payout');
+    assert.equal(routeOf(rules, ['ORDER.PAID', 'REFUND.FAILED']), undefined);
+    assert.equal(routeOf(rules, []), undefined);
   });
 });

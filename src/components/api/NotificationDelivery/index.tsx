@@ -7,6 +7,11 @@ export default function NotificationDelivery({operation}: {operation: OperationV
   if (!delivery) return null;
   return (
     <div data-section="delivery">
+      {delivery.route && (
+        <p>
+          Sent to: {delivery.route}. {delivery.withoutUrl}
+        </p>
+      )}
       <p>{delivery.acknowledgement}</p>
       <p>{delivery.summary}</p>
       <ol>
