@@ -1,112 +1,268 @@
 /**
- * A Postman collection (v2.1) generated from the contract: one folder per tag,
- * one request per operation with its first example. Postman's script sandbox
- * has no RSA, so the pre-request script prepares timestamp, nonce and the
- * canonical string, and the collection explains how to sign it.
+ * A Postman collection (v2.1) generated from the contract: one folder per tag, one request per
+ * operation with its first example, published as /veloxa-pay.postman_collection.json.
+ *
+ * Requests are signed by the collection's pre-request script on every Send (postman/sandboxScripts.ts says
+ * how and why with jsrsasign), and the collection's test script verifies every response signature.
+ * URLs are `{{baseUrl}}/v1/...` with `baseUrl` the API origin, so the path Postman sends, and the
+ * script signs, carries the `/v1` of the contract's server URL.
+ *
+ * Merchant numbers: a create request's body holds `{{newMerchantOrderNo}}` (and the like), a fresh
+ * number the script makes on each Send and then stores in `merchantOrderNo`, which the requests
+ * that read the object use. Transfers get one variable per kind (`walletTransferNo`,
+ * `bankTransferNo`, `cardPayoutNo`): the kinds share one namespace, and a number queried under the
+ * wrong kind is `TRANSFER_NOT_FOUND`.
+ *
+ * tests/unit/postman.test.ts runs both scripts against the published signing vectors.
  */
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
 import {brand} from '../../../src/brand';
-import {deref, listOperations, type OpenApiDocument} from '../../../src/lib/openapiTypes';
+import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation} from '../../../src/lib/openapiTypes';
 import {sampleInputFor} from '../../../src/lib/samples';
+import {preRequestScript, requestTargetPrefix, responseTestScript, type GeneratedNumber} from './postman/sandboxScripts';
+
+export {jsrsasignPackage, requestTargetPrefix, signedRequestVariable, type GeneratedNumber} from './postman/sandboxScripts';
 
 /** The parts of the Postman collection format (v2.1) this generator writes. */
+export interface PostmanQueryParam {
+  key: string;
+  value: string;
+}
+
+export interface PostmanUrl {
+  raw: string;
+  host: string[];
+  path: string[];
+  query?: PostmanQueryParam[];
+}
+
 export interface PostmanItem {
   name: string;
   request: {
     method: string;
     description: string;
     header: Array<{key: string; value: string}>;
-    url: {raw: string; host: string[]; path: string[]; query?: Array<{key: string; value: string}>};
+    url: PostmanUrl;
     body?: {mode: 'raw'; raw: string; options: {raw: {language: 'json'}}};
   };
 }
 
+export interface PostmanEvent {
+  listen: 'prerequest' | 'test';
+  script: {type: 'text/javascript'; exec: string[]};
+}
+
+export interface PostmanVariable {
+  key: string;
+  value: string;
+  description: string;
+}
+
 export interface PostmanCollection {
   info: {name: string; description: string; schema: string};
-  event: Array<{listen: 'prerequest'; script: {type: 'text/javascript'; exec: string[]}}>;
-  variable: Array<{key: string; value: string}>;
+  event: PostmanEvent[];
+  variable: PostmanVariable[];
   item: Array<{name: string; item: PostmanItem[]}>;
 }
 
-/**
- * Runs in Postman before each request. The path it signs is the base URL's path ("/v1", which
- * Postman keeps in the URL's host part, `{{baseUrl}}`) plus the request's path and query as sent.
- * tests/unit/postman.test.ts runs it against the signing test vector.
- */
-const preRequestScript = [
-  "const timestamp = new Date().toISOString().replace(/\\.\\d{3}Z$/, 'Z');",
-  "const nonce = pm.variables.replaceIn('{{$guid}}');",
-  "const url = pm.request.url;",
-  "const basePath = pm.variables.replaceIn('{{baseUrl}}').replace(/^[a-z]+:\\/\\/[^/]*/i, '').replace(/\\/$/, '');",
-  "const pathWithQuery = basePath + '/' + url.path.join('/') + (url.query.count() ? '?' + url.getQueryString() : '');",
-  "const body = pm.request.body && pm.request.body.raw ? pm.variables.replaceIn(pm.request.body.raw) : '';",
-  "pm.collectionVariables.set('timestamp', timestamp);",
-  "pm.collectionVariables.set('nonce', nonce);",
-  "pm.collectionVariables.set('canonicalString', [pm.request.method, pathWithQuery, pm.collectionVariables.get('clientId'), timestamp, nonce, body].join('\\n'));",
-];
+/** Published next to the collection (the openapi-contract plugin copies api/test-vectors/ to /test-vectors/). */
+export const merchantTestKeyUrl = '/test-vectors/merchant-test-private.pem';
+const providerTestKeyUrl = '/test-vectors/provider-test-public.pem';
+const providerTestKeyFile = path.resolve(__dirname, '..', '..', '..', 'api', 'test-vectors', 'provider-test-public.pem');
 
-export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection {
+/** Headers the pre-request script sets on every Send; the requests do not carry them. */
+export const signingHeaders = ['X-Client-Id', 'X-Timestamp', 'X-Nonce', 'X-Signature'] as const;
+
+/** merchantOrderNo, merchantRefundNo, merchantTransferNo, merchantAgreementNo: the idempotency numbers. */
+const merchantNumberField = /^merchant[A-Z][A-Za-z]*No$/;
+
+/** merchantTransferNo is one namespace for three kinds of payout, so each kind gets its own variable. */
+const transferVariables: Readonly<Record<string, string>> = {
+  transfers: 'walletTransferNo',
+  'bank-transfers': 'bankTransferNo',
+  'card-payouts': 'cardPayoutNo',
+};
+
+function camelCase(segment: string): string {
+  return segment.replace(/[-_]+([a-z0-9])/gi, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The variable holding a number of `field` for the resource collection `collection` (a path segment such as "bank-transfers"). */
+function numberVariable(field: string, collection: string | undefined): string {
+  if (field !== 'merchantTransferNo' || collection === undefined) return field;
+  return transferVariables[collection] ?? `${camelCase(collection)}TransferNo`;
+}
+
+const isParameter = (segment: string | undefined): boolean => segment !== undefined && /^\{.+\}$/.test(segment);
+
+/** Replaces `example` by `placeholder` in every string of a JSON value (numbers also appear in subjects and return URLs). */
+function replaceInStrings(value: JsonValue, example: string, placeholder: string): JsonValue {
+  if (typeof value === 'string') return value.split(example).join(placeholder);
+  if (Array.isArray(value)) return value.map((entry) => replaceInStrings(entry, example, placeholder));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, replaceInStrings(entry, example, placeholder)]));
+  }
+  return value;
+}
+
+export interface PostmanOptions {
+  /** The sandbox provider public key (PEM) the collection verifies responses with; api/test-vectors/provider-test-public.pem by default. */
+  readonly providerPublicKeyPem?: string;
+}
+
+export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOptions = {}): PostmanCollection {
+  const server = new URL(doc.servers?.[0]?.url ?? `https://${brand.hosts.sandboxApi}`);
+  const basePath = server.pathname.split('/').filter(Boolean);
+  const generated = new Map<string, GeneratedNumber>();
+  const read = new Set<string>();
   const folders = new Map<string, PostmanItem[]>();
+
+  const reads = new Map<PostmanItem, Set<string>>();
   for (const location of listOperations(doc)) {
     if (location.kind !== 'operation') continue;
-    const input = sampleInputFor(doc, location);
-    if (input.kind !== 'request') continue;
-    const [pathPart, queryPart] = input.pathWithQuery.split('?');
-    // Kept percent-encoded, as the samples send them: Postman sends an encoded value as it is, so
-    // the query string the script signs is the one on the wire.
-    const query = queryPart?.split('&').map((pair) => {
-      const [key = '', value = ''] = pair.split('=');
-      return {key, value};
-    });
+    const itemReads = new Set<string>();
+    const item = buildItem(doc, location, basePath, generated, itemReads);
+    for (const variable of itemReads) read.add(variable);
+    reads.set(item, itemReads);
     const tag = location.operation.tags?.[0] ?? 'Other';
-    const parameters = (location.operation.parameters ?? []).map((parameter) => deref(doc, parameter));
-    const item: PostmanItem = {
-      name: location.operation.summary ?? location.operationId,
-      request: {
-        method: input.method,
-        description: location.operation.description ?? '',
-        header: [
-          {key: 'Content-Type', value: 'application/json'},
-          ...parameters
-            .filter((parameter) => parameter.in === 'header')
-            .map((parameter) => ({
-              key: parameter.name,
-              value:
-                {
-                  'X-Client-Id': '{{clientId}}',
-                  'X-Timestamp': '{{timestamp}}',
-                  'X-Nonce': '{{nonce}}',
-                  'X-Signature': 'algorithm=RSA-SHA256, keyVersion={{keyVersion}}, signature={{signature}}',
-                }[parameter.name] ?? '',
-            })),
-        ],
-        url: {
-          raw: `{{baseUrl}}${input.pathWithQuery}`,
-          host: ['{{baseUrl}}'],
-          path: (pathPart ?? '').split('/').filter(Boolean),
-          ...(query ? {query} : {}),
-        },
-        ...(input.body === undefined ? {} : {body: {mode: 'raw' as const, raw: JSON.stringify(input.body, null, 2), options: {raw: {language: 'json' as const}}}}),
-      },
-    };
     folders.set(tag, [...(folders.get(tag) ?? []), item]);
   }
+
+  const numbers = [...generated.values()];
+  // Now that every create is known, tell each reader which request sets what it reads.
+  for (const [item, itemReads] of reads) {
+    const notes = [...itemReads].map((variable) => {
+      const creator = numbers.find((number) => number.variable === variable);
+      return creator
+        ? `Uses \`{{${variable}}}\`, the number the last Send of "${creator.createdBy}" created: send that first, or set \`${variable}\` to a number you created.`
+        : `Uses \`{{${variable}}}\`: set it to a number you created.`;
+    });
+    const signed = `Signed by the collection's pre-request script on every Send, which sets ${signingHeaders.join(', ')}.`;
+    item.request.description = [item.request.description, ...notes, signed].filter(Boolean).join('\n\n');
+  }
+  const numberVariables = [...new Set([...numbers.map((number) => number.variable), ...read])];
+  const origin = server.origin;
+  const scriptConfig = {numbers, merchantKeyFile: merchantTestKeyUrl, baseUrlExample: origin};
+  const providerPublicKeyPem = options.providerPublicKeyPem ?? readFileSync(providerTestKeyFile, 'utf8');
+
   return {
     info: {
       name: doc.info.title,
-      description:
-        'Generated from the API contract. Set clientId and keyVersion; each request prepares the timestamp, nonce and canonical string (collection variable canonicalString). Postman cannot sign with RSA, so sign the canonical string with your private key, for example `printf %s "$CANONICAL" | openssl dgst -sha256 -sign merchant-private.pem | openssl base64 -A`, and paste the result into the signature variable before sending. Requests must reach the API within 300 seconds of the timestamp.',
+      description: [
+        `Generated from the ${brand.name} API contract. Every request is signed when you select Send: the collection's pre-request script builds the canonical string from the request as it will be sent (method, the \`/v1/...\` request target, \`X-Client-Id\`, a new \`X-Timestamp\` and \`X-Nonce\`, the raw body), signs its UTF-8 bytes with RSA-SHA256 and sets the four signature headers on the request. Nothing is reused between Sends, so there is no signature to paste and none can go stale.`,
+        `Set up: create an environment and add \`privateKeyPem\` as a secret variable whose current value is your merchant private key (PEM). For the shared sandbox merchant \`${brand.sandboxClientId}\`, use the published test key ${merchantTestKeyUrl}. The collection never stores a key; until you set one, every Send stops with an error that names \`privateKeyPem\`. \`clientId\` and \`keyVersion\` are preset for the sandbox merchant; \`baseUrl\` is the API origin (${origin}, or https://${brand.hosts.productionApi} in production) without \`/v1\`.`,
+        `Signing uses jsrsasign, which Postman loads from npm at a pinned version with \`pm.require\`: this needs the current Postman app (its Collection Runner, monitors and the Postman CLI work too; Newman cannot load packages). No code is downloaded and \`eval\`-ed.`,
+        `Responses: the collection's tests verify each response signature with \`providerPublicKeyPem\` (preset to the sandbox provider key, version 1, ${providerTestKeyUrl}) and check that the response timestamp is within 300 seconds of your clock. A failed check means: do not act on the response; treat the outcome as unknown.`,
+        `Merchant numbers: create requests use \`{{newMerchantOrderNo}}\` and the like, a new number on each Send, and store it in \`merchantOrderNo\` (\`merchantRefundNo\`, \`walletTransferNo\`, \`bankTransferNo\`, \`cardPayoutNo\`...) for the requests that read the object. Send a create request before the requests that read what it created. To resend the same number, an idempotent replay, put the number itself in the body.`,
+      ].join('\n\n'),
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
-    event: [{listen: 'prerequest', script: {type: 'text/javascript', exec: preRequestScript}}],
+    event: [
+      {listen: 'prerequest', script: {type: 'text/javascript', exec: preRequestScript(scriptConfig).split('\n')}},
+      {listen: 'test', script: {type: 'text/javascript', exec: responseTestScript().split('\n')}},
+    ],
     variable: [
-      {key: 'baseUrl', value: doc.servers?.[0]?.url ?? ''},
-      {key: 'clientId', value: brand.sandboxClientId},
-      {key: 'keyVersion', value: '1'},
-      {key: 'timestamp', value: ''},
-      {key: 'nonce', value: ''},
-      {key: 'canonicalString', value: ''},
-      {key: 'signature', value: ''},
+      {key: 'baseUrl', value: origin, description: `API origin without a path: every request path starts with /v1/. Production: https://${brand.hosts.productionApi}.`},
+      {key: 'clientId', value: brand.sandboxClientId, description: 'Your client ID (X-Client-Id). Preset to the shared sandbox merchant.'},
+      {key: 'keyVersion', value: '1', description: 'Version of your merchant key pair, sent in X-Signature. The sandbox merchant uses 1.'},
+      {
+        key: 'privateKeyPem',
+        value: '',
+        description: `Your merchant private key (PEM) signs every request. Never store it here: set it as the current value of a secret variable in your environment. For the shared sandbox merchant, use the published test key ${merchantTestKeyUrl}. Empty, every Send stops with an error naming this variable.`,
+      },
+      {
+        key: 'providerPublicKeyPem',
+        value: providerPublicKeyPem,
+        description: `The provider public key (PEM) the collection's tests verify response signatures with. Preset to the sandbox provider key, version 1 (${providerTestKeyUrl}); for production, download the provider key in the merchant dashboard.`,
+      },
+      {key: 'providerKeyVersion', value: '1', description: 'Version of the provider key in providerPublicKeyPem; a response signed with another version fails the signature test.'},
+      ...numberVariables.map((variable) => {
+        const creator = numbers.find((number) => number.variable === variable);
+        return {
+          key: variable,
+          value: '',
+          description: creator
+            ? `Set by each Send of "${creator.createdBy}" to the number it creates ({{${creator.newVariable}}}); read by the requests that use that object. Set it yourself to use another number you created.`
+            : 'Set it to a number you created.',
+        };
+      }),
     ],
     item: [...folders].map(([name, items]) => ({name, item: items})),
+  };
+}
+
+function buildItem(doc: OpenApiDocument, location: OperationLocation, basePath: readonly string[], generated: Map<string, GeneratedNumber>, read: Set<string>): PostmanItem {
+  const input = sampleInputFor(doc, location);
+  if (input.kind !== 'request') throw new Error(`${location.operationId}: not a request.`);
+  const name = location.operation.summary ?? location.operationId;
+  const notes: string[] = [];
+
+  // Path: the sample's segments, with merchant numbers replaced by the variable of their kind.
+  const [samplePath = '', sampleQuery] = input.pathWithQuery.split('?');
+  const template = location.key.split('/').filter(Boolean);
+  const sampleSegments = samplePath.split('/').filter(Boolean);
+  if (template.length !== sampleSegments.length) throw new Error(`${location.operationId}: sample path ${samplePath} does not match ${location.key}.`);
+  const staticSegments = template.filter((segment) => !isParameter(segment));
+  const readVariable = (variable: string): string => {
+    read.add(variable);
+    return `{{${variable}}}`;
+  };
+  const segments = template.map((segment, index) => {
+    const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
+    return parameter && merchantNumberField.test(parameter) ? readVariable(numberVariable(parameter, template[index - 1])) : (sampleSegments[index] ?? '');
+  });
+  const query = sampleQuery?.split('&').map((pair) => {
+    // Kept percent-encoded, as the samples send them: Postman sends an encoded value as it is, so
+    // the query string the script signs is the one on the wire.
+    const [key = '', value = ''] = pair.split('=');
+    return {key, value: merchantNumberField.test(key) ? readVariable(numberVariable(key, staticSegments.at(-1))) : value};
+  });
+  const pathSegments = [...basePath, ...segments];
+  if (!`/${pathSegments.join('/')}/`.startsWith(requestTargetPrefix)) {
+    throw new Error(`${location.operationId}: its request path /${pathSegments.join('/')} does not start with ${requestTargetPrefix}; the signed request target always does.`);
+  }
+
+  // Body: a create gets a new number on each Send; a number of another object reads its variable.
+  let body = input.body;
+  if (body !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const last = template.at(-1);
+    for (const [field, example] of Object.entries(body)) {
+      if (!merchantNumberField.test(field) || typeof example !== 'string') continue;
+      const creates = location.method === 'post' && last !== undefined && !isParameter(last) && !template.includes(`{${field}}`);
+      if (creates) {
+        const variable = numberVariable(field, last);
+        const newVariable = `new${variable.charAt(0).toUpperCase()}${variable.slice(1)}`;
+        const earlier = generated.get(variable);
+        generated.set(variable, {
+          variable,
+          newVariable,
+          prefix: /^[A-Za-z]+/.exec(example)?.[0] ?? 'N',
+          createdBy: earlier ? `${earlier.createdBy}" or "${name}` : name,
+        });
+        body = replaceInStrings(body, example, `{{${newVariable}}}`);
+        notes.push(`Each Send uses a new \`${field}\`: the collection's pre-request script makes \`{{${newVariable}}}\` and stores it in \`${variable}\` for the requests that read this object. To resend a request with the same number (an idempotent replay), put the number itself in the body.`);
+      } else {
+        body = replaceInStrings(body, example, readVariable(numberVariable(field, staticSegments.at(-1))));
+      }
+    }
+  }
+
+  const parameters = (location.operation.parameters ?? []).map((parameter) => deref(doc, parameter));
+  const raw = `{{baseUrl}}/${pathSegments.join('/')}${query ? `?${query.map(({key, value}) => `${key}=${value}`).join('&')}` : ''}`;
+  return {
+    name,
+    request: {
+      method: input.method,
+      description: [location.operation.description?.trim() ?? '', ...notes].filter(Boolean).join('\n\n'),
+      header: [
+        ...(body === undefined ? [] : [{key: 'Content-Type', value: 'application/json'}]),
+        ...parameters
+          .filter((parameter) => parameter.in === 'header' && !(signingHeaders as readonly string[]).includes(parameter.name))
+          .map((parameter) => ({key: parameter.name, value: typeof parameter.example === 'string' ? parameter.example : ''})),
+      ],
+      url: {raw, host: ['{{baseUrl}}'], path: pathSegments, ...(query ? {query} : {})},
+      ...(body === undefined ? {} : {body: {mode: 'raw' as const, raw: JSON.stringify(body, null, 2), options: {raw: {language: 'json' as const}}}}),
+    },
   };
 }
