@@ -7,7 +7,8 @@ import {allPages, loadRouteContract, repoRoot} from '../support/routeContract';
 import {mermaidBlocksByUrl} from '../support/mermaidPages';
 
 /*
- * Every page of the route contract is loaded and checked here; the accessibility scans are
+ * Every page of the route contract, and every extra page the portal adds (src/extraRoutes.ts; allPages
+ * returns both), is loaded and checked here; the accessibility scans are
  * spread so that every rule meets every distinct template and colour pair once, not 148 times:
  *
  * - The colour set is the smallest set of pages that uses every styling hook of the site
@@ -35,6 +36,7 @@ const renderedRules = ['scrollable-region-focusable', 'target-size', 'aria-hidde
 const chromeSelectors = ['.navbar', '.theme-announcement-bar', '.theme-doc-sidebar-container', '.table-of-contents', 'nav[aria-label="Blog recent posts navigation"]', '.theme-layout-footer'];
 
 const contract = loadRouteContract();
+/** The contract's pages and the portal's extra pages (src/extraRoutes.ts). */
 const pages = allPages(contract);
 /** One page per layout whose scan includes the chrome. */
 const chromePages = new Set(['/', '/docs/integration-guide', '/demos/dynqr', '/blog/long-blog-post']);

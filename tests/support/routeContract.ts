@@ -1,9 +1,12 @@
 /**
  * The route contract (../shared/spec/routes.json): every URL the portal must
  * serve. Read from the shared spec beside the repository, never copied into it.
+ * The portal's own extra pages (src/extraRoutes.ts) are held to the same tests:
+ * sitePages and allPages return both lists.
  */
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
+import {extraRoutes} from '../../src/extraRoutes';
 
 export interface RouteContract {
   readonly pages: Readonly<Record<string, readonly string[]>>;
@@ -43,6 +46,19 @@ export function loadRouteContract(file: string = routeContractPath): RouteContra
   };
 }
 
+/** The portal's extra pages of a section (src/extraRoutes.ts); none for a section it adds nothing to. */
+export function extraPages(section: string): string[] {
+  const routes: Readonly<Record<string, readonly {readonly path: string}[]>> = extraRoutes;
+  return (routes[section] ?? []).map((route) => route.path);
+}
+
+/** The pages of one section: the contract's, then the portal's extra pages. */
+export function sitePages(contract: RouteContract, section: string): string[] {
+  return [...(contract.pages[section] ?? []), ...extraPages(section)];
+}
+
+/** Every page the site serves: the contract's pages and the portal's extra pages, section by section. */
 export function allPages(contract: RouteContract): string[] {
-  return Object.values(contract.pages).flat();
+  const sections = new Set([...Object.keys(contract.pages), ...Object.keys(extraRoutes)]);
+  return [...sections].flatMap((section) => sitePages(contract, section));
 }

@@ -1,16 +1,18 @@
 /**
- * Holds the content tree to the route contract: every docs and demos route has
- * exactly one source file, no file publishes a route the contract doesn't name,
- * every doc sits in its sidebar exactly once, and the aliases match.
+ * Holds the content tree to the route contract and the portal's extra pages
+ * (src/extraRoutes.ts): every docs and demos route has exactly one source file,
+ * no file publishes a route neither list names, every doc sits in its sidebar
+ * exactly once, and the aliases match.
  */
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import docsSidebars from '../../sidebars/docs';
 import demosSidebars from '../../sidebars/demos';
 import {contentSections} from '../../src/contentSections';
+import {extraRoutes} from '../../src/extraRoutes';
 import {routeAliases} from '../../src/routeAliases';
 import {docId, docUrl} from '../../tooling/docRoutes';
-import {loadRouteContract} from '../support/routeContract';
+import {loadRouteContract, sitePages} from '../support/routeContract';
 import {readContentFolder} from '../support/contentTree';
 
 const contract = loadRouteContract();
@@ -27,9 +29,10 @@ function sidebarDocIds(items: readonly SidebarEntry[]): string[] {
   });
 }
 
+/** Each docs section's routes: the contract's and the portal's extra pages (src/extraRoutes.ts). */
 const sections = [
-  {...contentSections.docs, routes: contract.pages.docs ?? [], sidebar: docsSidebars.docs},
-  {...contentSections.demos, routes: contract.pages.demos ?? [], sidebar: demosSidebars.demos},
+  {...contentSections.docs, contractRoutes: contract.pages.docs ?? [], routes: sitePages(contract, 'docs'), extras: extraRoutes.docs, sidebar: docsSidebars.docs},
+  {...contentSections.demos, contractRoutes: contract.pages.demos ?? [], routes: sitePages(contract, 'demos'), extras: extraRoutes.demos, sidebar: demosSidebars.demos},
 ] as const;
 
 for (const section of sections) {
@@ -42,19 +45,28 @@ for (const section of sections) {
     }
 
     test('the contract lists this section', () => {
-      assert.ok(section.routes.length > 0, `routes.json has no "${section.folder}" pages`);
+      assert.ok(section.contractRoutes.length > 0, `routes.json has no "${section.folder}" pages`);
     });
 
-    test('every contract route has exactly one source file', () => {
+    test('the extra pages of src/extraRoutes.ts are new URLs of this section, each with a reason', () => {
+      const extras: ReadonlyArray<{readonly path: string; readonly reason: string}> = section.extras;
+      const prefix = `${section.routeBasePath}/`;
+      assert.deepEqual(extras.filter(({path}) => !path.startsWith(prefix) || path.endsWith('/')), [], `extra pages must start with ${prefix} and have no trailing slash`);
+      assert.deepEqual(extras.filter(({path}) => section.contractRoutes.includes(path)), [], 'extra pages the route contract now lists: delete them from src/extraRoutes.ts');
+      assert.deepEqual(extras.filter(({path}, index) => extras.findIndex((other) => other.path === path) !== index), [], 'extra pages listed twice');
+      assert.deepEqual(extras.filter(({reason}) => reason.trim().length < 10), [], 'extra pages without a reason');
+    });
+
+    test('every route of the contract and the extra pages has exactly one source file', () => {
       const missing = section.routes.filter((route) => !published.has(route));
       assert.deepEqual(missing, [], 'routes without a source file');
       const doubled = [...published].filter(([, files]) => files.length > 1);
       assert.deepEqual(doubled, [], 'URLs published by more than one file');
     });
 
-    test('no source file publishes a route outside the contract', () => {
+    test('no source file publishes a route outside the contract and the extra pages', () => {
       const stray = [...published.keys()].filter((url) => !section.routes.includes(url));
-      assert.deepEqual(stray, []);
+      assert.deepEqual(stray, [], 'URLs neither routes.json nor src/extraRoutes.ts lists (add a new page to src/extraRoutes.ts, with its reason)');
     });
 
     test('every doc is in the sidebar exactly once, and the sidebar names no unknown doc', () => {

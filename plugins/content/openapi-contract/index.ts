@@ -8,6 +8,11 @@
  * /openapi.yaml and /openapi.json, a Postman collection generated from it, and
  * the signing test vector with its throw-away keys under /test-vectors/.
  *
+ * The API changelog (api/changelog.yaml, changelog.ts in this folder) is checked
+ * against the contract at load time, handed to the changelog page as a generated
+ * module, and published after the build as the Atom feed /api-changelog.xml,
+ * which every page names in a <link rel="alternate"> for feed readers.
+ *
  * API pages get their data from remarkApiReference (same folder), which
  * inlines each page's operation at MDX compile time.
  */
@@ -16,9 +21,12 @@ import {copyFile, mkdir, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
 import {quickStartSample, type RenderedSample} from '../../../src/lib/samples';
+import type {ChangelogView} from '../../../src/components/api/ApiChangelog/model';
 import {checkApiPages, scanApiPages, type ApiPage} from './apiPages';
+import {buildChangelogView, changelogFeedFile, changelogRelativePath, loadChangelog, writeChangelogFeed, writeChangelogModule} from './changelog';
 import {contractRelativePath, loadContract} from './loadContract';
 import {buildPostmanCollection} from './postman';
+import {checkPublishedLinks, contentFileLinks, contractFileLinks} from './publishedLinks';
 
 /** Files published next to the site, linked from the footer and the integration guide. */
 export const publishedFiles = {
@@ -47,29 +55,47 @@ export interface ContractContent {
   readonly pages: readonly ApiPage[];
   /** The home page's first call, generated from the curl sample template. */
   readonly quickStart: RenderedSample;
+  /** api/changelog.yaml, checked, as the changelog page and feed show it. */
+  readonly changelog: ChangelogView;
 }
 
 export default function openapiContractPlugin(context: LoadContext): Plugin {
   const contractPath = path.join(context.siteDir, contractRelativePath);
+  const changelogPath = path.join(context.siteDir, changelogRelativePath);
   return {
     name: 'openapi-contract',
     getPathsToWatch() {
-      return [contractPath, path.join(path.dirname(contractPath), 'statement-columns.yaml')];
+      return [contractPath, path.join(path.dirname(contractPath), 'statement-columns.yaml'), changelogPath];
     },
     async loadContent(): Promise<ContractContent> {
       const contract = loadContract(contractPath);
       const pages = scanApiPages(context.siteDir);
-      checkApiPages(contract, pages);
-      return {operationCount: contract.operations.size, pages, quickStart: quickStartSample(contract.document)};
+      const pagesByOperation = checkApiPages(contract, pages);
+      const changelog = buildChangelogView(loadChangelog(changelogPath, contract), contract, pagesByOperation);
+      return {operationCount: contract.operations.size, pages, quickStart: quickStartSample(contract.document), changelog};
     },
     async contentLoaded({content}) {
       // What loadContent returned (the config's plugin list types every plugin's content as unknown).
-      const {quickStart} = content as ContractContent;
+      const {quickStart, changelog} = content as ContractContent;
       const file = path.join(context.generatedFilesDir, quickStartModule);
       await mkdir(path.dirname(file), {recursive: true});
       await writeFile(file, JSON.stringify(quickStart));
+      await writeChangelogModule(context.generatedFilesDir, changelog);
     },
-    async postBuild({outDir}) {
+    injectHtmlTags() {
+      return {
+        headTags: [
+          {
+            tagName: 'link',
+            attributes: {rel: 'alternate', type: 'application/atom+xml', title: `${context.siteConfig.title} API changelog`, href: `${context.baseUrl}${changelogFeedFile}`},
+          },
+        ],
+      };
+    },
+    async postBuild({outDir, content, routesPaths}) {
+      // The feed's links are absolute: the site's URL with its base path, without a trailing slash.
+      const siteUrl = `${context.siteConfig.url.replace(/\/$/, '')}${context.baseUrl.replace(/\/$/, '')}`;
+      await writeChangelogFeed(outDir, (content as ContractContent).changelog, {url: siteUrl, name: context.siteConfig.title}, routesPaths);
       const contract = loadContract(contractPath);
       await copyFile(contractPath, path.join(outDir, publishedFiles.yaml));
       await writeFile(path.join(outDir, publishedFiles.json), `${JSON.stringify(contract.document, null, 2)}\n`);
@@ -81,6 +107,8 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
       }
       await mkdir(path.join(outDir, testVectorDir), {recursive: true});
       for (const file of testVectorFiles) await copyFile(path.join(vectorSource, file), path.join(outDir, testVectorDir, file));
+      // Last, once every file this plugin publishes is written: no link to a published file may be dead.
+      checkPublishedLinks(outDir, context.baseUrl, [...contentFileLinks(context.siteDir), ...contractFileLinks(contract, publishedFiles.yaml)]);
     },
   };
 }
