@@ -19,6 +19,7 @@ import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
 import openapiContractPlugin from './plugins/content/openapi-contract';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/content/openapi-contract/remarkApiReference';
+import remarkSandboxData, {type RemarkSandboxDataOptions} from './plugins/content/openapi-contract/remarkSandboxData';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
 
 // This file runs in Node.js: no browser APIs or JSX here.
@@ -48,6 +49,8 @@ const navbarHideOnScroll = false;
  * after the contract's state machines are added, so no page loads the Mermaid runtime.
  */
 const drawDiagrams = [remarkMermaidDiagrams, {siteDir: __dirname} satisfies RemarkMermaidDiagramsOptions] as const;
+// Sandbox fixtures and rules (api/sandbox.yaml) inlined into the pages that quote them, at compile time.
+const sandboxData = [remarkSandboxData, {siteDir: __dirname} satisfies RemarkSandboxDataOptions] as const;
 
 /**
  * The stock page template, except for its scripts: instead of `<script defer>` tags the page
@@ -130,7 +133,7 @@ const config: Config = {
           versions: {current: {label: 'Next'}},
           showLastUpdateTime: false,
           // API pages render their reference sections from the contract at compile time.
-          beforeDefaultRemarkPlugins: [[remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions], drawDiagrams],
+          beforeDefaultRemarkPlugins: [[remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions], sandboxData, drawDiagrams],
         },
         blog: {
           path: contentSections.blog.folder,
@@ -203,7 +206,7 @@ const config: Config = {
         path: contentSections.demos.folder,
         routeBasePath: contentSections.demos.routeBasePath,
         sidebarPath: './sidebars/demos.ts',
-        beforeDefaultRemarkPlugins: [drawDiagrams],
+        beforeDefaultRemarkPlugins: [sandboxData, drawDiagrams],
       } satisfies DocsOptions,
     ],
     [

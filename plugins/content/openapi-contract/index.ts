@@ -26,6 +26,7 @@ import {checkApiPages, scanApiPages, type ApiPage} from './apiPages';
 import {buildChangelogView, changelogFeedFile, changelogRelativePath, loadChangelog, writeChangelogFeed, writeChangelogModule} from './changelog';
 import {contractRelativePath, loadContract} from './loadContract';
 import {buildPostmanCollection} from './postman';
+import {loadSandboxData, sandboxRelativePath, sandboxSchemaRelativePath} from './sandboxData';
 import {checkPublishedLinks, contentFileLinks, contractFileLinks} from './publishedLinks';
 
 /** Files published next to the site, linked from the footer and the integration guide. */
@@ -33,6 +34,8 @@ export const publishedFiles = {
   yaml: 'openapi.yaml',
   json: 'openapi.json',
   postman: 'veloxa-pay.postman_collection.json',
+  /** The sandbox's rules as data (api/sandbox.yaml), for tools that simulate it. */
+  sandbox: 'sandbox.yaml',
 } as const;
 
 /**
@@ -62,15 +65,17 @@ export interface ContractContent {
 export default function openapiContractPlugin(context: LoadContext): Plugin {
   const contractPath = path.join(context.siteDir, contractRelativePath);
   const changelogPath = path.join(context.siteDir, changelogRelativePath);
+  const sandboxPath = path.join(context.siteDir, sandboxRelativePath);
   return {
     name: 'openapi-contract',
     getPathsToWatch() {
-      return [contractPath, path.join(path.dirname(contractPath), 'statement-columns.yaml'), changelogPath];
+      return [contractPath, path.join(path.dirname(contractPath), 'statement-columns.yaml'), changelogPath, sandboxPath, path.join(context.siteDir, sandboxSchemaRelativePath)];
     },
     async loadContent(): Promise<ContractContent> {
       const contract = loadContract(contractPath);
       const pages = scanApiPages(context.siteDir);
       const pagesByOperation = checkApiPages(contract, pages);
+      loadSandboxData(sandboxPath, contract); // a bad data file stops the build even where no page quotes it
       const changelog = buildChangelogView(loadChangelog(changelogPath, contract), contract, pagesByOperation);
       return {operationCount: contract.operations.size, pages, quickStart: quickStartSample(contract.document), changelog};
     },
@@ -98,6 +103,7 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
       await writeChangelogFeed(outDir, (content as ContractContent).changelog, {url: siteUrl, name: context.siteConfig.title}, routesPaths);
       const contract = loadContract(contractPath);
       await copyFile(contractPath, path.join(outDir, publishedFiles.yaml));
+      await copyFile(sandboxPath, path.join(outDir, publishedFiles.sandbox));
       await writeFile(path.join(outDir, publishedFiles.json), `${JSON.stringify(contract.document, null, 2)}\n`);
       await writeFile(path.join(outDir, publishedFiles.postman), `${JSON.stringify(buildPostmanCollection(contract.document), null, 2)}\n`);
       const vectorSource = path.join(path.dirname(contractPath), testVectorDir);

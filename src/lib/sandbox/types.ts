@@ -1,0 +1,291 @@
+/**
+ * The shape of api/sandbox.yaml, the sandbox's behaviour as data (its JSON Schema is
+ * api/sandbox.schema.json). Read and checked in Node by
+ * plugins/content/openapi-contract/sandboxData.ts; rendered by src/components/sandbox/; carried out
+ * by the sandbox engine. Pure types: no React, no DOM, no Node built-ins.
+ *
+ * Amounts are integers in minor units, durations whole seconds, endings two-digit strings.
+ */
+
+/** The six ways a call or a payment attempt can turn out (see the header of api/sandbox.yaml). */
+export type OutcomeKind = 'SUCCEEDED' | 'DECLINED' | 'REJECTED' | 'FAILED' | 'DELAYED' | 'UNANSWERED';
+
+/** What a call, an attempt or a fixture does. Which fields are present depends on `kind` (the schema says which). */
+export interface Outcome {
+  readonly kind: OutcomeKind;
+  /** REJECTED: the result code the call answers; nothing is created. */
+  readonly resultCode?: string;
+  /** REJECTED: the operation (or operations) that reject. */
+  readonly operation?: string;
+  readonly operations?: readonly string[];
+  /** DECLINED and FAILED: the failureCode of the attempt or the object. */
+  readonly failureCode?: string;
+  /** Seconds in PROCESSING before the final state; 0 means final before the call returns. */
+  readonly processingSeconds?: number;
+  /** The object's final status. */
+  readonly status?: string;
+  /** Notification event types sent, in order. */
+  readonly events?: readonly string[];
+  /** A bank transfer that succeeds and is returned this many seconds later. */
+  readonly returnedAfterSeconds?: number;
+  readonly returnFailureCode?: string;
+  readonly note?: string;
+}
+
+export interface MoneyBalance {
+  readonly currency: string;
+  readonly available: number;
+  readonly pending: number;
+  readonly frozen: number;
+}
+
+export interface SandboxMerchant {
+  readonly description: string;
+  readonly clientId: string;
+  readonly dashboard: 'read-only' | 'full';
+  readonly testTools: boolean;
+  /** Paths relative to api/, published under the site root (`test-vectors/...`). */
+  readonly merchantKey: {readonly keyVersion: number; readonly publicKey: string; readonly privateKey: string};
+  readonly providerKey: {readonly keyVersion: number; readonly publicKey: string; readonly signs: readonly ('responses' | 'notifications')[]};
+  readonly defaultNotifyUrl: string | null;
+  readonly balances: readonly MoneyBalance[];
+  readonly balanceRestore: {readonly atUtc: string; readonly what: string};
+}
+
+export interface Wallet {
+  readonly phone: string;
+  readonly pin: string;
+  readonly walletId: string;
+  readonly currency: string;
+  readonly balance: number;
+  readonly status: 'ACTIVE' | 'FROZEN';
+  readonly note: string;
+}
+
+export interface WalletRules {
+  readonly balance: string;
+  readonly payments: {readonly frozen: Outcome; readonly insufficientBalance: Outcome; readonly wrongPin: Outcome};
+  readonly transfers: {readonly unknownPayee: Outcome; readonly currencyMismatch: Outcome; readonly frozen: Outcome};
+}
+
+export interface PaymentCode {
+  readonly code: string;
+  /** The phone number of the wallet it charges. */
+  readonly wallet: string;
+}
+
+export interface AgreementToken {
+  readonly token: string;
+  readonly wallet: string;
+}
+
+export interface PaymentCard {
+  readonly number: string;
+  readonly brand: string;
+  readonly funding: 'DEBIT' | 'CREDIT';
+  /** `ENDINGS`: the amount ending decides; otherwise every attempt turns out this way. */
+  readonly behavior: 'ENDINGS' | Outcome;
+}
+
+export type AttemptPoint = 'PAYER' | 'CREATE_ORDER';
+
+export interface PaymentScene {
+  readonly scene: string;
+  readonly attempt: AttemptPoint;
+  readonly methods: readonly string[];
+}
+
+export interface PaymentMethodRule {
+  readonly method: string;
+  /** Whether the DECLINED endings apply; when false those amounts behave like the default ending. */
+  readonly declines: boolean;
+  /** Replaces the ending rule's processingSeconds for this method. */
+  readonly processingSeconds?: number;
+  readonly trigger?: string;
+}
+
+export interface PrecedenceStep {
+  readonly step: string;
+  readonly description: string;
+}
+
+/** ENDING 91: what happens in each kind of scene. */
+export interface UnansweredVariant {
+  readonly description: string;
+  readonly failureCode?: string;
+  readonly orderStatus: string;
+  readonly closeReason: string;
+  readonly events: readonly string[];
+}
+
+export interface PaymentEndingRule {
+  readonly ending: string;
+  /** CREATE_ORDER: decided by Create order, before any attempt. ATTEMPT: decided at each payment attempt. */
+  readonly at: 'ATTEMPT' | 'CREATE_ORDER';
+  readonly kind: OutcomeKind;
+  readonly summary: string;
+  readonly processingSeconds?: number;
+  readonly responseDelaySeconds?: number;
+  /** DELAYED at CREATE_ORDER: after the delay, the order behaves like this ending. */
+  readonly then?: string;
+  readonly failureCode?: string;
+  readonly resultCode?: string;
+  readonly operation?: string;
+  readonly orderStatus?: string;
+  readonly events?: readonly string[];
+  /** UNANSWERED: in scenes where the payer attempts (PAYER) and where Create order does (CREATE_ORDER). */
+  readonly payer?: UnansweredVariant;
+  readonly createOrder?: UnansweredVariant;
+}
+
+export interface RefundEndingRule {
+  readonly ending: string;
+  readonly kind: Exclude<OutcomeKind, 'DECLINED' | 'UNANSWERED'>;
+  readonly summary: string;
+  readonly processingSeconds?: number;
+  readonly failureCode?: string;
+  readonly resultCode?: string;
+  readonly operation?: string;
+  /** Which refunds the rule applies to; all when absent. */
+  readonly origins?: readonly ('MERCHANT' | 'REVOKE')[];
+  readonly status?: string;
+  readonly events: readonly string[];
+}
+
+export interface PayoutEndingRule {
+  readonly ending: string;
+  readonly kind: Exclude<OutcomeKind, 'DECLINED' | 'UNANSWERED'>;
+  readonly summary: string;
+  readonly processingSeconds?: number;
+  readonly failureCode?: string;
+  readonly resultCode?: string;
+  readonly status?: 'SUCCEEDED' | 'FAILED';
+}
+
+export interface EndingTable<Rule> {
+  /** Any ending without a rule behaves like this one. */
+  readonly default: string;
+  readonly rules: readonly Rule[];
+}
+
+export interface BankAccount {
+  readonly iban: string;
+  /** A domestic account number and routing code (sort code) that reach the same account. */
+  readonly accountNumber?: string;
+  readonly routingCode?: string;
+  readonly holderName?: string;
+  readonly country: string;
+  readonly currency: string;
+  readonly bankName?: string;
+  readonly bic?: string;
+  readonly behavior: Outcome;
+}
+
+export interface VirtualAccount {
+  readonly iban: string;
+  readonly virtualAccountId: string;
+  readonly customerReference: string;
+  readonly currency: string;
+}
+
+export interface Eligibility {
+  readonly eligible: boolean;
+  readonly fundsAvailability?: string;
+  readonly reason?: string;
+}
+
+export interface PayoutCard {
+  readonly number: string;
+  readonly brand: string;
+  readonly issuerCountry: string;
+  readonly eligibility: Eligibility;
+  readonly payout: Outcome;
+}
+
+export type PayoutProductName = 'WALLET' | 'BANK' | 'CARD';
+
+export interface PayoutProduct {
+  readonly product: PayoutProductName;
+  readonly operation: string;
+  readonly processingSeconds: number;
+  readonly events: {readonly SUCCEEDED: string; readonly FAILED: string; readonly RETURNED?: string};
+}
+
+export interface ChargebackStep {
+  readonly status: string;
+  readonly events: readonly string[];
+  readonly balance: string;
+}
+
+export interface SandboxData {
+  readonly version: 1;
+  readonly merchant: SandboxMerchant;
+  /** The read timeout clients should use; ending 92 holds Create order longer than this. */
+  readonly clientReadTimeoutSeconds: number;
+  readonly wallets: readonly Wallet[];
+  readonly walletRules: WalletRules;
+  readonly paymentCodes: {readonly note: string; readonly unknown: Outcome; readonly codes: readonly PaymentCode[]};
+  readonly agreementTokens: {readonly note: string; readonly unknown: Outcome; readonly tokens: readonly AgreementToken[]};
+  readonly cards: {readonly note: string; readonly cards: readonly PaymentCard[]};
+  readonly payments: {
+    readonly scenes: readonly PaymentScene[];
+    readonly attempts: Readonly<Record<AttemptPoint, string>>;
+    readonly methods: readonly PaymentMethodRule[];
+    readonly precedence: readonly PrecedenceStep[];
+    readonly endings: EndingTable<PaymentEndingRule>;
+  };
+  readonly refunds: {readonly note: string; readonly endings: EndingTable<RefundEndingRule>};
+  readonly bankAccounts: {
+    readonly note: string;
+    readonly unknownAccount: Outcome;
+    readonly invalidIban: Outcome;
+    readonly nameMismatch: Outcome;
+    readonly currencyMismatch: Outcome;
+    readonly accounts: readonly BankAccount[];
+  };
+  readonly virtualAccounts: {readonly note: string; readonly creditSeconds: number; readonly events: readonly string[]; readonly accounts: readonly VirtualAccount[]};
+  readonly payoutCards: {
+    readonly note: string;
+    readonly currencies: readonly string[];
+    readonly unknownCard: {readonly eligibility: Eligibility; readonly payout: Outcome};
+    readonly cards: readonly PayoutCard[];
+  };
+  readonly payouts: {
+    readonly note: string;
+    readonly precedence: readonly PrecedenceStep[];
+    readonly products: readonly PayoutProduct[];
+    readonly endings: EndingTable<PayoutEndingRule>;
+  };
+  readonly notifications: {
+    readonly note: string;
+    readonly acknowledgementTimeoutSeconds: number;
+    readonly retryScheduleSeconds: readonly number[];
+    readonly compressedRetryScheduleSeconds: readonly number[];
+    readonly compressedRetrySchedule: string;
+    readonly resend: string;
+    readonly eventRetentionDays: number;
+    /** The calls that list and redeliver events. */
+    readonly operations: readonly string[];
+  };
+  readonly chargebacks: {
+    readonly note: string;
+    readonly trigger: string;
+    readonly reasonCodes: readonly string[];
+    readonly evidenceDueSeconds: number;
+    readonly opened: ChargebackStep;
+    readonly whileOpen: Outcome;
+    readonly resolutions: readonly (ChargebackStep & {readonly resolution: string})[];
+  };
+}
+
+/** An operation the data names, as a page links it: its summary and the URL of its reference page. */
+export interface OperationRef {
+  readonly summary: string;
+  readonly url: string;
+}
+
+/**
+ * What a sandbox component receives (remarkSandboxData inlines it into the page): the top-level
+ * sections it reads, and the operations the data names.
+ */
+export type SandboxPageData<K extends keyof SandboxData> = Pick<SandboxData, K> & {readonly operations: Readonly<Record<string, OperationRef>>};
