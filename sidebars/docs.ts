@@ -11,7 +11,20 @@ const sidebars = {
       type: 'category',
       label: 'Getting started',
       collapsed: false,
-      items: ['general/integration-guide', 'general/test-accounts', 'response-code'],
+      items: [
+        'general/integration-guide',
+        'general/test-accounts',
+        'response-code',
+        'idempotency',
+        'rate-limits',
+        {
+          type: 'category',
+          label: 'Events',
+          items: ['events/list-events', 'events/redeliver-event'],
+        },
+        'api-evolution',
+        'api-changelog',
+      ],
     },
     {
       type: 'category',
@@ -35,9 +48,20 @@ const sidebars = {
           items: [
             'online-payment-integration/special-payment-scenes/ewallet',
             'online-payment-integration/special-payment-scenes/jsapi',
+            'wallet-auth/exchange-auth-code',
             'online-payment-integration/special-payment-scenes/dynrq',
             'online-payment-integration/special-payment-scenes/qrpay',
             'online-payment-integration/special-payment-scenes/direct-pay',
+            {
+              type: 'category',
+              label: 'Direct pay agreements',
+              items: [
+                'agreements/create-agreement',
+                'agreements/query-agreement',
+                'agreements/cancel-agreement',
+                'agreements/agreement-notification',
+              ],
+            },
             'online-payment-integration/special-payment-scenes/cash-top-up',
           ],
         },
@@ -79,7 +103,7 @@ const sidebars = {
         {
           type: 'category',
           label: 'Transfer to wallet',
-          items: ['transfer/transfer', 'transfer/transfer-query', 'transfer/transfer-notification'],
+          items: ['transfer/transfer', 'transfer/transfer-query', 'transfer/list-transfers', 'transfer/transfer-notification'],
         },
         {
           type: 'category',
@@ -90,6 +114,7 @@ const sidebars = {
             'transfer-to-bank/get-iban-holder-name',
             'transfer-to-bank/transfer-to-bank',
             'transfer-to-bank/transfer-to-bank-query',
+            'transfer-to-bank/list-bank-transfers',
             'transfer-to-bank/transfer-to-bank-notification',
           ],
         },
@@ -100,6 +125,7 @@ const sidebars = {
             'transfer-to-bank-card/verify-card-payout-eligibility',
             'transfer-to-bank-card/transfer-to-bank-card',
             'transfer-to-bank-card/query-bank-card-transfer',
+            'transfer-to-bank-card/list-card-payouts',
             'transfer-to-bank-card/bank-card-transfer-notif',
           ],
         },

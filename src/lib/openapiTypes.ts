@@ -120,6 +120,25 @@ export interface StatementColumn {
   readonly meaning: string;
 }
 
+/** x-idempotency: how merchant numbers make writes idempotent (rendered on /docs/idempotency). */
+export interface IdempotencyRules {
+  readonly namespaces: ReadonlyArray<{readonly field: string; readonly covers: string}>;
+  readonly scope: string;
+  readonly comparison: string;
+  readonly acceptedOnly: string;
+  readonly replay: string;
+  readonly conflict: string;
+  readonly tombstone: string;
+  readonly withoutKey: string;
+}
+
+/** x-rate-limits: requests per second per operation class, and the headers that report them (rendered on /docs/rate-limits). */
+export interface RateLimits {
+  readonly unit: string;
+  readonly classes: ReadonlyArray<{readonly name: string; readonly production: number; readonly sandbox: number; readonly covers: string}>;
+  readonly headers: ReadonlyArray<{readonly name: string; readonly meaning: string}>;
+}
+
 export interface OpenApiDocument {
   openapi: string;
   info: {title: string; version: string; description?: string};
@@ -135,6 +154,8 @@ export interface OpenApiDocument {
   };
   'x-result-codes'?: ResultCode[];
   'x-notification-delivery'?: NotificationDelivery;
+  'x-idempotency'?: IdempotencyRules;
+  'x-rate-limits'?: RateLimits;
 }
 
 /** Where an operation lives in the document. */

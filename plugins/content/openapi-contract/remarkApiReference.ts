@@ -3,6 +3,8 @@
  *   <ApiOperation operationId="createOrder" />
  *   <ResponseCodeCatalogue />
  *   <StatementColumns />
+ *   <IdempotencyRules />
+ *   <RateLimits />
  * with the reference sections built from the contract: real Markdown headings
  * (so the table of contents and search see them), Mermaid state diagrams, and
  * components whose data is inlined into the page at compile time. Only the
@@ -37,6 +39,8 @@ const componentModules = {
   CodeSamples: '@site/src/components/api/CodeSamples',
   ResponseCodeCatalogue: '@site/src/components/api/ResponseCodeCatalogue',
   StatementColumns: '@site/src/components/api/StatementColumns',
+  IdempotencyRules: '@site/src/components/api/IdempotencyRules',
+  RateLimits: '@site/src/components/api/RateLimits',
 } as const;
 type ComponentName = keyof typeof componentModules;
 
@@ -131,6 +135,21 @@ export function stateDiagram(machine: StateMachineView): string {
   return lines.join('\n');
 }
 
+/**
+ * Why x-idempotency or x-rate-limits cannot be rendered, or undefined: every text must be
+ * non-empty, every list non-empty, and every rate limit a positive integer.
+ */
+function referenceDataProblem(data: unknown, at = ''): string | undefined {
+  if (typeof data === 'string') return data.trim() === '' ? `has an empty text at ${at}` : undefined;
+  if (typeof data === 'number') return Number.isInteger(data) && data > 0 ? undefined : `has ${data} at ${at}, not a positive integer`;
+  if (Array.isArray(data)) {
+    if (data.length === 0) return `has an empty list at ${at}`;
+    return data.map((item, index) => referenceDataProblem(item, `${at}[${index}]`)).find(Boolean);
+  }
+  if (typeof data !== 'object' || data === null) return at === '' ? 'is missing' : `has no value at ${at}`;
+  return Object.entries(data).map(([name, value]) => referenceDataProblem(value, at === '' ? name : `${at}.${name}`)).find(Boolean);
+}
+
 function stringAttribute(node: MdxJsxFlowElement, name: string): string | undefined {
   const attribute = node.attributes.find((candidate) => candidate.type === 'mdxJsxAttribute' && candidate.name === name);
   return typeof attribute?.value === 'string' ? attribute.value : undefined;
@@ -223,6 +242,18 @@ export default function remarkApiReference(options: RemarkApiReferenceOptions) {
             exportConst('statementColumns', getContract().statementColumns),
             element('StatementColumns', {columns: memberPath('statementColumns')}),
           ];
+        } else if (jsx.name === 'IdempotencyRules' || jsx.name === 'RateLimits') {
+          // x-idempotency and x-rate-limits, on /docs/idempotency and /docs/rate-limits.
+          const document = getContract().document;
+          const [key, data, prop] =
+            jsx.name === 'IdempotencyRules'
+              ? (['x-idempotency', document['x-idempotency'], 'rules'] as const)
+              : (['x-rate-limits', document['x-rate-limits'], 'limits'] as const);
+          const problem = referenceDataProblem(data);
+          if (problem) throw new Error(`${file}: <${jsx.name} /> renders ${key} of ${contractRelativePath}, which ${problem}.`);
+          const dataName = jsx.name === 'IdempotencyRules' ? 'idempotencyRules' : 'rateLimits';
+          used.add(jsx.name);
+          replacement = [exportConst(dataName, data), element(jsx.name, {[prop]: memberPath(dataName)})];
         }
         if (replacement) {
           children.splice(index, 1, ...replacement);
