@@ -1,20 +1,61 @@
-import {compactJson, sampleEnvironment as env, type LanguageTemplate, type SampleInput} from './types';
+import {
+  compactJson,
+  nonceSeconds,
+  notificationApplied,
+  notificationRejected,
+  providerKeysComment,
+  rejection,
+  responseRejected,
+  sampleEnvironment as env,
+  signatureHeaderPattern,
+  timestampPattern,
+  windowSeconds,
+  type LanguageTemplate,
+  type SampleInput,
+} from './types';
 
 /** Text as a Go string literal: a raw string when it can be one, else an interpreted one. */
-export function goString(text: string): string {
+function goString(text: string): string {
   return /[`\r]/.test(text) ? JSON.stringify(text) : `\`${text}\``;
 }
 
-/** Reads an environment variable with its sandbox default (an empty value counts as set). */
-const envHelper = `func env(name, fallback string) string {
+/** Helpers both kinds of sample share; env treats an empty variable as set. */
+const helpers = `// ${providerKeysComment.join('\n// ')}
+func readProviderKeys(versionsAndFiles string) map[string]*rsa.PublicKey {
+	keys := map[string]*rsa.PublicKey{}
+	for _, entry := range strings.Split(versionsAndFiles, ",") {
+		version, file, _ := strings.Cut(entry, "=")
+		key, err := x509.ParsePKIXPublicKey(readPEM(file)) // SPKI: "BEGIN PUBLIC KEY"
+		check(err)
+		rsaKey, ok := key.(*rsa.PublicKey)
+		if !ok {
+			log.Fatalf("%s: not an RSA key", file)
+		}
+		keys[version] = rsaKey
+	}
+	return keys
+}
+
+// isFresh is true for a YYYY-MM-DDTHH:MM:SSZ timestamp within ${windowSeconds} s of this clock, either way.
+func isFresh(timestamp string) bool {
+	sent, err := time.Parse("2006-01-02T15:04:05Z", timestamp)
+	return err == nil && timestampPattern.MatchString(timestamp) && time.Since(sent).Abs() <= ${windowSeconds}*time.Second
+}
+
+func verifies(key *rsa.PublicKey, canonical, signature string) bool {
+	raw, err := base64.StdEncoding.DecodeString(signature)
+	digest := sha256.Sum256([]byte(canonical))
+	return err == nil && rsa.VerifyPKCS1v15(key, crypto.SHA256, digest[:], raw) == nil
+}
+
+func env(name, fallback string) string {
 	if value, ok := os.LookupEnv(name); ok {
 		return value
 	}
 	return fallback
-}`;
+}
 
-/** Loads a PEM file and returns the DER bytes of its first block. */
-const pemHelper = `func readPEM(path string) []byte {
+func readPEM(path string) []byte {
 	data, err := os.ReadFile(path)
 	check(err)
 	block, _ := pem.Decode(data)
@@ -22,97 +63,144 @@ const pemHelper = `func readPEM(path string) []byte {
 		log.Fatalf("%s: no PEM block", path)
 	}
 	return block.Bytes
-}`;
+}
 
-const checkHelper = `func check(err error) {
+func check(err error) {
 	if err != nil {
 		log.Fatal(err)
 	}
 }`;
 
+const patterns = `var (
+	signaturePattern = regexp.MustCompile(\`${signatureHeaderPattern}\`)
+	timestampPattern = regexp.MustCompile(\`${timestampPattern}\`)
+)`;
+
+function importBlock(names: readonly string[]): string {
+  return `import (\n${[...new Set(names)]
+    .sort()
+    .map((name) => `\t"${name}"`)
+    .join('\n')}\n)`;
+}
+
+const commonImports = ['crypto', 'crypto/rsa', 'crypto/sha256', 'crypto/x509', 'encoding/base64', 'encoding/json', 'encoding/pem', 'io', 'log', 'net/http', 'os', 'regexp', 'strings', 'time'];
+
+/** The example body; generated numbers become %[n]s arguments of fmt.Sprintf. */
+function bodyExpression(input: Extract<SampleInput, {kind: 'request'}>): string {
+  if (input.body === undefined) return '""';
+  let json = compactJson(input.body);
+  if (input.generated.length === 0) return goString(json);
+  json = json.replace(/%/g, '%%');
+  input.generated.forEach((number, index) => {
+    json = json.split(number.example).join(`%[${index + 1}]s`);
+  });
+  return `fmt.Sprintf(${goString(json)}, ${input.generated.map((number) => number.field).join(', ')})`;
+}
+
 function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const hasBody = input.body !== undefined;
-  const body = input.body === undefined ? '""' : goString(compactJson(input.body));
+  const numbers = input.generated
+    .map(
+      (number) => `	// Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
+	${number.field} := fmt.Sprintf("${number.prefix}-%d-%s", time.Now().UnixMilli(), randomHex(3))\n`,
+    )
+    .join('');
+  const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';
   return `// ${input.summary}. Go 1.19+: go run ${input.operationId}.go
 package main
 
-import (
-	"crypto"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/hex"
-	"encoding/json"
-	"encoding/pem"
-	"fmt"
-	"log"
-	"net/http"
-	"os"
-	"strings"
-	"time"
-)
+${importBlock([...commonImports, 'crypto/rand', 'encoding/hex', 'fmt', 'net', 'strconv'])}
+
+${patterns}
 
 func main() {
-	base := env("${env.base.name}", "${env.base.default}")
+	host := env("${env.host.name}", "${env.host.default}")
 	clientID := env("${env.clientId.name}", "${env.clientId.default}")
-	keyPath := env("${env.privateKey.name}", "${env.privateKey.default}")
-	keyVersion := env("${env.keyVersion.name}", "${env.keyVersion.default}")
-
-	method := "${input.method}"
-	body := ${body}
-	req, err := http.NewRequest(method, base+${JSON.stringify(input.pathWithQuery)}, ${hasBody ? 'strings.NewReader(body)' : 'nil'})
+	key, err := x509.ParsePKCS8PrivateKey(readPEM(env("${env.privateKey.name}", "${env.privateKey.default}"))) // PKCS #8: "BEGIN PRIVATE KEY"
 	check(err)
-	timestamp := time.Now().UTC().Format("2006-01-02T15:04:05Z")
-	nonceBytes := make([]byte, 16)
-	_, err = rand.Read(nonceBytes)
-	check(err)
-	nonce := hex.EncodeToString(nonceBytes)
-
-	// Canonical string: method, path with query (as sent), client ID, timestamp, nonce, body.
-	canonical := strings.Join([]string{method, req.URL.RequestURI(), clientID, timestamp, nonce, body}, "\\n")
-	key, err := x509.ParsePKCS8PrivateKey(readPEM(keyPath)) // PKCS#8: "BEGIN PRIVATE KEY"
-	check(err)
-	rsaKey, ok := key.(*rsa.PrivateKey)
+	privateKey, ok := key.(*rsa.PrivateKey)
 	if !ok {
-		log.Fatalf("%s: not an RSA key", keyPath)
+		log.Fatal("the private key is not an RSA key")
 	}
+	keyVersion := env("${env.keyVersion.name}", "${env.keyVersion.default}")
+	providerKeys := readProviderKeys(env("${env.providerKeys.name}", "${env.providerKeys.default}"))
+
+${numbers}	method := "${input.method}"
+	target := ${JSON.stringify(input.requestTarget)} // path and query exactly as sent${pathNote}
+${input.generated.length ? `\t// The contract's example body, with ${input.generated.map((number, index) => `%[${index + 1}]s for ${number.field}`).join(' and ')}.\n` : ''}	body := ${bodyExpression(input)}
+	timestamp := time.Now().UTC().Format("2006-01-02T15:04:05Z")
+	nonce := randomHex(16)
+
+	// Canonical string: method, target, client ID, timestamp, nonce, body; signed as UTF-8.
+	canonical := strings.Join([]string{method, target, clientID, timestamp, nonce, body}, "\\n")
 	digest := sha256.Sum256([]byte(canonical))
-	rawSignature, err := rsa.SignPKCS1v15(rand.Reader, rsaKey, crypto.SHA256, digest[:])
+	rawSignature, err := rsa.SignPKCS1v15(rand.Reader, privateKey, crypto.SHA256, digest[:])
 	check(err)
 	signature := base64.StdEncoding.EncodeToString(rawSignature)
 
-	req.Header.Set("Content-Type", "application/json")
+	req, err := http.NewRequest(method, host+target, ${hasBody ? 'strings.NewReader(body)' : 'nil'})
+	check(err)${hasBody ? `\n\treq.Header.Set("Content-Type", "application/json")` : ''}
 	req.Header.Set("X-Client-Id", clientID)
 	req.Header.Set("X-Timestamp", timestamp)
 	req.Header.Set("X-Nonce", nonce)
 	req.Header.Set("X-Signature", "algorithm=RSA-SHA256, keyVersion="+keyVersion+", signature="+signature)
-	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.DialContext = (&net.Dialer{Timeout: 5 * time.Second}).DialContext
+	resp, err := (&http.Client{Timeout: 30 * time.Second, Transport: transport}).Do(req)
 	check(err)
 	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body) // the raw body: verify it before parsing
+	check(err)
+	if problem := responseProblem(resp, raw, []string{method, target, clientID}, nonce, providerKeys); problem != "" {
+		log.Fatalf("${responseRejected}: %s", problem)
+	}
 
 	var result struct {
-		Code      string \`json:"code"\`
-		Message   string \`json:"message"\`
-		RequestID string \`json:"requestId"\`
-		Data      any    \`json:"data"\`
+		Code      string          \`json:"code"\`
+		Message   string          \`json:"message"\`
+		RequestID string          \`json:"requestId"\`
+		Data      json.RawMessage \`json:"data"\`
 	}
-	check(json.NewDecoder(resp.Body).Decode(&result))
+	check(json.Unmarshal(raw, &result))
 	if result.Code != "SUCCESS" {
-		fmt.Fprintf(os.Stderr, "%s: %s (request %s)\\n", result.Code, result.Message, result.RequestID)
-		os.Exit(1)
+		log.Fatalf("%s: %s (request %s)", result.Code, result.Message, result.RequestID)
 	}
 	data, err := json.MarshalIndent(result.Data, "", "  ")
 	check(err)
 	fmt.Println(string(data))
 }
 
-${envHelper}
+// responseProblem says why the response is not the provider's answer to this request, or "" when it is.
+func responseProblem(resp *http.Response, body []byte, request []string, requestNonce string, providerKeys map[string]*rsa.PublicKey) string {
+	header := signaturePattern.FindStringSubmatch(resp.Header.Get("X-Signature"))
+	if header == nil {
+		return "${rejection.signatureHeader}"
+	}
+	publicKey, ok := providerKeys[header[1]]
+	if !ok {
+		return "${rejection.keyVersion} " + header[1]
+	}
+	timestamp := resp.Header.Get("X-Timestamp")
+	if !isFresh(timestamp) {
+		return "${rejection.timestamp}"
+	}
+	// Your request's method, target and client ID; the response's timestamp and nonce; your request's nonce;
+	// the status as three digits; the raw body. Binding your nonce means no other request's response verifies.
+	lines := append(request, timestamp, resp.Header.Get("X-Nonce"), requestNonce, strconv.Itoa(resp.StatusCode), string(body))
+	if !verifies(publicKey, strings.Join(lines, "\\n"), header[2]) {
+		return "${rejection.signature}"
+	}
+	return ""
+}
 
-${pemHelper}
+func randomHex(bytes int) string {
+	buffer := make([]byte, bytes)
+	_, err := rand.Read(buffer)
+	check(err)
+	return hex.EncodeToString(buffer)
+}
 
-${checkHelper}
+${helpers}
 `;
 }
 
@@ -120,102 +208,121 @@ function notification(input: Extract<SampleInput, {kind: 'notification'}>): stri
   return `// Receive the ${input.summary}. Go 1.19+: go run ${input.operationId}.go
 package main
 
-import (
-	"crypto"
-	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/json"
-	"encoding/pem"
-	"io"
-	"log"
-	"net/http"
-	"os"
-	"regexp"
-	"strings"
-	"sync"
-	"time"
-)
+${importBlock([...commonImports, 'net/url', 'sync'])}
 
-const window = 300 * time.Second
+${patterns}
 
 var (
-	signaturePattern = regexp.MustCompile(\`signature=([A-Za-z0-9+/=]+)\`)
-	providerKey      *rsa.PublicKey
-	mu               sync.Mutex
-	seen             = map[string]bool{} // use your database in production
+	clientID = env("${env.clientId.name}", "${env.clientId.default}")
+	// Your notifyUrl exactly as registered: the provider signs its path and query, even where a proxy in front
+	// of this server forwards another path.
+	notifyURL    = mustParseURL(env("${env.notifyUrl.name}", "${env.notifyUrl.default}"))
+	providerKeys = readProviderKeys(env("${env.providerKeys.name}", "${env.providerKeys.default}"))
+
+	mu sync.Mutex
+	// Nonces of the last ${nonceSeconds} s. Keep them where every instance of your handler sees them (for example
+	// Redis SET NX EX ${nonceSeconds}) when you run more than one.
+	nonces = map[string]time.Time{}
+	// An in-memory stand-in for your database: see applyInTransaction.
+	processed = map[string]bool{}
 )
 
+type notification struct {
+	NotificationID string          \`json:"notificationId"\`
+	EventType      string          \`json:"eventType"\`
+	Data           json.RawMessage \`json:"data"\`
+}
+
 func main() {
-	key, err := x509.ParsePKIXPublicKey(readPEM(env("${env.providerPublicKey.name}", "${env.providerPublicKey.default}"))) // SPKI: "BEGIN PUBLIC KEY"
-	check(err)
-	var ok bool
-	if providerKey, ok = key.(*rsa.PublicKey); !ok {
-		log.Fatal("provider key is not an RSA key")
-	}
-	http.HandleFunc("/", handle)
-	log.Println("Listening for notifications on ${input.notifyPath}")
-	log.Fatal(http.ListenAndServe(":"+env("${env.notifyPort.name}", "${env.notifyPort.default}"), nil))
+	http.HandleFunc(notifyURL.Path, handle) // every other path: 404
+	server := &http.Server{Addr: ":" + env("${env.notifyPort.name}", "${env.notifyPort.default}"), ReadHeaderTimeout: 10 * time.Second}
+	log.Printf("Listening for notifications on %s", notifyURL.Path)
+	log.Fatal(server.ListenAndServe())
 }
 
 func handle(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.WriteHeader(http.StatusMethodNotAllowed)
-		return
-	}
-	body, err := io.ReadAll(r.Body) // verify the raw bytes, not re-serialised JSON
+	body, err := io.ReadAll(r.Body) // the raw body: verify it before parsing
 	if err != nil {
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
-	timestamp := r.Header.Get("X-Timestamp")
-	canonical := strings.Join([]string{"POST", r.RequestURI, r.Header.Get("X-Client-Id"), timestamp, r.Header.Get("X-Nonce"), string(body)}, "\\n")
-	if !valid(canonical, timestamp, r.Header.Get("X-Signature")) {
+	reason := "not a POST"
+	if r.Method == http.MethodPost {
+		reason = rejectionReason(r.Header, string(body))
+	}
+	if reason != "" {
+		log.Printf("${notificationRejected}: %s", reason)
 		w.WriteHeader(http.StatusUnauthorized)
 		return
 	}
-	var notification struct {
-		NotificationID string \`json:"notificationId"\`
-		EventType      string \`json:"eventType"\`
-	}
-	if err := json.Unmarshal(body, &notification); err != nil {
+	var n notification
+	if err := json.Unmarshal(body, &n); err != nil {
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
-	mu.Lock()
-	duplicate := seen[notification.NotificationID]
-	seen[notification.NotificationID] = true
-	mu.Unlock()
-	if !duplicate {
-		log.Println(notification.EventType, string(body)) // store, then process asynchronously
-	}
+	applyInTransaction(n)
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.WriteString(w, \`${compactJson({code: 'SUCCESS'})}\`)
 }
 
-func valid(canonical, timestamp, signatureHeader string) bool {
-	sent, err := time.Parse(time.RFC3339, timestamp)
-	if err != nil || time.Since(sent).Abs() > window {
-		return false
+// rejectionReason says why the notification is rejected, or "" when it is genuine and new; the checks run in this order.
+func rejectionReason(headers http.Header, body string) string {
+	header := signaturePattern.FindStringSubmatch(headers.Get("X-Signature"))
+	if header == nil {
+		return "${rejection.signatureHeader}"
 	}
-	match := signaturePattern.FindStringSubmatch(signatureHeader)
-	if match == nil {
-		return false
+	publicKey, ok := providerKeys[header[1]]
+	if !ok {
+		return "${rejection.keyVersion} " + header[1]
 	}
-	signature, err := base64.StdEncoding.DecodeString(match[1])
-	if err != nil {
-		return false
+	if headers.Get("X-Client-Id") != clientID {
+		return "${rejection.clientId}"
 	}
-	digest := sha256.Sum256([]byte(canonical))
-	return rsa.VerifyPKCS1v15(providerKey, crypto.SHA256, digest[:], signature) == nil
+	timestamp := headers.Get("X-Timestamp")
+	if !isFresh(timestamp) {
+		return "${rejection.timestamp}"
+	}
+	nonce := headers.Get("X-Nonce")
+	canonical := strings.Join([]string{"POST", notifyURL.RequestURI(), clientID, timestamp, nonce, body}, "\\n")
+	if !verifies(publicKey, canonical, header[2]) {
+		return "${rejection.signature}"
+	}
+	// Only a verified notification may take a place in the nonce store.
+	mu.Lock()
+	defer mu.Unlock()
+	now := time.Now()
+	for seen, expiresAt := range nonces {
+		if expiresAt.Before(now) {
+			delete(nonces, seen)
+		}
+	}
+	if _, seen := nonces[nonce]; seen {
+		return "${rejection.nonce}"
+	}
+	nonces[nonce] = now.Add(${nonceSeconds} * time.Second)
+	return ""
 }
 
-${envHelper}
+// applyInTransaction must be ONE database transaction in production: insert the notificationId (a unique key)
+// and apply the change together, so a crash leaves both or neither.
+func applyInTransaction(n notification) {
+	mu.Lock()
+	defer mu.Unlock()
+	if processed[n.NotificationID] {
+		return // a redelivery: acknowledge it, apply nothing twice
+	}
+	processed[n.NotificationID] = true
+	// Apply n.Data to your records here. Event types you do not know yet are stored and acknowledged.
+	log.Printf("${notificationApplied} %s %s", n.EventType, n.NotificationID)
+}
 
-${pemHelper}
+func mustParseURL(raw string) *url.URL {
+	parsed, err := url.Parse(raw)
+	check(err)
+	return parsed
+}
 
-${checkHelper}
+${helpers}
 `;
 }
 

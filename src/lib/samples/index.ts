@@ -10,14 +10,49 @@ import {javaTemplate} from './java';
 import {nodeTemplate} from './node';
 import {phpTemplate} from './php';
 import {pythonTemplate} from './python';
-import type {LanguageTemplate, SampleInput, SampleLanguage} from './types';
+import {sampleEnvironment, type GeneratedNumber, type LanguageTemplate, type SampleInput, type SampleLanguage} from './types';
 
 export * from './types';
 
 export const templates: readonly LanguageTemplate[] = [curlTemplate, nodeTemplate, pythonTemplate, javaTemplate, phpTemplate, goTemplate];
 
-/** Path of the merchant endpoint the notification samples listen on. */
-export const sampleNotifyPath = '/payments/notify';
+/** Path of the merchant endpoint the notification samples listen on (the path of their default notifyUrl). */
+export const sampleNotifyPath = new URL(sampleEnvironment.notifyUrl.default).pathname;
+
+/**
+ * Body fields holding the merchant's own number for a new object: the idempotency keys of the create calls.
+ * The samples generate them at run time, so two developers running a sample never send the same number.
+ */
+export const merchantNumberFields = ['merchantOrderNo', 'merchantRefundNo', 'merchantTransferNo', 'merchantAgreementNo'] as const;
+
+/** Percent-encodes every byte outside A-Z a-z 0-9 - . _ ~ (upper-case hex, space as %20), as the request target needs. */
+export function encodeTargetComponent(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The merchant numbers of a request body, found at any depth, each once. */
+function generatedNumbers(body: JsonValue | undefined): GeneratedNumber[] {
+  const found = new Map<string, GeneratedNumber>();
+  const visit = (value: JsonValue | undefined): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if ((merchantNumberFields as readonly string[]).includes(key) && typeof item === 'string' && item !== '' && !found.has(item)) {
+          found.set(item, {field: key, example: item, prefix: /^[A-Za-z]+/.exec(item)?.[0] ?? 'NO'});
+        }
+        visit(item);
+      }
+    }
+  };
+  visit(body);
+  return [...found.values()];
+}
+
+/** The path of the contract's first server URL ("/v1"), which every request target starts with. */
+function serverPath(doc: OpenApiDocument): string {
+  const url = doc.servers?.[0]?.url;
+  return url ? new URL(url).pathname.replace(/\/$/, '') : '';
+}
 
 function exampleOf(doc: OpenApiDocument, schema: SchemaObject | undefined): JsonValue | undefined {
   let current = schema;
@@ -36,10 +71,11 @@ export function sampleInputFor(doc: OpenApiDocument, location: OperationLocation
   const firstExample = Object.values(media?.examples ?? {})[0]?.value;
   if (location.kind === 'webhook') {
     if (firstExample === undefined) throw new Error(`${operationId}: a webhook needs a payload example for its samples.`);
-    return {kind: 'notification', operationId, summary, notifyPath: sampleNotifyPath, body: firstExample};
+    return {kind: 'notification', operationId, summary, notifyUrl: sampleEnvironment.notifyUrl.default, notifyPath: sampleNotifyPath, body: firstExample};
   }
   let path = location.key;
   const query: string[] = [];
+  const pathParameters: string[] = [];
   for (const raw of operation.parameters ?? []) {
     const parameter = deref(doc, raw);
     if (parameter.in !== 'path' && parameter.in !== 'query') continue;
@@ -51,17 +87,24 @@ export function sampleInputFor(doc: OpenApiDocument, location: OperationLocation
       continue;
     }
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text));
-    else query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(text)}`);
+    if (parameter.in === 'path') {
+      path = path.replace(`{${parameter.name}}`, encodeTargetComponent(text));
+      pathParameters.push(parameter.name);
+    } else query.push(`${encodeTargetComponent(parameter.name)}=${encodeTargetComponent(text)}`);
   }
   if (media && firstExample === undefined) throw new Error(`${operationId}: the request body needs an example for the code samples.`);
+  const pathWithQuery = query.length ? `${path}?${query.join('&')}` : path;
+  const body = media ? firstExample : undefined;
   return {
     kind: 'request',
     operationId,
     summary,
     method: location.method.toUpperCase(),
-    pathWithQuery: query.length ? `${path}?${query.join('&')}` : path,
-    body: media ? firstExample : undefined,
+    pathWithQuery,
+    requestTarget: `${serverPath(doc)}${pathWithQuery}`,
+    pathParameters,
+    body,
+    generated: generatedNumbers(body),
   };
 }
 

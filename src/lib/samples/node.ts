@@ -1,52 +1,143 @@
-import {compactJson, sampleEnvironment as env, type LanguageTemplate, type SampleInput} from './types';
+import type {JsonValue} from '../openapiTypes';
+import {
+  compactJson,
+  notificationApplied,
+  notificationRejected,
+  providerKeysComment,
+  rejection,
+  responseRejected,
+  sampleEnvironment as env,
+  signatureHeaderPattern,
+  splitGenerated,
+  timestampPattern,
+  windowSeconds,
+  nonceSeconds,
+  type GeneratedNumber,
+  type LanguageTemplate,
+  type SampleInput,
+} from './types';
+
+/** A string as a single-quoted TypeScript literal. */
+function tsString(text: string): string {
+  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+/** A string of the example body: a literal, the variable itself, or a template literal around it. */
+function tsText(text: string, generated: readonly GeneratedNumber[]): string {
+  const pieces = splitGenerated(text, generated);
+  const [only] = pieces;
+  if (pieces.length === 1 && only && 'variable' in only) return only.variable.field;
+  if (pieces.every((piece) => 'text' in piece)) return tsString(text);
+  const parts = pieces.map((piece) =>
+    'variable' in piece ? `\${${piece.variable.field}}` : JSON.stringify(piece.text).slice(1, -1).replace(/\\"/g, '"').replace(/`|\$\{/g, '\\$&'),
+  );
+  return `\`${parts.join('')}\``;
+}
 
 /** A JSON value as a TypeScript expression, indented to sit inside the sample. */
-function literal(value: unknown, indent: string): string {
-  return JSON.stringify(value, null, 2).replace(/\n/g, `\n${indent}`);
+function tsLiteral(value: JsonValue, indent: string, generated: readonly GeneratedNumber[]): string {
+  if (typeof value === 'string') return tsText(value, generated);
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${tsLiteral(item, inner, generated)},`).join('\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return '{}';
+  const lines = entries.map(([key, item]) => {
+    const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : tsString(key);
+    const rendered = tsLiteral(item, inner, generated);
+    return rendered === key ? `${inner}${key},` : `${inner}${name}: ${rendered},`;
+  });
+  return `{\n${lines.join('\n')}\n${indent}}`;
 }
+
+const providerKeys = `// ${providerKeysComment.join('\n// ')}
+const providerKeys = new Map(
+  (process.env.${env.providerKeys.name} ?? '${env.providerKeys.default}').split(',').map((entry) => {
+    const [version = '', file = ''] = entry.split('=');
+    return [version, readFileSync(file, 'utf8')] as const;
+  }),
+);
+const signaturePattern = /${signatureHeaderPattern}/;`;
+
+const isFresh = `/** True for a YYYY-MM-DDTHH:MM:SSZ timestamp within ${windowSeconds} s of this clock, either way. */
+function isFresh(timestamp: string): boolean {
+  return /${timestampPattern}/.test(timestamp) && Math.abs(Date.now() - Date.parse(timestamp)) <= ${windowSeconds}_000;
+}`;
 
 function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const hasBody = input.body !== undefined;
+  const numbers = input.generated
+    .map(
+      (number) => `  // Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
+  const ${number.field} = \`${number.prefix}-\${Date.now()}-\${randomBytes(3).toString('hex')}\`;\n`,
+    )
+    .join('');
+  const pathNote = input.pathParameters.length ? ` // ${input.pathParameters.join(', ')}: the contract's example; use yours` : '';
+  const cryptoImports = ['createSign', 'createVerify', ...(numbers ? ['randomBytes'] : []), 'randomUUID'];
   return `// ${input.summary}. Node.js 18+; run with: npx tsx ${input.operationId}.ts
-import {createSign, randomUUID} from 'node:crypto';
+import {${cryptoImports.join(', ')}} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 
-const base = process.env.${env.base.name} ?? '${env.base.default}';
+const host = process.env.${env.host.name} ?? '${env.host.default}';
 const clientId = process.env.${env.clientId.name} ?? '${env.clientId.default}';
 const privateKey = readFileSync(process.env.${env.privateKey.name} ?? '${env.privateKey.default}', 'utf8');
 const keyVersion = process.env.${env.keyVersion.name} ?? '${env.keyVersion.default}';
+${providerKeys}
 
 async function main(): Promise<void> {
-  const method = '${input.method}';
-  const url = new URL(base + ${JSON.stringify(input.pathWithQuery)});
-  const body = ${hasBody ? `JSON.stringify(${literal(input.body, '  ')})` : "''"};
-  const timestamp = new Date().toISOString().replace(/\\.\\d{3}Z$/, 'Z');
+${numbers}  const method = '${input.method}';
+  const target = ${tsString(input.requestTarget)}; // path and query exactly as sent${pathNote}
+  const body = ${hasBody ? `JSON.stringify(${tsLiteral(input.body ?? null, '  ', input.generated)})` : "''"};
+  const timestamp = new Date().toISOString().replace(/\\.\\d{3}Z$/, 'Z'); // YYYY-MM-DDTHH:MM:SSZ
   const nonce = randomUUID();
 
-  // Canonical string: method, path with query, client ID, timestamp, nonce, body.
-  const canonical = [method, url.pathname + url.search, clientId, timestamp, nonce, body].join('\\n');
-  const signature = createSign('RSA-SHA256').update(canonical).sign(privateKey, 'base64');
+  // Canonical string: method, target, client ID, timestamp, nonce, body; signed as UTF-8.
+  const canonical = [method, target, clientId, timestamp, nonce, body].join('\\n');
+  const signature = createSign('RSA-SHA256').update(canonical, 'utf8').sign(privateKey, 'base64');
 
-  const response = await fetch(url, {
+  const response = await fetch(host + target, {
     method,
-    headers: {
-      'Content-Type': 'application/json',
+    headers: {${hasBody ? `\n      'Content-Type': 'application/json',` : ''}
       'X-Client-Id': clientId,
       'X-Timestamp': timestamp,
       'X-Nonce': nonce,
       'X-Signature': \`algorithm=RSA-SHA256, keyVersion=\${keyVersion}, signature=\${signature}\`,
     },${hasBody ? '\n    body,' : ''}
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(30_000),
   });
-  const result = (await response.json()) as {code: string; message: string; requestId: string; data?: unknown};
+  const text = await response.text(); // the raw body: verify it before parsing
+  const problem = responseProblem(response, text, [method, target, clientId], nonce);
+  if (problem) throw new Error(\`${responseRejected}: \${problem}\`);
+
+  const result = JSON.parse(text) as {code: string; message: string; requestId: string; data?: unknown};
   if (result.code !== 'SUCCESS') {
     throw new Error(\`\${result.code}: \${result.message} (request \${result.requestId})\`);
   }
   console.log(JSON.stringify(result.data, null, 2));
 }
 
+/** Why the response is not the provider's answer to this request, or undefined when it is. */
+function responseProblem(response: Response, text: string, request: string[], requestNonce: string): string | undefined {
+  const header = signaturePattern.exec(response.headers.get('X-Signature') ?? '');
+  if (!header) return '${rejection.signatureHeader}';
+  const publicKey = providerKeys.get(header[1] ?? '');
+  if (!publicKey) return \`${rejection.keyVersion} \${header[1]}\`;
+  const timestamp = response.headers.get('X-Timestamp') ?? '';
+  if (!isFresh(timestamp)) return '${rejection.timestamp}';
+  // Your request's method, target and client ID; the response's timestamp and nonce; your request's nonce;
+  // the status as three digits; the raw body. Binding your nonce means no other request's response verifies.
+  const canonical = [...request, timestamp, response.headers.get('X-Nonce') ?? '', requestNonce, String(response.status), text].join('\\n');
+  const valid = createVerify('RSA-SHA256').update(canonical, 'utf8').verify(publicKey, header[2] ?? '', 'base64');
+  return valid ? undefined : '${rejection.signature}';
+}
+
+${isFresh}
+
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
 `;
@@ -54,43 +145,90 @@ main().catch((error: unknown) => {
 
 function notification(input: Extract<SampleInput, {kind: 'notification'}>): string {
   return `// Receive the ${input.summary}. Node.js 18+; run with: npx tsx ${input.operationId}.ts
-import {createServer} from 'node:http';
+import {createServer, type IncomingHttpHeaders} from 'node:http';
 import {createVerify} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 
-const providerPublicKey = readFileSync(process.env.${env.providerPublicKey.name} ?? '${env.providerPublicKey.default}', 'utf8');
-const seenNotifications = new Set<string>(); // use your database in production
-const windowMs = 300_000;
+const clientId = process.env.${env.clientId.name} ?? '${env.clientId.default}';
+// Your notifyUrl exactly as registered: the provider signs its path and query, even where a proxy in front
+// of this server forwards another path.
+const notifyUrl = new URL(process.env.${env.notifyUrl.name} ?? '${env.notifyUrl.default}');
+const signedPath = notifyUrl.pathname + notifyUrl.search;
+${providerKeys}
 
-function header(value: string | string[] | undefined): string {
-  return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+interface Notification {
+  notificationId: string;
+  eventType: string;
+  data: unknown;
+}
+
+// Nonces of the last ${nonceSeconds} s. Keep them where every instance of your handler sees them (for example
+// Redis SET NX EX ${nonceSeconds}) when you run more than one.
+const nonces = new Map<string, number>();
+
+/** Why the notification is rejected, or undefined when it is genuine and new; the checks run in this order. */
+function rejectionReason(headers: IncomingHttpHeaders, body: string): string | undefined {
+  const header = signaturePattern.exec(String(headers['x-signature'] ?? ''));
+  if (!header) return '${rejection.signatureHeader}';
+  const publicKey = providerKeys.get(header[1] ?? '');
+  if (!publicKey) return \`${rejection.keyVersion} \${header[1]}\`;
+  if (headers['x-client-id'] !== clientId) return '${rejection.clientId}';
+  const timestamp = String(headers['x-timestamp'] ?? '');
+  if (!isFresh(timestamp)) return '${rejection.timestamp}';
+  const nonce = String(headers['x-nonce'] ?? '');
+  const canonical = ['POST', signedPath, clientId, timestamp, nonce, body].join('\\n');
+  if (!createVerify('RSA-SHA256').update(canonical, 'utf8').verify(publicKey, header[2] ?? '', 'base64')) {
+    return '${rejection.signature}';
+  }
+  // Only a verified notification may take a place in the nonce store.
+  const now = Date.now();
+  for (const [seen, expiresAt] of nonces) if (expiresAt < now) nonces.delete(seen);
+  if (nonces.has(nonce)) return '${rejection.nonce}';
+  nonces.set(nonce, now + ${nonceSeconds}_000);
+  return undefined;
+}
+
+${isFresh}
+
+// An in-memory stand-in for your database. In production applyInTransaction must be ONE database transaction:
+// insert the notificationId (a unique key) and apply the change together, so a crash leaves both or neither.
+const processed = new Map<string, Notification>();
+
+function applyInTransaction(notification: Notification): void {
+  if (processed.has(notification.notificationId)) return; // a redelivery: acknowledge it, apply nothing twice
+  processed.set(notification.notificationId, notification);
+  // Apply notification.data to your records here. Event types you do not know yet are stored and acknowledged.
+  console.log(\`${notificationApplied} \${notification.eventType} \${notification.notificationId}\`);
 }
 
 const server = createServer((req, res) => {
+  if (new URL(req.url ?? '/', 'http://localhost').pathname !== notifyUrl.pathname) {
+    res.writeHead(404).end();
+    return;
+  }
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('utf8'); // verify the raw bytes, not re-serialised JSON
-    const timestamp = header(req.headers['x-timestamp']);
-    const signature = /signature=([A-Za-z0-9+/=]+)/.exec(header(req.headers['x-signature']))?.[1] ?? '';
-    const canonical = [req.method, req.url, header(req.headers['x-client-id']), timestamp, header(req.headers['x-nonce']), body].join('\\n');
-    const fresh = Math.abs(Date.now() - Date.parse(timestamp)) <= windowMs;
-    const valid = fresh && createVerify('RSA-SHA256').update(canonical).verify(providerPublicKey, signature, 'base64');
-    if (!valid) {
+    const body = Buffer.concat(chunks).toString('utf8'); // the raw body: verify it before parsing
+    const reason = req.method === 'POST' ? rejectionReason(req.headers, body) : 'not a POST';
+    if (reason) {
+      console.warn(\`${notificationRejected}: \${reason}\`);
       res.writeHead(401).end();
       return;
     }
-    const notification = JSON.parse(body) as {notificationId: string; eventType: string; data: unknown};
-    if (!seenNotifications.has(notification.notificationId)) {
-      seenNotifications.add(notification.notificationId);
-      console.log(notification.eventType, JSON.stringify(notification.data)); // store, then process asynchronously
+    try {
+      applyInTransaction(JSON.parse(body) as Notification);
+    } catch (error) {
+      console.error(error);
+      res.writeHead(500).end(); // not stored: the provider delivers it again
+      return;
     }
-    res.writeHead(200, {'Content-Type': 'application/json'}).end(${JSON.stringify(compactJson({code: 'SUCCESS'}))});
+    res.writeHead(200, {'Content-Type': 'application/json'}).end(${tsString(compactJson({code: 'SUCCESS'}))});
   });
 });
 
 server.listen(Number(process.env.${env.notifyPort.name} ?? ${env.notifyPort.default}), () => {
-  console.log('Listening for notifications on ${input.notifyPath}');
+  console.log(\`Listening for notifications on \${notifyUrl.pathname}\`);
 });
 `;
 }

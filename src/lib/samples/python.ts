@@ -1,53 +1,111 @@
-import {sampleEnvironment as env, type LanguageTemplate, type SampleInput} from './types';
+import type {JsonValue} from '../openapiTypes';
+import {
+  compactJson,
+  nonceSeconds,
+  notificationApplied,
+  notificationRejected,
+  providerKeysComment,
+  rejection,
+  responseRejected,
+  sampleEnvironment as env,
+  signatureHeaderPattern,
+  snakeCase,
+  splitGenerated,
+  timestampPattern,
+  windowSeconds,
+  type GeneratedNumber,
+  type LanguageTemplate,
+  type SampleInput,
+} from './types';
+
+/** A string of the example body: a literal, the variable itself, or an f-string around it. */
+function pythonText(text: string, generated: readonly GeneratedNumber[]): string {
+  const pieces = splitGenerated(text, generated);
+  const [only] = pieces;
+  if (pieces.length === 1 && only && 'variable' in only) return snakeCase(only.variable.field);
+  if (pieces.every((piece) => 'text' in piece)) return JSON.stringify(text);
+  const parts = pieces.map((piece) =>
+    'variable' in piece ? `{${snakeCase(piece.variable.field)}}` : JSON.stringify(piece.text).slice(1, -1).replace(/[{}]/g, '$&$&'),
+  );
+  return `f"${parts.join('')}"`;
+}
 
 /** A JSON value as a Python literal. */
-export function pythonLiteral(value: unknown, indent = ''): string {
+function pythonLiteral(value: JsonValue, indent: string, generated: readonly GeneratedNumber[]): string {
   if (value === null) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
-  if (typeof value === 'number' || typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return JSON.stringify(value);
+  if (typeof value === 'string') return pythonText(value, generated);
   const inner = `${indent}    `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    return `[\n${value.map((item) => `${inner}${pythonLiteral(item, inner)},`).join('\n')}\n${indent}]`;
+    return `[\n${value.map((item) => `${inner}${pythonLiteral(item, inner, generated)},`).join('\n')}\n${indent}]`;
   }
-  const entries = Object.entries(value as Record<string, unknown>);
+  const entries = Object.entries(value);
   if (entries.length === 0) return '{}';
-  return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${pythonLiteral(item, inner)},`).join('\n')}\n${indent}}`;
+  return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${pythonLiteral(item, inner, generated)},`).join('\n')}\n${indent}}`;
 }
+
+const providerKeys = `# ${providerKeysComment.join('\n# ')}
+PROVIDER_KEYS = {}
+for entry in os.environ.get("${env.providerKeys.name}", "${env.providerKeys.default}").split(","):
+    version, key_path = entry.split("=", 1)
+    with open(key_path, "rb") as key_file:
+        PROVIDER_KEYS[version] = serialization.load_pem_public_key(key_file.read())
+SIGNATURE = re.compile(r"${signatureHeaderPattern}")
+TIMESTAMP = re.compile(r"${timestampPattern}")`;
+
+const isFresh = `def is_fresh(timestamp):
+    """True for a YYYY-MM-DDTHH:MM:SSZ timestamp within ${windowSeconds} s of this clock, either way."""
+    if not TIMESTAMP.fullmatch(timestamp):
+        return False
+    try:
+        sent = datetime.strptime(timestamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    except ValueError:  # such as month 13
+        return False
+    return abs((datetime.now(timezone.utc) - sent).total_seconds()) <= ${windowSeconds}`;
+
+/** Verifies a signature held in the regex match `header`, or returns the reason. */
+const verify = (indent: string) => `try:
+${indent}    public_key.verify(base64.b64decode(header.group(2)), canonical.encode("utf-8"), padding.PKCS1v15(), hashes.SHA256())
+${indent}except InvalidSignature:
+${indent}    return "${rejection.signature}"`;
 
 function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const hasBody = input.body !== undefined;
+  const numbers = input.generated
+    .map(
+      (number) => `    # Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
+    ${snakeCase(number.field)} = f"${number.prefix}-{int(time.time() * 1000)}-{secrets.token_hex(3)}"\n`,
+    )
+    .join('');
+  const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';
+  const imports = ['base64', 'json', 'os', 're', ...(numbers ? ['secrets', 'time'] : []), 'urllib.error', 'urllib.request', 'uuid'];
   return `"""${input.summary}. Python 3.9+ with the cryptography package."""
-import base64
-import json
-import os
-import urllib.error
-import urllib.request
-import uuid
+${imports.map((name) => `import ${name}`).join('\n')}
 from datetime import datetime, timezone
-from urllib.parse import urlsplit
 
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
 
-BASE = os.environ.get("${env.base.name}", "${env.base.default}")
+HOST = os.environ.get("${env.host.name}", "${env.host.default}")
 CLIENT_ID = os.environ.get("${env.clientId.name}", "${env.clientId.default}")
 KEY_PATH = os.environ.get("${env.privateKey.name}", "${env.privateKey.default}")
 KEY_VERSION = os.environ.get("${env.keyVersion.name}", "${env.keyVersion.default}")
+${providerKeys}
 
 
 def main() -> None:
-    method = "${input.method}"
-    url = BASE + ${JSON.stringify(input.pathWithQuery)}
-    ${hasBody ? `payload = ${pythonLiteral(input.body, '    ')}\n    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)` : 'body = ""'}
-    parts = urlsplit(url)
-    path_with_query = parts.path + ("?" + parts.query if parts.query else "")
+${numbers}    method = "${input.method}"
+    target = ${JSON.stringify(input.requestTarget)}  # path and query exactly as sent${pathNote}
+    ${hasBody ? `payload = ${pythonLiteral(input.body ?? null, '    ', input.generated)}\n    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)` : 'body = ""'}
     timestamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     nonce = str(uuid.uuid4())
 
-    # Canonical string: method, path with query, client ID, timestamp, nonce, body.
-    canonical = "\\n".join([method, path_with_query, CLIENT_ID, timestamp, nonce, body])
+    # Canonical string: method, target, client ID, timestamp, nonce, body; signed as UTF-8.
+    canonical = "\\n".join([method, target, CLIENT_ID, timestamp, nonce, body])
     with open(KEY_PATH, "rb") as key_file:
         private_key = serialization.load_pem_private_key(key_file.read(), password=None)
     signature = base64.b64encode(
@@ -55,11 +113,10 @@ def main() -> None:
     ).decode("ascii")
 
     request = urllib.request.Request(
-        url,
-        data=body.encode("utf-8") if body else None,
+        HOST + target,
+        data=${hasBody ? 'body.encode("utf-8")' : 'None'},
         method=method,
-        headers={
-            "Content-Type": "application/json",
+        headers={${hasBody ? `\n            "Content-Type": "application/json",` : ''}
             "X-Client-Id": CLIENT_ID,
             "X-Timestamp": timestamp,
             "X-Nonce": nonce,
@@ -67,13 +124,40 @@ def main() -> None:
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            result = json.load(response)
+        response = urllib.request.urlopen(request, timeout=30)  # for the connection and for each read
     except urllib.error.HTTPError as error:
-        result = json.load(error)
+        response = error  # error answers are signed too
+    with response:
+        text = response.read().decode("utf-8")  # the raw body: verify it before parsing
+    problem = response_problem(response.status, response.headers, text, [method, target, CLIENT_ID], nonce)
+    if problem:
+        raise SystemExit(f"${responseRejected}: {problem}")
+
+    result = json.loads(text)
     if result["code"] != "SUCCESS":
         raise SystemExit(f"{result['code']}: {result['message']} (request {result['requestId']})")
-    print(json.dumps(result["data"], indent=2))
+    print(json.dumps(result.get("data"), indent=2, ensure_ascii=False))
+
+
+def response_problem(status, headers, text, request, request_nonce):
+    """Why the response is not the provider's answer to this request, or None when it is."""
+    header = SIGNATURE.fullmatch(headers.get("X-Signature", ""))
+    if not header:
+        return "${rejection.signatureHeader}"
+    public_key = PROVIDER_KEYS.get(header.group(1))
+    if public_key is None:
+        return f"${rejection.keyVersion} {header.group(1)}"
+    timestamp = headers.get("X-Timestamp", "")
+    if not is_fresh(timestamp):
+        return "${rejection.timestamp}"
+    # Your request's method, target and client ID; the response's timestamp and nonce; your request's nonce;
+    # the status as three digits; the raw body. Binding your nonce means no other request's response verifies.
+    canonical = "\\n".join(request + [timestamp, headers.get("X-Nonce", ""), request_nonce, str(status), text])
+    ${verify('    ')}
+    return None
+
+
+${isFresh}
 
 
 if __name__ == "__main__":
@@ -87,60 +171,96 @@ import base64
 import json
 import os
 import re
+import sqlite3
+import time
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import urlsplit
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
 
-with open(os.environ.get("${env.providerPublicKey.name}", "${env.providerPublicKey.default}"), "rb") as key_file:
-    PROVIDER_KEY = serialization.load_pem_public_key(key_file.read())
-SEEN = set()  # use your database in production
-WINDOW_SECONDS = 300
+CLIENT_ID = os.environ.get("${env.clientId.name}", "${env.clientId.default}")
+# Your notifyUrl exactly as registered: the provider signs its path and query, even where a proxy in front
+# of this server forwards another path.
+NOTIFY_URL = urlsplit(os.environ.get("${env.notifyUrl.name}", "${env.notifyUrl.default}"))
+SIGNED_PATH = NOTIFY_URL.path + ("?" + NOTIFY_URL.query if NOTIFY_URL.query else "")
+${providerKeys}
+
+# Nonces, notifications and your own records share one database, so one transaction can cover them.
+DB = sqlite3.connect(os.environ.get("${env.notifyDatabase.name}", "${env.notifyDatabase.default}"))
+DB.executescript("""
+    CREATE TABLE IF NOT EXISTS nonces (nonce TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS notifications (notification_id TEXT PRIMARY KEY, event_type TEXT, body TEXT);
+""")
 
 
-def is_valid(method, path, headers, body):
+def rejection_reason(headers, body):
+    """Why the notification is rejected, or None when it is genuine and new; the checks run in this order."""
+    header = SIGNATURE.fullmatch(headers.get("X-Signature", ""))
+    if not header:
+        return "${rejection.signatureHeader}"
+    public_key = PROVIDER_KEYS.get(header.group(1))
+    if public_key is None:
+        return f"${rejection.keyVersion} {header.group(1)}"
+    if headers.get("X-Client-Id") != CLIENT_ID:
+        return "${rejection.clientId}"
     timestamp = headers.get("X-Timestamp", "")
-    try:
-        sent = datetime.strptime(timestamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-    except ValueError:
-        return False
-    if abs((datetime.now(timezone.utc) - sent).total_seconds()) > WINDOW_SECONDS:
-        return False
-    match = re.search(r"signature=([A-Za-z0-9+/=]+)", headers.get("X-Signature", ""))
-    if not match:
-        return False
-    canonical = "\\n".join([method, path, headers.get("X-Client-Id", ""), timestamp, headers.get("X-Nonce", ""), body])
-    try:
-        PROVIDER_KEY.verify(base64.b64decode(match.group(1)), canonical.encode("utf-8"), padding.PKCS1v15(), hashes.SHA256())
-        return True
-    except InvalidSignature:
-        return False
+    if not is_fresh(timestamp):
+        return "${rejection.timestamp}"
+    nonce = headers.get("X-Nonce", "")
+    canonical = "\\n".join(["POST", SIGNED_PATH, CLIENT_ID, timestamp, nonce, body])
+    ${verify('    ')}
+    # Only a verified notification may take a place in the nonce table.
+    now = int(time.time())
+    with DB:
+        DB.execute("DELETE FROM nonces WHERE expires_at < ?", (now,))
+        if DB.execute("INSERT OR IGNORE INTO nonces VALUES (?, ?)", (nonce, now + ${nonceSeconds})).rowcount == 0:
+            return "${rejection.nonce}"
+    return None
+
+
+${isFresh}
+
+
+def store_and_apply(notification, body):
+    """Deduplicates by notificationId and applies the change in ONE transaction: both happen or neither."""
+    with DB:  # commits at the end of the block, rolls back on an exception
+        stored = DB.execute(
+            "INSERT OR IGNORE INTO notifications VALUES (?, ?, ?)",
+            (notification["notificationId"], notification["eventType"], body),
+        ).rowcount
+        if stored:  # 0 for a redelivery: acknowledge it, apply nothing twice
+            # Apply notification["data"] to your records here, through DB. Event types you do not know yet
+            # are stored and acknowledged.
+            print("${notificationApplied}", notification["eventType"], notification["notificationId"], flush=True)
 
 
 class NotificationHandler(BaseHTTPRequestHandler):
     def do_POST(self):
-        raw = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode("utf-8")
-        if not is_valid("POST", self.path, self.headers, raw):
-            self.send_response(401)
-            self.end_headers()
-            return
-        notification = json.loads(raw)
-        if notification["notificationId"] not in SEEN:
-            SEEN.add(notification["notificationId"])
-            print(notification["eventType"], json.dumps(notification["data"]), flush=True)
-        answer = b'{"code":"SUCCESS"}'
-        self.send_response(200)
+        if urlsplit(self.path).path != NOTIFY_URL.path:
+            return self.answer(404)
+        # The raw body: verify it before parsing.
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode("utf-8")
+        reason = rejection_reason(self.headers, body)
+        if reason:
+            print("${notificationRejected}:", reason, flush=True)
+            return self.answer(401)
+        store_and_apply(json.loads(body), body)
+        return self.answer(200, b'${compactJson({code: 'SUCCESS'})}')
+
+    def answer(self, status, body=b""):
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(answer)))
+        self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(answer)
+        self.wfile.write(body)
 
 
 if __name__ == "__main__":
     port = int(os.environ.get("${env.notifyPort.name}", "${env.notifyPort.default}"))
-    print("Listening for notifications on ${input.notifyPath}", flush=True)
+    print("Listening for notifications on", NOTIFY_URL.path, flush=True)
     HTTPServer(("127.0.0.1", port), NotificationHandler).serve_forever()
 `;
 }
@@ -149,6 +269,6 @@ export const pythonTemplate: LanguageTemplate = {
   language: 'python',
   label: 'Python',
   highlight: 'python',
-  fileName: (input) => `${input.operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}.py`,
+  fileName: (input) => `${snakeCase(input.operationId)}.py`,
   render: (input) => (input.kind === 'request' ? request(input) : notification(input)),
 };
