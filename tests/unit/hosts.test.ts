@@ -19,10 +19,11 @@ import {repoRoot} from '../support/routeContract';
 const isExampleHost = (host: string) => host === 'example.com' || host.endsWith('.example.com');
 
 /**
- * Hosts that are namespaces (SVG's xmlns) or the reader's own machine (a notification
- * handler under test listens on localhost), never a third party's server.
+ * Hosts that are namespaces (SVG's xmlns, a JSON Schema's `$schema` dialect URI, which names the
+ * dialect and is never fetched) or the reader's own machine (a notification handler under test
+ * listens on localhost), never a third party's server.
  */
-const allowedHosts = new Set(['www.w3.org', 'localhost', '127.0.0.1']);
+const allowedHosts = new Set(['www.w3.org', 'json-schema.org', 'localhost', '127.0.0.1']);
 
 /** Hosts of the http(s) URLs in a text. */
 function urlHostsIn(text: string): string[] {
