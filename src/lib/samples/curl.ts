@@ -61,7 +61,7 @@ PROVIDER_KEYS="${'$'}{${env.providerKeys.name}:-${env.providerKeys.default}}"
 
 ${numbers}METHOD=${input.method}
 TARGET=${shellQuote(input.requestTarget)} # path and query exactly as sent${pathNote}
-BODY=${body === '' ? "''" : shellWord(body, input.generated)}
+BODY=${body === '' ? "'' # no body: the canonical string ends with an empty line" : shellWord(body, input.generated)}
 TIMESTAMP=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 NONCE=$(openssl rand -hex 16)
 

@@ -127,7 +127,7 @@ func main() {
 
 ${numbers}	method := "${input.method}"
 	target := ${JSON.stringify(input.requestTarget)} // path and query exactly as sent${pathNote}
-${input.generated.length ? `\t// The contract's example body, with ${input.generated.map((number, index) => `%[${index + 1}]s for ${number.field}`).join(' and ')}.\n` : ''}	body := ${bodyExpression(input)}
+${input.generated.length ? `\t// The contract's example body, with ${input.generated.map((number, index) => `%[${index + 1}]s for ${number.field}`).join(' and ')}.\n` : ''}${hasBody ? '' : '\t// No body: the canonical string ends with an empty line.\n'}	body := ${bodyExpression(input)}
 	timestamp := time.Now().UTC().Format("2006-01-02T15:04:05Z")
 	nonce := randomHex(16)
 

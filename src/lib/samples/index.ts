@@ -23,10 +23,10 @@ export const sampleNotifyPath = new URL(sampleEnvironment.notifyUrl.default).pat
  * Body fields holding the merchant's own number for a new object: the idempotency keys of the create calls.
  * The samples generate them at run time, so two developers running a sample never send the same number.
  */
-export const merchantNumberFields = ['merchantOrderNo', 'merchantRefundNo', 'merchantTransferNo', 'merchantAgreementNo'] as const;
+const merchantNumberFields = ['merchantOrderNo', 'merchantRefundNo', 'merchantTransferNo', 'merchantAgreementNo'] as const;
 
 /** Percent-encodes every byte outside A-Z a-z 0-9 - . _ ~ (upper-case hex, space as %20), as the request target needs. */
-export function encodeTargetComponent(text: string): string {
+function encodeTargetComponent(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 

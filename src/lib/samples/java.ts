@@ -163,7 +163,7 @@ ${constants}
 
 ${numbers}        String method = "${input.method}";
         String target = ${JSON.stringify(input.requestTarget)}; // path and query exactly as sent${pathNote}
-${bodyNote(input, '        ', (index) => `%${index}$s`)}        String body = ${bodyExpression(input)};
+${bodyNote(input, '        ', (index) => `%${index}$s`)}        String body = ${bodyExpression(input)};${hasBody ? '' : ' // no body: the canonical string ends with an empty line'}
         String timestamp = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(); // YYYY-MM-DDTHH:MM:SSZ
         String nonce = UUID.randomUUID().toString();
 

@@ -75,7 +75,7 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const ${number.field} = \`${number.prefix}-\${Date.now()}-\${randomBytes(3).toString('hex')}\`;\n`,
     )
     .join('');
-  const pathNote = input.pathParameters.length ? ` // ${input.pathParameters.join(', ')}: the contract's example; use yours` : '';
+  const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';
   const cryptoImports = ['createSign', 'createVerify', ...(numbers ? ['randomBytes'] : []), 'randomUUID'];
   return `// ${input.summary}. Node.js 18+; run with: npx tsx ${input.operationId}.ts
 import {${cryptoImports.join(', ')}} from 'node:crypto';
@@ -90,7 +90,7 @@ ${providerKeys}
 async function main(): Promise<void> {
 ${numbers}  const method = '${input.method}';
   const target = ${tsString(input.requestTarget)}; // path and query exactly as sent${pathNote}
-  const body = ${hasBody ? `JSON.stringify(${tsLiteral(input.body ?? null, '  ', input.generated)})` : "''"};
+  const body = ${hasBody ? `JSON.stringify(${tsLiteral(input.body ?? null, '  ', input.generated)});` : "''; // no body: the canonical string ends with an empty line"}
   const timestamp = new Date().toISOString().replace(/\\.\\d{3}Z$/, 'Z'); // YYYY-MM-DDTHH:MM:SSZ
   const nonce = randomUUID();
 

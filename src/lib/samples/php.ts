@@ -88,7 +88,7 @@ $${number.field} = '${number.prefix}-' . (int) (microtime(true) * 1000) . '-' . 
     .join('');
   const body =
     input.body === undefined
-      ? `$body = '';`
+      ? `$body = ''; // no body: the canonical string ends with an empty line`
       : `$payload = ${phpLiteral(input.body, '', input.generated)};
 $body = json_encode($payload, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE${lineTerminators} | JSON_THROW_ON_ERROR);`;
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';

@@ -100,7 +100,7 @@ ${providerKeys}
 def main() -> None:
 ${numbers}    method = "${input.method}"
     target = ${JSON.stringify(input.requestTarget)}  # path and query exactly as sent${pathNote}
-    ${hasBody ? `payload = ${pythonLiteral(input.body ?? null, '    ', input.generated)}\n    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)` : 'body = ""'}
+    ${hasBody ? `payload = ${pythonLiteral(input.body ?? null, '    ', input.generated)}\n    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)` : 'body = ""  # no body: the canonical string ends with an empty line'}
     timestamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     nonce = str(uuid.uuid4())
 
