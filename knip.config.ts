@@ -33,6 +33,8 @@ const componentsInsertedByRemark = [
   'CodeSamples',
   'ResponseCodeCatalogue',
   'StatementColumns',
+  'IdempotencyRules',
+  'RateLimits',
   'MermaidDiagram',
 ];
 
@@ -80,6 +82,8 @@ const config: KnipConfig = {
     '@types/hast',
     '@types/unist',
   ],
+  // System tools the tests run, installed by scripts/ensure-toolchains.ts from Debian, not npm.
+  ignoreBinaries: ['openssl'],
   compilers: {
     md: markdownImports,
     mdx: markdownImports,
