@@ -577,7 +577,7 @@ describe('notification handlers verify, deduplicate and acknowledge', {concurren
           await expectRejected({body: body(millis), timestamp: new Date().toISOString()}, 401, rejection.timestamp);
           await expectRejected({body: body(signedPath), signedPath: '/payments/other'}, 401, rejection.signature);
           await expectRejected({body: body(id('postedPath')), signedPath: '/payments/other', postedPath: '/payments/other'}, 404);
-          await expectRejected({body: body(client), clientId: 'sandbox-merchant-9999'}, 401, rejection.clientId);
+          await expectRejected({body: body(client), clientId: 'another-merchant-0001'}, 401, rejection.clientId);
           await expectRejected({body: body(malformed), signatureHeader: (signature) => `signature=${signature}`}, 401, rejection.signatureHeader);
 
           if (language === 'node') {
