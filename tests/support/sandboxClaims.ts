@@ -52,6 +52,8 @@ interface FixtureSets {
   readonly ibans: ReadonlySet<string>;
   readonly codes: ReadonlySet<string>;
   readonly tokens: ReadonlySet<string>;
+  readonly authCodes: ReadonlySet<string>;
+  readonly walletUserIds: ReadonlySet<string>;
   readonly accountNumbers: ReadonlySet<string>;
 }
 
@@ -64,6 +66,8 @@ export function fixtureSets(data: SandboxData): FixtureSets {
     ibans: knownIbans(data),
     codes: new Set(data.paymentCodes.codes.map((entry) => entry.code)),
     tokens: new Set(data.agreementTokens.tokens.map((entry) => entry.token)),
+    authCodes: new Set(data.walletAuthCodes.codes.map((entry) => entry.code)),
+    walletUserIds: new Set(data.walletAuthCodes.codes.map((entry) => entry.userId)),
     accountNumbers: new Set(data.bankAccounts.accounts.flatMap((account) => (account.accountNumber ? [account.accountNumber] : []))),
   };
 }
@@ -93,6 +97,12 @@ export function unknownFixturesIn(text: string, sets: FixtureSets): string[] {
   }
   for (const [token] of text.matchAll(/\bagt_[A-Za-z0-9]{8,}/g)) {
     if (!sets.tokens.has(token)) problems.push(`${token} is not a sandbox agreement token`);
+  }
+  for (const [code] of text.matchAll(/\bwac_[A-Za-z0-9]{20}\b/g)) {
+    if (!sets.authCodes.has(code)) problems.push(`${code} is not a sandbox wallet auth code`);
+  }
+  for (const [userId] of text.matchAll(/\bwu_[A-Za-z0-9]{10}\b/g)) {
+    if (!sets.walletUserIds.has(userId)) problems.push(`${userId} is not a sandbox wallet user ID`);
   }
   for (const match of text.matchAll(/\bPIN(?: is| of)?\s+`?(\d{4,8})`?(?!\d)|\bPIN"[^>]*?\bvalue="(\d{4,8})"/g)) {
     const pin = match[1] ?? match[2] ?? '';

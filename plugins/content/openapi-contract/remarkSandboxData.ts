@@ -37,7 +37,7 @@ export const sandboxComponentSections = {
   SandboxMerchant: ['merchant', 'clientReadTimeoutSeconds'],
   SandboxScenes: ['payments'],
   SandboxWallets: ['wallets', 'walletRules'],
-  SandboxPayerCredentials: ['paymentCodes', 'agreementTokens', 'wallets'],
+  SandboxPayerCredentials: ['paymentCodes', 'agreementTokens', 'walletAuthCodes', 'wallets'],
   SandboxCards: ['cards'],
   SandboxEndings: ['payments', 'refunds', 'payouts', 'clientReadTimeoutSeconds'],
   SandboxBankAccounts: ['bankAccounts'],

@@ -159,6 +159,8 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
   unique(data.wallets, (wallet) => wallet.walletId, (index) => ['wallets', index, 'walletId'], 'wallet ID');
   unique(data.paymentCodes.codes, (entry) => entry.code, (index) => ['paymentCodes', 'codes', index, 'code'], 'payment code');
   unique(data.agreementTokens.tokens, (entry) => entry.token, (index) => ['agreementTokens', 'tokens', index, 'token'], 'agreement token');
+  unique(data.walletAuthCodes.codes, (entry) => entry.code, (index) => ['walletAuthCodes', 'codes', index, 'code'], 'auth code');
+  unique(data.walletAuthCodes.codes, (entry) => entry.userId, (index) => ['walletAuthCodes', 'codes', index, 'userId'], 'wallet user ID');
   unique(data.cards.cards, (card) => card.number, (index) => ['cards', 'cards', index, 'number'], 'card number');
   unique(data.payoutCards.cards, (card) => card.number, (index) => ['payoutCards', 'cards', index, 'number'], 'card number');
   unique(data.bankAccounts.accounts, (account) => account.iban, (index) => ['bankAccounts', 'accounts', index, 'iban'], 'IBAN');
@@ -173,6 +175,9 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
   });
   data.agreementTokens.tokens.forEach((entry, index) => {
     if (!phones.has(entry.wallet)) at(['agreementTokens', 'tokens', index, 'wallet'], `"${entry.wallet}" is not the phone number of a wallet in wallets.`);
+  });
+  data.walletAuthCodes.codes.forEach((entry, index) => {
+    if (!phones.has(entry.wallet)) at(['walletAuthCodes', 'codes', index, 'wallet'], `"${entry.wallet}" is not the phone number of a wallet in wallets.`);
   });
 
   data.cards.cards.forEach((card, index) => {
@@ -447,6 +452,7 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
   checkOutcome(data.walletRules.payments.wrongPin, ['walletRules', 'payments', 'wrongPin'], paymentFailureCodes, paymentFailureHome);
   checkOutcome(data.paymentCodes.unknown, ['paymentCodes', 'unknown'], paymentFailureCodes, paymentFailureHome);
   checkOutcome(data.agreementTokens.unknown, ['agreementTokens', 'unknown'], paymentFailureCodes, paymentFailureHome);
+  checkOutcome(data.walletAuthCodes.unknown, ['walletAuthCodes', 'unknown'], paymentFailureCodes, paymentFailureHome);
   const cardBrands = allowedValues(doc, componentSchema(doc, 'CardBrand'));
   data.cards.cards.forEach((card, index) => {
     inValues(cardBrands, card.brand, ['cards', 'cards', index, 'brand'], 'components.schemas.CardBrand');

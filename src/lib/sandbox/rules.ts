@@ -114,7 +114,7 @@ export interface AttemptResult {
   /** The lastAttempt status once resolved: SUCCEEDED or FAILED; absent when no attempt is recorded. */
   readonly attemptStatus?: 'SUCCEEDED' | 'FAILED';
   readonly failureCode?: string;
-  /** Seconds in PROCESSING (for ending 91 in Create order scenes: until the order's expiry). */
+  /** Seconds in PROCESSING before the attempt resolves. */
   readonly processingSeconds: number;
   readonly events: readonly string[];
   readonly because: string;
@@ -186,7 +186,7 @@ export function paymentAttemptOutcome(data: SandboxData, request: PaymentAttempt
         finalOrderStatus: variant?.orderStatus ?? 'CLOSED',
         ...(request.attempt === 'CREATE_ORDER' ? {attemptStatus: 'FAILED' as const} : {}),
         ...(variant?.failureCode ? {failureCode: variant.failureCode} : {}),
-        processingSeconds: 0,
+        processingSeconds: variant?.processingSeconds ?? 0,
         events: variant?.events ?? [],
         because,
       };

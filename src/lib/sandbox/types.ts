@@ -74,6 +74,14 @@ export interface PaymentCode {
   readonly wallet: string;
 }
 
+/** A JSAPI auth code for Exchange wallet auth code, and the wallet user ID it is exchanged for. */
+export interface WalletAuthCode {
+  readonly code: string;
+  /** The phone number of the wallet whose user it identifies. */
+  readonly wallet: string;
+  readonly userId: string;
+}
+
 export interface AgreementToken {
   readonly token: string;
   readonly wallet: string;
@@ -113,6 +121,8 @@ export interface PrecedenceStep {
 export interface UnansweredVariant {
   readonly description: string;
   readonly failureCode?: string;
+  /** Create order scenes: how long the attempt stays PROCESSING before it fails. */
+  readonly processingSeconds?: number;
   readonly orderStatus: string;
   readonly closeReason: string;
   readonly events: readonly string[];
@@ -226,6 +236,7 @@ export interface SandboxData {
   readonly walletRules: WalletRules;
   readonly paymentCodes: {readonly note: string; readonly unknown: Outcome; readonly codes: readonly PaymentCode[]};
   readonly agreementTokens: {readonly note: string; readonly unknown: Outcome; readonly tokens: readonly AgreementToken[]};
+  readonly walletAuthCodes: {readonly note: string; readonly unknown: Outcome; readonly codes: readonly WalletAuthCode[]};
   readonly cards: {readonly note: string; readonly cards: readonly PaymentCard[]};
   readonly payments: {
     readonly scenes: readonly PaymentScene[];
