@@ -37,6 +37,7 @@ import {
   notificationApplied,
   notificationRejected,
   pascalCase,
+  providerKeysMissing,
   rejection,
   renderSamples,
   responseRejected,
@@ -378,6 +379,16 @@ describe('request samples verify the response before parsing it', {concurrency: 
       withStub({providerKey: rotatedKey}, async (stub) => {
         const result = await runRequest(language, faultOperation, stub, providerKeysAfterRotation);
         assert.equal(result.status, 0, result.output);
+      }),
+    );
+    test(`${language} refuses to run without provider keys, sending nothing (no fallback to the published test key)`, () =>
+      withStub({}, async (stub) => {
+        await prepared;
+        const {command: program, args} = command(language, faultOperation);
+        const result = await run(program, args, {...requestEnv(stub), VELOXA_PROVIDER_KEYS: ''});
+        assert.notEqual(result.status, 0, result.output);
+        assert.ok(result.output.includes(providerKeysMissing), `expected "${providerKeysMissing}" in: ${result.output}`);
+        assert.equal(stub.requests.length, 0, 'no request is sent');
       }),
     );
   }

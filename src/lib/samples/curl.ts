@@ -1,6 +1,7 @@
 import {
   compactJson,
   providerKeysComment,
+  providerKeysMissing,
   rejection,
   responseRejected,
   sampleEnvironment as env,
@@ -57,7 +58,7 @@ CLIENT_ID="${'$'}{${env.clientId.name}:-${env.clientId.default}}"
 KEY="${'$'}{${env.privateKey.name}:-${env.privateKey.default}}"
 KEY_VERSION="${'$'}{${env.keyVersion.name}:-${env.keyVersion.default}}"
 # ${providerKeysComment.join('\n# ')}
-PROVIDER_KEYS="${'$'}{${env.providerKeys.name}:-${env.providerKeys.default}}"
+PROVIDER_KEYS="${'$'}{${env.providerKeys.name}:?${providerKeysMissing}}"
 
 ${numbers}METHOD=${input.method}
 TARGET=${shellQuote(input.requestTarget)} # path and query exactly as sent${pathNote}

@@ -4,6 +4,7 @@ import {
   notificationApplied,
   notificationRejected,
   providerKeysComment,
+  providerKeysMissing,
   rejection,
   responseRejected,
   sampleEnvironment as env,
@@ -22,6 +23,9 @@ function goString(text: string): string {
 /** Helpers both kinds of sample share; env treats an empty variable as set. */
 const helpers = `// ${providerKeysComment.join('\n// ')}
 func readProviderKeys(versionsAndFiles string) map[string]*rsa.PublicKey {
+	if versionsAndFiles == "" {
+		log.Fatal("${providerKeysMissing}")
+	}
 	keys := map[string]*rsa.PublicKey{}
 	for _, entry := range strings.Split(versionsAndFiles, ",") {
 		version, file, _ := strings.Cut(entry, "=")
@@ -123,7 +127,7 @@ func main() {
 		log.Fatal("the private key is not an RSA key")
 	}
 	keyVersion := env("${env.keyVersion.name}", "${env.keyVersion.default}")
-	providerKeys := readProviderKeys(env("${env.providerKeys.name}", "${env.providerKeys.default}"))
+	providerKeys := readProviderKeys(os.Getenv("${env.providerKeys.name}"))
 
 ${numbers}	method := "${input.method}"
 	target := ${JSON.stringify(input.requestTarget)} // path and query exactly as sent${pathNote}
@@ -217,7 +221,7 @@ var (
 	// Your notifyUrl exactly as registered: the provider signs its path and query, even where a proxy in front
 	// of this server forwards another path.
 	notifyURL    = mustParseURL(env("${env.notifyUrl.name}", "${env.notifyUrl.default}"))
-	providerKeys = readProviderKeys(env("${env.providerKeys.name}", "${env.providerKeys.default}"))
+	providerKeys = readProviderKeys(os.Getenv("${env.providerKeys.name}"))
 
 	mu sync.Mutex
 	// Nonces of the last ${nonceSeconds} s. Keep them where every instance of your handler sees them (for example

@@ -5,6 +5,7 @@ import {
   notificationRejected,
   pascalCase,
   providerKeysComment,
+  providerKeysMissing,
   rejection,
   responseRejected,
   sampleEnvironment as env,
@@ -62,6 +63,7 @@ const helpers = String.raw`
 
     // ${providerKeysComment.join('\n    // ')}
     private static Map<String, PublicKey> providerKeys(String versionsAndFiles) throws Exception {
+        if (versionsAndFiles == null || versionsAndFiles.isEmpty()) throw new IllegalStateException("${providerKeysMissing}");
         Map<String, PublicKey> keys = new HashMap<>();
         for (String entry : versionsAndFiles.split(",")) {
             String[] versionAndFile = entry.split("=", 2);
@@ -159,7 +161,7 @@ ${constants}
         PrivateKey privateKey = KeyFactory.getInstance("RSA") // PKCS #8: "BEGIN PRIVATE KEY"
                 .generatePrivate(new PKCS8EncodedKeySpec(pemBody(env("${env.privateKey.name}", "${env.privateKey.default}"))));
         String keyVersion = env("${env.keyVersion.name}", "${env.keyVersion.default}");
-        Map<String, PublicKey> providerKeys = providerKeys(env("${env.providerKeys.name}", "${env.providerKeys.default}"));
+        Map<String, PublicKey> providerKeys = providerKeys(System.getenv("${env.providerKeys.name}"));
 
 ${numbers}        String method = "${input.method}";
         String target = ${JSON.stringify(input.requestTarget)}; // path and query exactly as sent${pathNote}
@@ -250,7 +252,7 @@ ${constants}
     private static final Map<String, JsonNode> PROCESSED = new HashMap<>();
 
     public static void main(String[] args) throws Exception {
-        providerKeys = providerKeys(env("${env.providerKeys.name}", "${env.providerKeys.default}"));
+        providerKeys = providerKeys(System.getenv("${env.providerKeys.name}"));
         int port = Integer.parseInt(env("${env.notifyPort.name}", "${env.notifyPort.default}"));
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
         server.createContext("/", ${className}::handle);

@@ -4,6 +4,7 @@ import {
   notificationApplied,
   notificationRejected,
   providerKeysComment,
+  providerKeysMissing,
   rejection,
   responseRejected,
   sampleEnvironment as env,
@@ -54,8 +55,9 @@ function tsLiteral(value: JsonValue, indent: string, generated: readonly Generat
 }
 
 const providerKeys = `// ${providerKeysComment.join('\n// ')}
+if (!process.env.${env.providerKeys.name}) throw new Error('${providerKeysMissing}');
 const providerKeys = new Map(
-  (process.env.${env.providerKeys.name} ?? '${env.providerKeys.default}').split(',').map((entry) => {
+  process.env.${env.providerKeys.name}.split(',').map((entry) => {
     const [version = '', file = ''] = entry.split('=');
     return [version, readFileSync(file, 'utf8')] as const;
   }),

@@ -5,6 +5,7 @@ import {
   notificationApplied,
   notificationRejected,
   providerKeysComment,
+  providerKeysMissing,
   rejection,
   responseRejected,
   sampleEnvironment as env,
@@ -62,7 +63,7 @@ const envHelper = `function env(string $name, string $default): string
 
 const providerKeys = `// ${providerKeysComment.join('\n// ')}
 $providerKeys = [];
-foreach (explode(',', env('${env.providerKeys.name}', '${env.providerKeys.default}')) as $entry) {
+foreach (explode(',', env('${env.providerKeys.name}', '') ?: throw new RuntimeException('${providerKeysMissing}')) as $entry) {
     [$version, $file] = explode('=', $entry, 2);
     $providerKeys[$version] = file_get_contents($file) ?: throw new RuntimeException("Cannot read $file");
 }`;

@@ -5,6 +5,7 @@ import {
   notificationApplied,
   notificationRejected,
   providerKeysComment,
+  providerKeysMissing,
   rejection,
   responseRejected,
   sampleEnvironment as env,
@@ -48,8 +49,10 @@ function pythonLiteral(value: JsonValue, indent: string, generated: readonly Gen
 }
 
 const providerKeys = `# ${providerKeysComment.join('\n# ')}
+if not os.environ.get("${env.providerKeys.name}"):
+    sys.exit("${providerKeysMissing}")
 PROVIDER_KEYS = {}
-for entry in os.environ.get("${env.providerKeys.name}", "${env.providerKeys.default}").split(","):
+for entry in os.environ["${env.providerKeys.name}"].split(","):
     version, key_path = entry.split("=", 1)
     with open(key_path, "rb") as key_file:
         PROVIDER_KEYS[version] = serialization.load_pem_public_key(key_file.read())
@@ -81,7 +84,7 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';
-  const imports = ['base64', 'json', 'os', 're', ...(numbers ? ['secrets', 'time'] : []), 'urllib.error', 'urllib.request', 'uuid'];
+  const imports = ['base64', 'json', 'os', 're', ...(numbers ? ['secrets'] : []), 'sys', ...(numbers ? ['time'] : []), 'urllib.error', 'urllib.request', 'uuid'];
   return `"""${input.summary}. Python 3.9+ with the cryptography package."""
 ${imports.map((name) => `import ${name}`).join('\n')}
 from datetime import datetime, timezone
@@ -172,6 +175,7 @@ import json
 import os
 import re
 import sqlite3
+import sys
 import time
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, HTTPServer

@@ -72,17 +72,22 @@ export const sampleEnvironment = {
   clientId: {name: 'VELOXA_CLIENT_ID', default: brand.sandboxClientId},
   privateKey: {name: 'VELOXA_PRIVATE_KEY_PATH', default: 'merchant-private.pem'},
   keyVersion: {name: 'VELOXA_KEY_VERSION', default: '1'},
-  providerKeys: {name: 'VELOXA_PROVIDER_KEYS', default: '1=provider-test-public.pem'},
+  /** No default: a handler deployed without it must not trust the published test key. */
+  providerKeys: {name: 'VELOXA_PROVIDER_KEYS', sandboxValue: '1=provider-test-public.pem'},
   notifyUrl: {name: 'VELOXA_NOTIFY_URL', default: `https://${brand.hosts.merchant}/payments/notify`},
   /** SQLite database of the Python and PHP notification handlers. */
   notifyDatabase: {name: 'VELOXA_NOTIFY_DB', default: 'notifications.sqlite3'},
   notifyPort: {name: 'PORT', default: '8080'},
 } as const;
 
+/** What every sample says, and exits with, when the provider keys are not configured. */
+export const providerKeysMissing = `${sampleEnvironment.providerKeys.name} is not set: list the provider public keys by version, such as ${sampleEnvironment.providerKeys.sandboxValue} in the sandbox.`;
+
 /** The comment every sample puts above its provider key map. */
 export const providerKeysComment = [
   `Provider public keys by keyVersion, as version=file pairs: ${sampleEnvironment.providerKeys.name}="1=provider-test-public.pem,2=provider-2027.pem".`,
   'Add the new version when the provider announces a key; anything signed with a version not in the map is rejected.',
+  'There is no default, so a deployment that forgets it cannot fall back to the published test key.',
 ];
 
 /** The X-Signature header, parsed with an anchored pattern (POSIX ERE syntax, so bash can use it too). */
