@@ -30,6 +30,7 @@ import {PostmanSession, urlToString, type SandboxResponse} from './postmanSandbo
 const vectors = JSON.parse(readFileSync(vectorFile, 'utf8')) as VectorFile;
 const keyFile = (file: string) => readFileSync(path.join(vectorDir, file), 'utf8');
 const merchantPrivateKeyPem = keyFile(vectors.keys.merchant.privateKeyFile);
+const merchantPublicKeyPem = keyFile(vectors.keys.merchant.publicKeyFile);
 const merchantPublicKey = importPublicKey(keyFile(vectors.keys.merchant.publicKeyFile));
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
 const collection = buildPostmanCollection(contract.document);
@@ -270,8 +271,17 @@ describe('Postman pre-request script', () => {
 
 describe('Postman test script', () => {
   /** Sends the vector's request through the pre-request script, then runs the test script on `response`. */
-  function verifyResponse(vector: Extract<Vector, {kind: 'response'}>, response: Partial<SandboxResponse> & {headers?: Record<string, string>}, options: {requestNonce?: string; now?: string} = {}) {
-    const sandbox = session({now: vector.request.timestamp, guids: [options.requestNonce ?? vector.request.nonce], privateKeyPem: merchantPrivateKeyPem});
+  function verifyResponse(
+    vector: Extract<Vector, {kind: 'response'}>,
+    response: Partial<SandboxResponse> & {headers?: Record<string, string>},
+    options: {requestNonce?: string; now?: string; collectionValues?: Record<string, string>} = {},
+  ) {
+    const sandbox = session({
+      now: vector.request.timestamp,
+      guids: [options.requestNonce ?? vector.request.nonce],
+      privateKeyPem: merchantPrivateKeyPem,
+      ...(options.collectionValues ? {collectionValues: options.collectionValues} : {}),
+    });
     const send = sandbox
       .send({method: vector.request.method, url: postmanUrl(vector.request.pathWithQuery), ...(vector.request.body === '' ? {} : {body: vector.request.body})})
       .prerequest();
@@ -306,8 +316,22 @@ describe('Postman test script', () => {
       const unsigned = verifyResponse(vector, {code: 502, body: '<html>Bad gateway</html>', headers: {}});
       assert.match(unsigned.signature?.error ?? '', /no X-Signature header.*outcome is unknown/);
       const otherVersion = verifyResponse(vector, {headers: {'X-Timestamp': vector.response.timestamp, 'X-Nonce': vector.response.nonce, 'X-Signature': vector.signatureHeader.replace('keyVersion=1', 'keyVersion=2')}});
-      assert.match(otherVersion.signature?.error ?? '', /provider key version 2/);
+      assert.match(otherVersion.signature?.error ?? '', /provider key version 2.*providerPublicKeyPemV2/);
     }
+  });
+
+  test('during a provider key overlap, verifies a response signed with another announced version through providerPublicKeyPemV<n>', () => {
+    const vector = responseVectors[0];
+    assert.ok(vector);
+    const signedAsVersion2 = {'X-Timestamp': vector.response.timestamp, 'X-Nonce': vector.response.nonce, 'X-Signature': vector.signatureHeader.replace('keyVersion=1', 'keyVersion=2')};
+    const providerPublicKeyPem = collection.variable.find(({key}) => key === 'providerPublicKeyPem')?.value ?? '';
+    assert.match(providerPublicKeyPem, /BEGIN PUBLIC KEY/);
+    const configured = verifyResponse(vector, {headers: signedAsVersion2}, {collectionValues: {providerPublicKeyPemV2: providerPublicKeyPem}});
+    assert.equal(configured.signature?.passed, true, configured.signature?.error);
+    const wrongKey = verifyResponse(vector, {headers: signedAsVersion2}, {collectionValues: {providerPublicKeyPemV2: merchantPublicKeyPem}});
+    assert.match(wrongKey.signature?.error ?? '', /does not verify/);
+    // Version 1 keeps verifying with providerPublicKeyPem during the overlap.
+    assert.equal(verifyResponse(vector, {}, {collectionValues: {providerPublicKeyPemV2: providerPublicKeyPem}}).signature?.passed, true);
   });
 
   test('fails the freshness check for a response timestamp more than 300 seconds from the clock', () => {

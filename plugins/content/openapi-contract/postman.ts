@@ -176,7 +176,12 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
         value: providerPublicKeyPem,
         description: `The provider public key (PEM) the collection's tests verify response signatures with. Preset to the sandbox provider key, version 1 (${providerTestKeyUrl}); for production, download the provider key in the merchant dashboard.`,
       },
-      {key: 'providerKeyVersion', value: '1', description: 'Version of the provider key in providerPublicKeyPem; a response signed with another version fails the signature test.'},
+      {
+        key: 'providerKeyVersion',
+        value: '1',
+        description:
+          'Version of the provider key in providerPublicKeyPem. When the provider announces a new key, add it as a variable named providerPublicKeyPemV<version> (providerPublicKeyPemV2, say): during the overlap responses signed with either version verify, and a version with no key fails the signature test, naming the variable to set.',
+      },
       ...numberVariables.map((variable) => {
         const creator = numbers.find((number) => number.variable === variable);
         return {

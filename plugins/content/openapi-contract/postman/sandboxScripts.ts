@@ -213,16 +213,18 @@ export function responseTestScript(): string {
     }
     var match = /^\s*algorithm=RSA-SHA256\s*,\s*keyVersion=([1-9][0-9]*)\s*,\s*signature=([A-Za-z0-9+\/]+={0,2})\s*$/.exec(header);
     if (!match) fail('the response X-Signature header is malformed: "' + header + '".');
+    // The key named by the response's keyVersion: providerPublicKeyPem for providerKeyVersion, and
+    // providerPublicKeyPemV<n> for any other announced version (both sign while a new key is rolled out).
     var providerKeyVersion = String(pm.variables.get('providerKeyVersion') || '').trim();
-    if (match[1] !== providerKeyVersion) {
-      fail('the response is signed with provider key version ' + match[1] + ', but providerKeyVersion is "' + providerKeyVersion + '". Put that provider public key in providerPublicKeyPem and its version in providerKeyVersion.');
+    var keyVariable = match[1] === providerKeyVersion ? 'providerPublicKeyPem' : 'providerPublicKeyPemV' + match[1];
+    var publicKeyPem = pm.variables.get(keyVariable);
+    if (!publicKeyPem || !String(publicKeyPem).trim()) {
+      fail('the response is signed with provider key version ' + match[1] + ', and no key is set for it: put that provider public key (PEM) in ' + keyVariable + ' (providerPublicKeyPem holds version ' + providerKeyVersion + ').');
     }
     var timestamp = pm.response.headers.get('X-Timestamp');
     var nonce = pm.response.headers.get('X-Nonce');
     if (!timestamp || !nonce) fail('the response lacks its X-Timestamp or X-Nonce header.');
-    var publicKeyPem = pm.variables.get('providerPublicKeyPem');
-    if (!publicKeyPem || !String(publicKeyPem).trim()) fail('set providerPublicKeyPem to the provider public key (PEM) for version ' + providerKeyVersion + '.');
-    var keyPem = pemFrom(publicKeyPem, 'providerPublicKeyPem', ['PUBLIC KEY'], 'paste the provider public key file.');
+    var keyPem = pemFrom(publicKeyPem, keyVariable, ['PUBLIC KEY'], 'paste the provider public key file.');
     var status = ('00' + pm.response.code).slice(-3);
     var canonical = [signed.method, signed.target, signed.clientId, timestamp, nonce, signed.nonce, status, pm.response.text()].join('\n');
     var jsrsasign = pm.require('${jsrsasignPackage}');
