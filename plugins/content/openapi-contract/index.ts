@@ -114,7 +114,7 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
       await mkdir(path.join(outDir, testVectorDir), {recursive: true});
       for (const file of testVectorFiles) await copyFile(path.join(vectorSource, file), path.join(outDir, testVectorDir, file));
       // Last, once every file this plugin publishes is written: no link to a published file may be dead.
-      checkPublishedLinks(outDir, context.baseUrl, [...contentFileLinks(context.siteDir), ...contractFileLinks(contract, publishedFiles.yaml)]);
+      await checkPublishedLinks(outDir, context.baseUrl, [...contentFileLinks(context.siteDir), ...contractFileLinks(contract, publishedFiles.yaml)]);
     },
   };
 }

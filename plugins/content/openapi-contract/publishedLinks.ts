@@ -26,21 +26,43 @@ export function contentFileLinks(siteDir: string): PublishedLink[] {
   );
 }
 
-/** The contract's links to published files, resolved against /openapi.yaml where the contract is served. */
+/** A published file named in the contract's text, such as test-vectors/provider-test-public.pem. */
+const contractFileMention = /(?<![\w/.-])(test-vectors\/[\w.-]+\.(?:json|pem))\b/g;
+
+/**
+ * The contract's links to published files, resolved against /openapi.yaml where the contract is served:
+ * x-signature.testVector, and every test-vectors/ file any x-signature text names (the provider key).
+ */
 export function contractFileLinks(contract: LoadedContract, publishedAs: string): PublishedLink[] {
-  const signing = (contract.document as {'x-signature'?: {testVector?: unknown}})['x-signature'];
-  const vector = signing?.testVector;
-  if (typeof vector !== 'string') return [];
-  return [{from: `${contract.file} x-signature.testVector`, target: new URL(vector, `https://site.invalid/${publishedAs}`).pathname}];
+  const signing = (contract.document as {'x-signature'?: Record<string, unknown>})['x-signature'] ?? {};
+  const resolve = (file: string) => new URL(file, `https://site.invalid/${publishedAs}`).pathname;
+  const links: PublishedLink[] = [];
+  for (const [field, value] of Object.entries(signing)) {
+    if (typeof value !== 'string') continue;
+    if (field === 'testVector') links.push({from: `${contract.file} x-signature.testVector`, target: resolve(value)});
+    else for (const match of value.matchAll(contractFileMention)) links.push({from: `${contract.file} x-signature.${field}`, target: resolve(match[1] ?? '')});
+  }
+  return links;
 }
 
-/** Throws a ContractError listing every link whose file is not in the build output. */
-export function checkPublishedLinks(outDir: string, baseUrl: string, links: readonly PublishedLink[]): void {
+/**
+ * Throws a ContractError listing every link whose file is not in the build output. Docusaurus runs the
+ * plugins' postBuild hooks concurrently, and the blog writes its feeds in its own, so a file still missing
+ * gets `graceMs` to appear before its link counts as dead.
+ */
+export async function checkPublishedLinks(outDir: string, baseUrl: string, links: readonly PublishedLink[], graceMs = 10_000): Promise<void> {
   const base = baseUrl.replace(/\/$/, '');
-  const dead = links.filter(({target}) => {
-    const relative = target.startsWith(`${base}/`) ? target.slice(base.length) : target;
-    return !existsSync(path.join(outDir, decodeURIComponent(relative)));
-  });
+  const missing = () =>
+    links.filter(({target}) => {
+      const relative = target.startsWith(`${base}/`) ? target.slice(base.length) : target;
+      return !existsSync(path.join(outDir, decodeURIComponent(relative)));
+    });
+  const deadline = Date.now() + graceMs;
+  let dead = missing();
+  while (dead.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    dead = missing();
+  }
   if (dead.length > 0) {
     throw new ContractError(`Links to files that the build does not publish:\n${dead.map(({from, target}) => `  ${from}: ${target}`).join('\n')}`);
   }
