@@ -3,11 +3,15 @@
  * minor units the payment API takes (1234). Pure: no DOM, no React.
  */
 
-/** ISO 4217 minor-unit exponents of the currencies used across the docs. */
+/**
+ * ISO 4217 minor-unit exponents of the currencies used across the docs and the contract. Create order's
+ * page shows the same table and code (tests/unit/money.test.ts holds them, and the contract's currencies, to it).
+ */
 export const currencyExponents = {
   USD: 2,
   EUR: 2,
   GBP: 2,
+  INR: 2,
   JPY: 0,
   KRW: 0,
   BHD: 3,

@@ -1,6 +1,9 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {fromMinorUnits, toMinorUnits, type CurrencyCode} from '../../src/lib/money';
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {currencyExponents, fromMinorUnits, toMinorUnits, type CurrencyCode} from '../../src/lib/money';
+import {repoRoot} from '../support/routeContract';
 
 describe('toMinorUnits', () => {
   const accepted: Array<[string, CurrencyCode, number]> = [
@@ -57,5 +60,27 @@ describe('fromMinorUnits', () => {
   test('rejects fractions and negatives', () => {
     assert.throws(() => fromMinorUnits(1.5, 'USD'), RangeError);
     assert.throws(() => fromMinorUnits(-1, 'USD'), RangeError);
+  });
+});
+
+describe('the currency table', () => {
+  const contractText = readFileSync(path.join(repoRoot, 'api', 'openapi.yaml'), 'utf8');
+
+  test('has an exponent for every currency the contract names in a field or an example', () => {
+    const named = new Set([...contractText.matchAll(/\b(?:currency|Currency|sourceCurrency|destinationCurrency):\s*"?([A-Z]{3})\b/g)].map((match) => match[1] ?? ''));
+    assert.ok(named.has('USD') && named.size >= 4, `found ${[...named].join(', ')}`);
+    for (const code of named) assert.ok(Object.hasOwn(currencyExponents, code), `${code} is used in api/openapi.yaml but has no exponent in src/lib/money.ts`);
+  });
+
+  test("Create order's page shows the same table and the same code as src/lib/money.ts", () => {
+    const page = readFileSync(path.join(repoRoot, 'docs', 'createorder.md'), 'utf8');
+    const codeTable = /new Map<string, number>\(\[\s*([^\]]*(?:\][^\]]*)*?)\]\);/.exec(page)?.[1] ?? '';
+    const inCode = Object.fromEntries([...codeTable.matchAll(/\['([A-Z]{3})', (\d)\]/g)].map((match) => [match[1], Number(match[2])]));
+    assert.deepEqual(inCode, currencyExponents, 'the minorUnitDigits map of the toMinorUnits sample');
+    const inTable: Record<string, number> = {};
+    for (const [, codes = '', digits = ''] of page.matchAll(/^\| ([A-Z]{3}(?:, [A-Z]{3})*) \| (\d) \|/gm)) {
+      for (const code of codes.split(', ')) inTable[code] = Number(digits);
+    }
+    assert.deepEqual(inTable, currencyExponents, 'the table of exponents');
   });
 });
