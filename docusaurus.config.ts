@@ -140,7 +140,7 @@ const config: Config = {
           routeBasePath: contentSections.blog.routeBasePath,
           showReadingTime: true,
           blogTitle: `${brand.name} developer blog`,
-          blogDescription: `Release notes and integration tips from the ${brand.name} developer team.`,
+          blogDescription: `Engineering notes on integrating ${brand.name}: retries, notifications, amounts and more. API release notes are in the API changelog.`,
           feedOptions: {type: ['rss', 'atom'], copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName}`},
           onInlineTags: 'throw',
           onInlineAuthors: 'throw',
