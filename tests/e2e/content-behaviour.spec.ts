@@ -12,7 +12,7 @@ test.describe('tabs', () => {
     await expect(page.getByRole('tab', {name: 'Sandbox'})).toHaveAttribute('aria-selected', 'true');
     await production.click();
     await expect(production).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByText(`https://${brand.hosts.productionApi}/v1`)).toBeVisible();
+    await expect(page.getByText(`https://${brand.hosts.productionApi}`, {exact: true})).toBeVisible();
 
     // Another page with the same groupId, reached by client-side navigation.
     await page.locator('.theme-doc-sidebar-container').getByRole('link', {name: 'Test accounts'}).click();
