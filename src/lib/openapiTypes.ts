@@ -135,7 +135,7 @@ export interface IdempotencyRules {
 /** x-rate-limits: requests per second per operation class, and the headers that report them (rendered on /docs/rate-limits). */
 export interface RateLimits {
   readonly unit: string;
-  readonly classes: ReadonlyArray<{readonly name: string; readonly production: number; readonly sandbox: number; readonly covers: string}>;
+  readonly classes: ReadonlyArray<{readonly name: string; readonly production: number; readonly sandbox: number; readonly covers: string; readonly operations: readonly string[]}>;
   readonly headers: ReadonlyArray<{readonly name: string; readonly meaning: string}>;
 }
 

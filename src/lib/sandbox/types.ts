@@ -74,6 +74,31 @@ export interface PaymentCode {
   readonly wallet: string;
 }
 
+/** A bank payout corridor; amounts in minor units of `currency`. */
+export interface Corridor {
+  readonly country: string;
+  readonly currency: string;
+  readonly accountFormat: 'IBAN' | 'ACCOUNT_NUMBER_AND_ROUTING';
+  readonly minAmount: number;
+  readonly maxAmount: number;
+  readonly typicalArrival: string;
+}
+
+/** A fixed exchange rate, as a decimal string. */
+export interface ExchangeRate {
+  readonly from: string;
+  readonly to: string;
+  readonly rate: string;
+}
+
+/** A server-side error the sandbox can be asked to answer with. */
+export interface FaultCode {
+  readonly resultCode: string;
+  /** True when the call is carried out before the error is answered (the outcome of a real one is unknown). */
+  readonly carriedOut: boolean;
+  readonly retryAfterSeconds?: number;
+}
+
 /** A JSAPI auth code for Exchange wallet auth code, and the wallet user ID it is exchanged for. */
 export interface WalletAuthCode {
   readonly code: string;
@@ -237,6 +262,23 @@ export interface SandboxData {
   readonly paymentCodes: {readonly note: string; readonly unknown: Outcome; readonly codes: readonly PaymentCode[]};
   readonly agreementTokens: {readonly note: string; readonly unknown: Outcome; readonly tokens: readonly AgreementToken[]};
   readonly walletAuthCodes: {readonly note: string; readonly unknown: Outcome; readonly codes: readonly WalletAuthCode[]};
+  /** Currencies a merchant may use: those of its balances. */
+  readonly currencies: {readonly note: string; readonly notEnabled: Outcome};
+  /** The largest order, wallet transfer or card payout, in minor units. */
+  readonly limits: {readonly note: string; readonly maxAmount: number; readonly exceeded: Outcome};
+  readonly pricing: {
+    readonly note: string;
+    /** Payment fee in basis points of the amount, rounded up to the next minor unit. */
+    readonly paymentFeeBasisPoints: number;
+    /** Days after the payment day (UTC) when its net amount moves from pending to available. */
+    readonly settlementDays: number;
+    /** Flat payout fees by product and source currency. */
+    readonly payoutFees: Readonly<Record<'WALLET' | 'BANK' | 'BANK_CROSS_CURRENCY' | 'CARD', Readonly<Record<string, number>>>>;
+  };
+  readonly corridors: {readonly note: string; readonly unsupported: Outcome; readonly outOfRange: Outcome; readonly corridors: readonly Corridor[]};
+  readonly exchange: {readonly note: string; readonly quoteValidSeconds: number; readonly rates: readonly ExchangeRate[]};
+  readonly statements: {readonly note: string; readonly readyAfterUtc: string; readonly downloadUrlSeconds: number; readonly notReady: Outcome};
+  readonly faults: {readonly note: string; readonly codes: readonly FaultCode[]};
   readonly cards: {readonly note: string; readonly cards: readonly PaymentCard[]};
   readonly payments: {
     readonly scenes: readonly PaymentScene[];
