@@ -37,7 +37,7 @@ const importRules = {
     patterns: [
       {
         regex: '^(react|react-dom|react/.*|react-dom/.*|@docusaurus/.*|@theme(-original|-init)?/.*|@generated/.*|@site/.*)$',
-        message: 'src/lib is isomorphic TypeScript (browser and Node, no React, no Docusaurus): put components in src/components and import src/lib from them.',
+        message: 'src/lib and src/sandbox/engine are isomorphic TypeScript (browser and Node, no React, no Docusaurus): put components in src/components and import them from there.',
       },
     ],
   },
@@ -136,7 +136,14 @@ export default tseslint.config(
     rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.tests, importRules.tooling, importRules.plugins, importRules.node)},
   },
   {
-    files: ['src/lib/**'],
+    // The sandbox's local server is a Node program beside the engine: it reads the contract with the
+    // build's loaders and serves node:http, so it may import what tooling/ may.
+    files: ['src/sandbox/server/**'],
+    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests)},
+  },
+  {
+    // The sandbox engine runs unchanged in the browser and in Node, like src/lib.
+    files: ['src/lib/**', 'src/sandbox/engine/**'],
     rules: {
       'no-restricted-imports': restrictImports(
         importRules.scripts,

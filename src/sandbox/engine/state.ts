@@ -1,0 +1,239 @@
+/**
+ * The engine's records: the API objects exactly as the contract shapes them, plus what the engine
+ * needs beside them (the body an idempotent number was accepted with, the payer, the ledger). Every
+ * record is plain JSON, so a store can keep it as it is.
+ */
+import type {RecordChange, RecordValue} from './store';
+
+export type Json = RecordValue;
+export type JsonObject = {[key: string]: Json};
+
+export interface Money {
+  [key: string]: Json;
+  value: number;
+  currency: string;
+}
+
+export interface MerchantRecord {
+  clientId: string;
+  /** Public keys (SPKI PEM) by key version. */
+  keys: {[version: string]: string};
+  defaultNotifyUrl: string | null;
+  /** The ten delivery attempts within 300 seconds instead of about 46 hours. */
+  compressedRetries: boolean;
+  createdAt: number;
+}
+
+/** How the payer paid, for Retrieve order payer and the statement. */
+export interface PayerRecord {
+  paymentMethod: string;
+  maskedAccount: string;
+  payerName?: string;
+  country?: string;
+  cardBrand?: string;
+}
+
+export interface OrderRecord {
+  /** The Order object of the contract. */
+  order: JsonObject & {merchantOrderNo: string; orderId: string; status: string; amount: Money; createdAt: string; expiresAt: string};
+  /** The accepted Create order body, as canonical JSON (x-idempotency.comparison). */
+  requestKey: string;
+  nextAction: JsonObject;
+  notifyUrl?: string;
+  storeId?: string;
+  payer?: PayerRecord;
+  /** CASH_TOP_UP: the 12-digit reference a store cashier types in. */
+  paymentReference?: string;
+  /** The order's PAID ledger entry, once paid. */
+  paidEntry?: string;
+}
+
+export interface RefundRecord {
+  /** The Refund object of the contract. */
+  refund: JsonObject & {refundId: string; merchantOrderNo: string; status: string; amount: Money};
+  requestKey?: string;
+}
+
+export type PayoutKind = 'WALLET' | 'BANK' | 'CARD';
+
+export interface PayoutRecord {
+  kind: PayoutKind;
+  /** The Transfer, BankTransfer or CardPayout object of the contract. */
+  payout: JsonObject & {merchantTransferNo: string; transferId: string; status: string; amount: Money; fee: Money};
+  requestKey: string;
+  notifyUrl?: string;
+}
+
+export interface AgreementRecord {
+  agreement: JsonObject & {merchantAgreementNo: string; agreementId: string; status: string};
+  requestKey: string;
+  notifyUrl?: string;
+  /** The wallet that authorised it, once authorised. */
+  wallet?: string;
+}
+
+export interface ChargebackRecord {
+  chargeback: JsonObject & {chargebackId: string; merchantOrderNo: string; status: string; amount: Money};
+}
+
+export interface QuoteRecord {
+  quote: JsonObject & {quoteId: string; sourceAmount: Money; destinationAmount: Money; rate: string; fee: Money; expiresAt: string};
+  destinationCountry: string;
+  expiresAtMs: number;
+}
+
+export interface DeliveryAttempt {
+  at: string;
+  httpStatus?: number;
+  acknowledged: boolean;
+  /** Why it failed, when it did: "HTTP 500", "timeout", "connection refused". */
+  error?: string;
+  /** Scheduled, or asked for with Redeliver event. */
+  trigger: 'SCHEDULE' | 'REDELIVER';
+}
+
+export interface EventRecord {
+  /** The Event object of the contract, delivery included. */
+  event: JsonObject & {notificationId: string; eventType: string; createdAt: string; delivery: JsonObject & {status: string; attempts: number}};
+  /** Where the object that raised it points, for routing again on Redeliver event. */
+  source: {order?: string; refund?: string; payout?: string; agreement?: string};
+  /** Scheduled attempts made so far (Redeliver event's extra ones are not counted here). */
+  scheduledAttempts: number;
+  log: DeliveryAttempt[];
+}
+
+/**
+ * One movement of money, in one currency. `legs` change the three balances; their sum is the change of
+ * the total balance. Rows of the statement are the entries with `row` set (movements of money in or out);
+ * entries without it move money between balances and sum to zero, except the opening entries that
+ * give a new merchant its starting balances.
+ */
+export interface LedgerEntry {
+  id: string;
+  at: number;
+  currency: string;
+  legs: {available?: number; pending?: number; frozen?: number};
+  /** The pending amount of a PAYMENT or VAM_TOP_UP becomes available at 00:00 UTC of this day. */
+  availableOn?: string;
+  row?: {
+    transactionType: string;
+    merchantReference: string;
+    providerReference: string;
+    relatedOrderNo: string;
+    gross: number;
+    fee: number;
+    status: string;
+    paymentMethod: string;
+    createdAt: string;
+    completedAt: string;
+    storeId: string;
+  };
+  /** What the entry is, for readers of the ledger: "payment", "refund reserved", "opening balance"... */
+  memo: string;
+}
+
+export interface JobRecord {
+  id: string;
+  at: number;
+  /** Sequence, so jobs due at the same time run in the order they were scheduled. */
+  seq: number;
+  clientId: string;
+  kind:
+    | 'attempt.resolve'
+    | 'order.expire'
+    | 'refund.complete'
+    | 'payout.complete'
+    | 'bank.return'
+    | 'event.deliver'
+    | 'vam.credit'
+    | 'agreement.expire';
+  ref: string;
+  data?: JsonObject;
+}
+
+/** The record collections of one merchant, and their key segment. */
+export const collections = ['order', 'tombstone', 'refund', 'refundNo', 'payout', 'agreement', 'token', 'chargeback', 'quote', 'event', 'ledger', 'nonce', 'authCode'] as const;
+export type Collection = (typeof collections)[number];
+
+/** All records of one merchant, kept in memory; every change goes through `put` so it reaches the store. */
+export class MerchantState {
+  readonly orders = new Map<string, OrderRecord>();
+  /** merchantOrderNo blocked by Revoke order before any order existed. */
+  readonly tombstones = new Map<string, string>();
+  readonly refunds = new Map<string, RefundRecord>();
+  /** merchantRefundNo to refundId. */
+  readonly refundNos = new Map<string, string>();
+  readonly payouts = new Map<string, PayoutRecord>();
+  readonly agreements = new Map<string, AgreementRecord>();
+  /** Agreement tokens issued by authorised agreements, to their merchantAgreementNo. */
+  readonly tokens = new Map<string, string>();
+  readonly chargebacks = new Map<string, ChargebackRecord>();
+  readonly quotes = new Map<string, QuoteRecord>();
+  readonly events = new Map<string, EventRecord>();
+  readonly ledger = new Map<string, LedgerEntry>();
+  /** Nonces seen, to the time they may be forgotten. */
+  readonly nonces = new Map<string, number>();
+  /** Auth codes issued by the wallet bridge (shopper API), to {wallet, issuedAt, used}. */
+  readonly authCodes = new Map<string, {wallet: string; issuedAt: number; used: boolean}>();
+
+  constructor(public merchant: MerchantRecord) {}
+
+  map(collection: Collection): Map<string, unknown> {
+    switch (collection) {
+      case 'order':
+        return this.orders;
+      case 'tombstone':
+        return this.tombstones;
+      case 'refund':
+        return this.refunds;
+      case 'refundNo':
+        return this.refundNos;
+      case 'payout':
+        return this.payouts;
+      case 'agreement':
+        return this.agreements;
+      case 'token':
+        return this.tokens;
+      case 'chargeback':
+        return this.chargebacks;
+      case 'quote':
+        return this.quotes;
+      case 'event':
+        return this.events;
+      case 'ledger':
+        return this.ledger;
+      case 'nonce':
+        return this.nonces;
+      case 'authCode':
+        return this.authCodes;
+    }
+  }
+}
+
+/** Collects the records one call or clock step changed, for one commit. */
+export class ChangeSet {
+  private readonly keys = new Map<string, () => RecordValue | undefined>();
+
+  /** Marks a record changed; its value is read when the batch is committed, so later edits are included. */
+  touch(key: string, read: () => RecordValue | undefined): void {
+    this.keys.set(key, read);
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  drain(): RecordChange[] {
+    const changes = [...this.keys].map(([key, read]) => {
+      const value = read();
+      // Records are copied so later edits in memory cannot change a batch a store is still writing.
+      return {key, value: value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as RecordValue)};
+    });
+    this.keys.clear();
+    return changes;
+  }
+}
+
+export const recordKey = (clientId: string, collection: string, id: string): string => `${clientId}/${collection}/${id}`;
+/** The engine's own records (merchants, jobs, settings) live under "~", which no client ID can be. */
+export const engineKey = (collection: string, id: string): string => `~/${collection}/${id}`;
