@@ -9,9 +9,12 @@
  * Ajv compiles each schema to a function on first use (with `new Function`, so
  * not under a CSP without 'unsafe-eval').
  */
-import Ajv2020, {type ErrorObject} from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type {OpenApiDocument} from '../openapiTypes';
+import {describeSchemaError} from './schemaErrors';
+
+export {describeSchemaError};
 
 const documentKey = 'contract';
 
@@ -29,19 +32,6 @@ export interface ContractValidator {
 /** A JSON pointer segment: "~" and "/" escaped (RFC 6901), e.g. for the media type "application/json". */
 export function pointerSegment(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** One Ajv error as a person reads it: where, what, and the offending name or allowed values. */
-export function describeSchemaError(error: ErrorObject): string {
-  const at = error.instancePath === '' ? '(top level)' : error.instancePath;
-  const params = error.params as {additionalProperty?: string; unevaluatedProperty?: string; allowedValues?: unknown[]};
-  const extra =
-    error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
-      ? ` ("${String(params.additionalProperty ?? params.unevaluatedProperty)}")`
-      : error.keyword === 'enum'
-        ? ` (${JSON.stringify(params.allowedValues)})`
-        : '';
-  return `${at} ${error.message ?? 'is invalid'}${extra}`;
 }
 
 export function createContractValidator(document: OpenApiDocument): ContractValidator {

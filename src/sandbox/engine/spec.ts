@@ -69,6 +69,14 @@ export interface EngineSpec {
   readonly sandbox: SandboxData;
 }
 
+/** What the in-browser sandbox loads (written at build time by plugins/content/sandbox-engine). */
+export interface BrowserSandboxData {
+  readonly spec: EngineSpec;
+  readonly providerPrivateKeyPem: string;
+  readonly merchantPublicKeyPem: string;
+  readonly merchantPrivateKeyPem: string;
+}
+
 /** Where a notification's URL may come from, in the order the routing rule names them. */
 export type NotifySource = 'order' | 'refund' | 'payout' | 'agreement' | 'default';
 

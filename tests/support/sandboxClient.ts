@@ -1,0 +1,119 @@
+/**
+ * A merchant's side of the sandbox, for tests: signs each call with a merchant key exactly as the
+ * integration guide says, sends it to an engine (or anything with the engine's handle()), verifies the
+ * response signature with the provider test key and validates the response against the contract.
+ */
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import type {SandboxEngine} from '../../src/sandbox/engine/engine';
+import type {SandboxRequest, SandboxResponse} from '../../src/sandbox/engine/http';
+import {isoSeconds} from '../../src/sandbox/engine/clock';
+import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {
+  canonicalString,
+  formatSignatureHeader,
+  importPrivateKey,
+  importPublicKey,
+  parseSignatureHeader,
+  responseCanonicalString,
+  signCanonical,
+  verifyCanonical,
+} from '../../src/lib/signing';
+import {pointerSegment} from '../../src/lib/contract/validator';
+import {resolvePointer, type OperationObject} from '../../src/lib/openapiTypes';
+import {repoRoot} from './routeContract';
+
+export const providerPublicKeyPem = readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'provider-test-public.pem'), 'utf8');
+const providerKey = importPublicKey(providerPublicKeyPem);
+
+export interface CallResult {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly json: {code: string; message: string; requestId: string; data?: Record<string, unknown>};
+  /** Empty when the response is signed correctly and matches the contract. */
+  readonly problems: readonly string[];
+}
+
+export interface SandboxClientOptions {
+  readonly handle: (request: SandboxRequest) => Promise<SandboxResponse>;
+  readonly now: () => number;
+  readonly clientId?: string;
+  readonly privateKeyPem?: string;
+  readonly keyVersion?: number;
+}
+
+/** Checks a response as a careful merchant would: signature over the 8-line string, then the contract's schema. */
+export async function responseProblems(request: {method: string; target: string; clientId: string; timestamp: string; nonce: string}, response: SandboxResponse, operationPointer: string | undefined): Promise<string[]> {
+  const problems: string[] = [];
+  try {
+    const header = parseSignatureHeader(response.headers['X-Signature'] ?? '');
+    const canonical = responseCanonicalString({
+      request: {method: request.method, pathWithQuery: request.target, clientId: request.clientId, timestamp: request.timestamp, nonce: request.nonce},
+      status: response.status,
+      timestamp: response.headers['X-Timestamp'] ?? '',
+      nonce: response.headers['X-Nonce'] ?? '',
+      body: response.body,
+    });
+    if (header.keyVersion !== 1) problems.push(`signed with provider key ${header.keyVersion}`);
+    if (!(await verifyCanonical(canonical, header.signature, await providerKey))) problems.push('the response signature does not verify');
+  } catch (error) {
+    problems.push(`response signature: ${(error as Error).message}`);
+  }
+  if (operationPointer) {
+    const {validator, contract} = sandboxFiles();
+    const status = String(response.status);
+    const operation = resolvePointer(contract.document, `#${operationPointer}`) as OperationObject;
+    const declared = operation.responses?.[status] ? status : 'default';
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(response.body);
+    } catch {
+      problems.push('the body is not JSON');
+    }
+    const media = `${operationPointer}/responses/${declared}`;
+    const pointer = declared === 'default' ? '/components/responses/Error/content/application~1json/schema' : `${media}/content/${pointerSegment('application/json')}/schema`;
+    if (parsed !== undefined) problems.push(...validator.problems(pointer, parsed).map((problem) => `${response.status} body ${problem}`));
+  }
+  return problems;
+}
+
+/** Where an operation lives in the contract, for a request line. */
+export function operationPointerFor(method: string, target: string): string | undefined {
+  const {spec} = sandboxFiles();
+  const pathOnly = target.split('?')[0] ?? '';
+  for (const operation of spec.operations) {
+    if (operation.method !== method) continue;
+    const pattern = new RegExp(`^${operation.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    if (pattern.test(pathOnly)) return `/paths/${pointerSegment(operation.path.slice(spec.basePath.length))}/${method.toLowerCase()}`;
+  }
+  return undefined;
+}
+
+export function sandboxClient(options: SandboxClientOptions) {
+  const files = sandboxFiles();
+  const clientId = options.clientId ?? files.spec.sandbox.merchant.clientId;
+  const key = importPrivateKey(options.privateKeyPem ?? files.merchantPrivateKeyPem);
+  return {
+    clientId,
+    async call(method: string, target: string, body?: unknown): Promise<CallResult> {
+      const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+      const timestamp = isoSeconds(options.now());
+      const nonce = crypto.randomUUID();
+      const signature = await signCanonical(canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body: raw}), await key);
+      const response = await options.handle({
+        method,
+        target,
+        body: raw,
+        headers: {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: options.keyVersion ?? 1, signature})},
+      });
+      const problems = await responseProblems({method, target, clientId, timestamp, nonce}, response, operationPointerFor(method, target));
+      return {status: response.status, headers: response.headers, body: response.body, json: JSON.parse(response.body) as CallResult['json'], problems};
+    },
+  };
+}
+
+/** A client of an engine in this process. */
+export function engineClient(engine: SandboxEngine, options: Omit<SandboxClientOptions, 'handle' | 'now'> = {}) {
+  return sandboxClient({...options, handle: (request) => engine.handle(request), now: () => engine.clock.now()});
+}
