@@ -18,6 +18,7 @@ import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
 import openapiContractPlugin from './plugins/content/openapi-contract';
+import sandboxEnginePlugin from './plugins/content/sandbox-engine';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/content/openapi-contract/remarkApiReference';
 import remarkSandboxData, {type RemarkSandboxDataOptions} from './plugins/content/openapi-contract/remarkSandboxData';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
@@ -194,6 +195,7 @@ const config: Config = {
 
   plugins: [
     openapiContractPlugin,
+    sandboxEnginePlugin,
     [deferredHighlightingPlugin, {themes: codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
     ...(without.has('start-up') ? [] : [docsPluginLookupPlugin, compileHintsPlugin, stagedStartUpPlugin]),
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.
