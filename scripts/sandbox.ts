@@ -1,0 +1,6 @@
+/** `npm run sandbox`: the sandbox on a local port (src/sandbox/server/cli.ts; `npm run sandbox -- --help` lists the options). */
+import {runCli} from '../src/sandbox/server/cli';
+
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,126 @@
+/**
+ * `npm run sandbox`: the sandbox engine as a local HTTP server (scripts/sandbox.ts runs this). Every
+ * problem that stops it from starting (a bad flag, a port in use, a data file it cannot use) is one
+ * line on stderr and exit code 2; SIGINT or SIGTERM stops it after the requests under way are answered
+ * and their batches committed.
+ */
+import path from 'node:path';
+import {fileStore, SandboxDataError, type FileStore} from './fileStore';
+import {createNodeEngine, sandboxFiles} from './loadEngine';
+import {controlEndpoints, createHttpTransport, startSandboxServer, type SandboxServer} from './server';
+
+interface CliOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly data?: string;
+  readonly rateLimits: boolean;
+  readonly help: boolean;
+}
+
+/** A problem the user fixes on the command line or in the environment: one line, exit code 2. */
+class StartError extends Error {}
+
+const usage = (): string =>
+  [
+    'Usage: npm run sandbox -- [options]',
+    '',
+    'The Veloxa Pay sandbox on your machine: the API at /v1/..., signed with the published test keys,',
+    'notifications POSTed to your URLs, and test tools under /_sandbox/.',
+    '',
+    'Options:',
+    '  --port N           port to listen on (default 4010; 0 picks a free one)',
+    '  --host H           address to listen on (default 127.0.0.1)',
+    '  --data FILE        keep the sandbox in FILE across restarts (default: in memory)',
+    '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
+    '  --help             this text',
+    '',
+    'Test tools (JSON in and out, unsigned):',
+    ...controlEndpoints.flatMap((endpoint) => [`  ${endpoint.method} ${endpoint.path}`, `      ${[endpoint.input, endpoint.does].filter(Boolean).join('  ')}`]),
+  ].join('\n');
+
+function parseArguments(args: readonly string[]): CliOptions {
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    const [name = '', inline] = arg.startsWith('--') ? (arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg]) : [arg];
+    if (name === '--help' || name === '-h' || name === '--no-rate-limits') {
+      if (inline !== undefined) throw new StartError(`${name} takes no value`);
+      flags.add(name === '-h' ? '--help' : name);
+    } else if (name === '--port' || name === '--host' || name === '--data') {
+      if (values.has(name)) throw new StartError(`${name} is given twice`);
+      const value = inline ?? args[(index += 1)];
+      if (value === undefined || value === '' || (inline === undefined && value.startsWith('--'))) throw new StartError(`${name} needs a value`);
+      values.set(name, value);
+    } else {
+      throw new StartError(arg.startsWith('-') ? `unknown option ${name}; --help lists the options` : `unexpected argument "${arg}"; --help lists the options`);
+    }
+  }
+  const portText = values.get('--port') ?? '4010';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65_535) throw new StartError(`--port must be a whole number from 0 to 65535, got "${portText}"`);
+  const data = values.get('--data');
+  return {port, host: values.get('--host') ?? '127.0.0.1', ...(data !== undefined ? {data: path.resolve(data)} : {}), rateLimits: !flags.has('--no-rate-limits'), help: flags.has('--help')};
+}
+
+function listenProblem(error: unknown, options: CliOptions): StartError | undefined {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new StartError(`port ${options.port} is in use; pass --port to choose another`);
+    case 'EACCES':
+      return new StartError(`no permission to listen on port ${options.port}; pass --port with a number above 1023`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new StartError(`cannot listen on host ${options.host}: it is not an address of this machine; pass --host`);
+    default:
+      return undefined;
+  }
+}
+
+/** Resolves at the first SIGINT or SIGTERM; a second one ends the process at once (every acknowledged batch is on disk already). */
+function stopSignal(): Promise<void> {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  return new Promise((resolve) => {
+    const first = () => {
+      for (const signal of signals) {
+        process.off(signal, first);
+        process.on(signal, () => process.exit(1));
+      }
+      resolve();
+    };
+    for (const signal of signals) process.on(signal, first);
+  });
+}
+
+/** Runs the sandbox until a signal stops it; returns the exit code. Never throws. */
+export async function runCli(args: readonly string[]): Promise<number> {
+  let store: FileStore | undefined;
+  let server: SandboxServer | undefined;
+  try {
+    const options = parseArguments(args);
+    if (options.help) {
+      console.log(usage());
+      return 0;
+    }
+    store = options.data !== undefined ? fileStore(options.data, {log: (line) => console.error(line)}) : undefined;
+    const engine = await createNodeEngine({...(store ? {store} : {}), transport: createHttpTransport(), rateLimits: options.rateLimits});
+    try {
+      server = await startSandboxServer({engine, port: options.port, host: options.host, log: (line) => console.log(line)});
+    } catch (error) {
+      throw listenProblem(error, options) ?? error;
+    }
+    const storage = store ? `data in ${store.file}` : 'in memory: nothing is kept after it stops';
+    console.log(`Veloxa Pay sandbox at ${server.url} (test merchant client ID ${sandboxFiles().spec.sandbox.merchant.clientId}; ${storage}). Ctrl-C stops it.`);
+    await stopSignal();
+    await server.close();
+    await store?.close();
+    return 0;
+  } catch (error) {
+    await server?.close().catch(() => undefined);
+    await store?.close().catch(() => undefined);
+    const known = error instanceof StartError || error instanceof SandboxDataError;
+    console.error(`sandbox: ${known ? error.message : `could not start: ${(error as Error).message}`.split('\n')[0]}`);
+    return known ? 2 : 1;
+  }
+}
