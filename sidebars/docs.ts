@@ -14,6 +14,7 @@ const sidebars = {
       items: [
         'general/integration-guide',
         'general/test-accounts',
+        'local-sandbox',
         'response-code',
         'idempotency',
         'rate-limits',

@@ -23,6 +23,7 @@ export interface ExtraRoute {
 /** Extra pages per section of the route contract, in sidebar order within each section. */
 export const extraRoutes = {
   docs: [
+    {path: '/docs/local-sandbox', reason: 'The sandbox as a local server (npm run sandbox): starting it, pointing a backend and CI at it, its control endpoints.'},
     {path: '/docs/api-evolution', reason: 'Versioning and deprecation policy of the API: what can change without notice and what a client must tolerate.'},
     {path: '/docs/api-changelog', reason: 'Every change to the API contract by version, from api/changelog.yaml; also published as an Atom feed.'},
     {path: '/docs/idempotency', reason: 'The idempotency rules of every write (x-idempotency): namespaces, body comparison, replays, the Revoke tombstone.'},
