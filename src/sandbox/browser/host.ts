@@ -89,6 +89,7 @@ async function start(): Promise<BrowserSandbox> {
       });
       // Deliveries due now go out at once in the browser: there is no timer loop to wait for.
       await engine.runDue();
+      await engine.settle();
       return {...response, json: JSON.parse(response.body) as {code: string; message: string; data?: unknown}};
     },
   };

@@ -1642,11 +1642,27 @@ export class SandboxEngine {
     for (let job = this.jobs.peek(); job && job.at <= this.clock.now(); job = this.jobs.peek()) {
       this.jobs.pop();
       this.changes.touch(engineKey('job', job.id), () => undefined);
-      await this.runJob(job);
+      if (job.kind === 'event.deliver') {
+        // In real time a delivery is not awaited here: one slow receiver must not hold up the other
+        // merchants' notifications, nor the jobs behind it. Its result is committed when it comes.
+        const delivery = this.runJob(job).then(() => this.commit());
+        this.inFlight.add(delivery);
+        void delivery.finally(() => this.inFlight.delete(delivery));
+      } else {
+        await this.runJob(job);
+      }
       ran += 1;
     }
     if (ran > 0) await this.commit();
     return ran;
+  }
+
+  /** Deliveries runDue started and that have not answered yet. */
+  private readonly inFlight = new Set<Promise<void>>();
+
+  /** Waits for every delivery in flight (before a reset, or when a host stops). */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   /** Advances the sandbox clock, running each job at its own time, in order. */
@@ -1853,7 +1869,6 @@ export class SandboxEngine {
     const data = job.data as JsonObject;
     const topUp = data['topUp'] as JsonObject & {amount: Money};
     const now = this.clock.now();
-    topUp['creditedAt'] = isoSeconds(now);
     this.post(state, {
       currency: topUp.amount.currency,
       legs: {pending: topUp.amount.value},
@@ -2120,7 +2135,8 @@ export class SandboxEngine {
           payerBankName: 'Sandbox Bank',
           payerAccountMasked: '******0001',
           bankReference: `SBX${randomDigits(13)}`,
-          creditedAt: isoSeconds(this.clock.now()),
+          // When it will be credited; the notification carries the same time.
+          creditedAt: isoSeconds(this.clock.now() + data.creditSeconds * msPerSecond),
         };
         this.schedule({at: this.clock.now() + data.creditSeconds * msPerSecond, clientId, kind: 'vam.credit', ref: topUp.bankReference, data: {topUp: topUp as unknown as Json}});
         return topUp as unknown as Json;
@@ -2145,6 +2161,7 @@ export class SandboxEngine {
     reset: async (): Promise<void> => {
       this.merchants.clear();
       this.jobs.clear();
+      await this.settle();
       this.faults.length = 0;
       this.rateWindows.clear();
       this.deliveryLog.length = 0;

@@ -634,6 +634,8 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       await Promise.all(inFlight);
       // The job run under way, if any, finishes with its commit.
       await exclusive(async () => undefined);
+      // Deliveries under way are recorded before the store is closed (each has its timeout).
+      await engine.settle();
       server.closeAllConnections();
       await stopped;
     },
