@@ -76,6 +76,7 @@ describe('the sandbox engine', () => {
     const {engine, client, received} = await setUp();
     await paidOrder(engine, client);
     await engine.runDue(); // deliveries are jobs due now: the server runs them on its timer
+    await engine.settle();
     const key = await importPublicKey(providerPublicKeyPem);
     assert.equal(received.length, 1);
     for (const delivery of received) {
@@ -117,6 +118,7 @@ describe('the sandbox engine', () => {
     assert.equal(order.status, 'PENDING');
     assert.deepEqual([order.lastAttempt.status, order.lastAttempt.failureCode], ['FAILED', 'RISK_DECLINED']);
     await engine.runDue();
+    await engine.settle();
     assert.deepEqual(received.map((delivery) => (JSON.parse(delivery.body) as {eventType: string}).eventType), ['ORDER.PAYMENT_FAILED']);
   });
 
