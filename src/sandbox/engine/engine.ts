@@ -31,6 +31,7 @@ import {
   findWallet,
   ibanCheckDigitsValid,
   paymentAttemptOutcome,
+  paymentRuleFor,
   payoutOutcome,
   refundOutcome,
   type AttemptResult,
@@ -414,8 +415,10 @@ export class SandboxEngine {
       operation = routed.operation;
       const state = await this.authenticate(request, headers);
       rate = this.rateLimit(state, operation);
-      reply = this.fault(operation, 'before') ?? this.invoke(state, operation, routed.pathParams, routed.query, request.body);
-      reply = this.fault(operation, 'after') ?? reply;
+      // One fault per call: a SYSTEM_BUSY answered before the call leaves an INTERNAL_ERROR behind it for the next.
+      const before = this.fault(operation, 'before');
+      reply = before ?? this.invoke(state, operation, routed.pathParams, routed.query, request.body);
+      if (!before) reply = this.fault(operation, 'after') ?? reply;
       if (operation.operationId === 'downloadStatement' && reply.code === 'SUCCESS') reply = await this.finishStatement(state, reply);
     } catch (error) {
       reply = error instanceof Rejected ? {code: error.code, message: error.message} : {code: 'INTERNAL_ERROR', message: `The sandbox failed: ${(error as Error).message}`};
@@ -820,7 +823,9 @@ export class SandboxEngine {
       const wallet = this.walletForScene(state, body);
       this.startAttempt(state, record, attempt, 'WALLET', wallet);
     }
-    const holdSeconds = outcome.accepted ? outcome.responseDelaySeconds : 0;
+    // The Create order endings (92) apply in every scene, tokens issued in this sandbox included.
+    const endingRule = paymentRuleFor(data, amount.value);
+    const holdSeconds = outcome.accepted ? outcome.responseDelaySeconds : endingRule.at === 'CREATE_ORDER' && endingRule.kind === 'DELAYED' ? (endingRule.responseDelaySeconds ?? 0) : 0;
     return {code: 'SUCCESS', data: {order: this.orderView(record), nextAction: record.nextAction}, ...(holdSeconds > 0 ? {holdSeconds} : {})};
   }
 
