@@ -5,11 +5,17 @@
  * moment of the shared host falls on both. Writes bench/results.md and .json (against stock,
  * exiting non-zero when a budget of bench/budgets.json is broken) or bench/ab.md and .json.
  *
+ * With --sandbox, instead: the local sandbox server's throughput and latency against `prism mock`, and
+ * its memory for 100,000 orders (tooling/bench/sandbox.ts); prints the table, writes nothing, and exits
+ * non-zero when one of its budgets is broken.
+ *
  * Usage: npm run bench [-- --runs N --only TYPES --ab GROUP --skip-build]
+ *        npm run bench -- --sandbox [--seconds N --orders N]
  *   --runs N       interleaved runs of each build (default 5)
  *   --only TYPES   comma-separated page types, for example "guide,demo"
  *   --ab GROUP     A/B of a group of first-load mechanisms (plugins/performance/first-load-switches)
  *   --skip-build   reuse the portal builds in the cache when present
+ *   --sandbox      the sandbox benchmark; --seconds per measured window (default 10), --orders for memory (default 100000)
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {chromium} from '@playwright/test';
@@ -17,6 +23,7 @@ import {chromiumArgs, findChromium} from '../tooling/browser';
 import {firstLoadGroups} from '../plugins/performance/first-load-switches';
 import {measureRun, type ServedSite} from '../tooling/bench/measure';
 import {comparisonTable, tableLegend, type PairedRuns} from '../tooling/bench/report';
+import {benchSandbox} from '../tooling/bench/sandbox';
 import {pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
 import {brokenBudgets, medians, parseBudgets} from '../tooling/bench/stats';
 
@@ -33,7 +40,22 @@ function parseArgs(argv: string[]) {
   return {runs: Number(value('--runs') ?? 5), only, group, skipBuild: argv.includes('--skip-build')};
 }
 
+async function sandboxBench(argv: string[]): Promise<void> {
+  const value = (name: string) => {
+    const index = argv.indexOf(name);
+    return index >= 0 ? Number(argv[index + 1]) : undefined;
+  };
+  const seconds = value('--seconds');
+  const orders = value('--orders');
+  const result = await benchSandbox({...(seconds ? {seconds} : {}), ...(orders ? {orders} : {}), log: (line) => console.log(line)});
+  console.log(`\n${result.table}\n`);
+  const broken = result.budgets.filter((budget) => !budget.met);
+  console.log(broken.length ? `Budgets broken:\n${broken.map((budget) => `- ${budget.name}: ${budget.value}, limit ${budget.limit}`).join('\n')}` : 'All sandbox budgets met.');
+  process.exitCode = broken.length ? 1 : 0;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--sandbox')) return sandboxBench(process.argv.slice(2));
   const options = parseArgs(process.argv.slice(2));
   const found = findChromium();
   if (!found) throw new Error('No Chromium found; set CHROME_PATH.');

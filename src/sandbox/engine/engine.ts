@@ -167,6 +167,18 @@ export async function gzipWithDigest(text: string): Promise<{bytes: Uint8Array; 
 }
 const paymentReferenceDigits = 12;
 
+/** YYYY-MM-DDTHH:MM:SSZ naming an instant that exists: 2026-02-30 does not, although Date.parse rolls it over. */
+function isRealTimestamp(text: string): boolean {
+  return timestampPattern.test(text) && !Number.isNaN(Date.parse(text)) && isoSeconds(Date.parse(text)) === text;
+}
+
+/** Members a JSON body must never carry: JSON.parse makes "__proto__" an own member, which some schema keywords count as evaluated. */
+function hasForbiddenMember(value: unknown, depth = 0): boolean {
+  if (depth > 64 || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => hasForbiddenMember(item, depth + 1));
+  return Object.keys(value).some((key) => key === '__proto__' || hasForbiddenMember((value as Record<string, unknown>)[key], depth + 1));
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -428,6 +440,16 @@ export class SandboxEngine {
     return this.respond(request, {clientId, timestamp: requestTimestamp, nonce: requestNonce}, requestId, reply, operation, rate);
   }
 
+  /**
+   * A refusal the host decides before the engine reads the request (a body over the size limit, bytes that
+   * are not UTF-8), answered with the contract's envelope and, when the signing headers allow it, signed.
+   */
+  async refuse(request: Omit<SandboxRequest, 'body'>, code: string, message: string): Promise<SandboxResponse> {
+    const headers = lowerCaseHeaders(request.headers);
+    const signed = {clientId: headers['x-client-id'] ?? '', timestamp: headers['x-timestamp'] ?? '', nonce: headers['x-nonce'] ?? ''};
+    return this.respond({...request, body: ''}, signed, randomId('req_', 20), {code, message}, undefined, undefined);
+  }
+
   private route(method: string, target: string): {operation: OperationSpec; pathParams: Record<string, string>; query: URLSearchParams} {
     if (!target.startsWith('/')) reject('INVALID_PARAMETER', `The request target must be a path starting with ${this.spec.basePath}/, got "${target.slice(0, 80)}".`);
     const queryAt = target.indexOf('?');
@@ -452,7 +474,7 @@ export class SandboxEngine {
     const clientId = headers['x-client-id'];
     if (!clientId) reject('INVALID_PARAMETER', 'The X-Client-Id header is missing.');
     const timestamp = headers['x-timestamp'] ?? '';
-    if (!timestampPattern.test(timestamp) || Number.isNaN(Date.parse(timestamp))) reject('INVALID_PARAMETER', `X-Timestamp must be YYYY-MM-DDTHH:MM:SSZ, got "${timestamp.slice(0, 40)}".`);
+    if (!isRealTimestamp(timestamp)) reject('INVALID_PARAMETER', `X-Timestamp must be YYYY-MM-DDTHH:MM:SSZ naming a real instant, got "${timestamp.slice(0, 40)}".`);
     const nonce = headers['x-nonce'] ?? '';
     if (!/^[A-Za-z0-9-]{16,64}$/.test(nonce)) reject('INVALID_PARAMETER', 'X-Nonce must be 16 to 64 letters, digits or hyphens.');
     const state = this.merchantOf(clientId as string);
@@ -488,11 +510,15 @@ export class SandboxEngine {
     return key;
   }
 
+  /** Forgets expired nonces, at most once a minute per merchant: a sweep walks them all. */
   private sweepNonces(state: MerchantState): void {
-    if (state.nonces.size < 256) return;
     const now = this.clock.now();
+    if (state.nonces.size < 256 || now - (this.lastSweep.get(state) ?? 0) < 60 * msPerSecond) return;
+    this.lastSweep.set(state, now);
     for (const [nonce, until] of state.nonces) if (until < now) this.put(state, 'nonce', nonce, undefined);
   }
+
+  private readonly lastSweep = new WeakMap<MerchantState, number>();
 
   private rateLimit(state: MerchantState, operation: OperationSpec): {limit: number; remaining: number} | undefined {
     const rateClass = this.spec.rateLimits.find((entry) => entry.name === operation.rateClass);
@@ -585,13 +611,14 @@ export class SandboxEngine {
       if (parameter.type === 'integer' || parameter.type === 'number') {
         if (!/^-?\d+(\.\d+)?$/.test(raw)) reject('INVALID_PARAMETER', `${parameter.name} must be a number, got "${raw.slice(0, 40)}".`);
         value = Number(raw);
+        if (!Number.isFinite(value) || (parameter.type === 'integer' && !Number.isSafeInteger(value))) reject('INVALID_PARAMETER', `${parameter.name} is out of range.`);
       } else if (parameter.type === 'boolean') {
         if (raw !== 'true' && raw !== 'false') reject('INVALID_PARAMETER', `${parameter.name} must be true or false.`);
         value = raw === 'true';
       }
       const problems = this.validator.problems(parameter.schemaPointer, value);
       if (problems.length > 0) reject('INVALID_PARAMETER', `${parameter.name}: ${problems.join('; ').replace(/^\(top level\) /, '')}`);
-      if (parameter.format === 'date-time' && !timestampPattern.test(raw)) reject('INVALID_PARAMETER', `${parameter.name} must be YYYY-MM-DDTHH:MM:SSZ, got "${raw.slice(0, 40)}".`);
+      if (parameter.format === 'date-time' && !isRealTimestamp(raw)) reject('INVALID_PARAMETER', `${parameter.name} must be YYYY-MM-DDTHH:MM:SSZ, got "${raw.slice(0, 40)}".`);
       values[parameter.name] = value;
     }
     return values;
@@ -609,6 +636,7 @@ export class SandboxEngine {
       return reject('INVALID_PARAMETER', 'The body is not valid JSON.');
     }
     if (!isObject(parsed)) reject('INVALID_PARAMETER', 'The body must be a JSON object.');
+    if (hasForbiddenMember(parsed)) reject('INVALID_PARAMETER', 'The body carries a member named "__proto__", which no request takes.');
     const body = parsed as JsonObject;
     if (operation.operationId === 'createOrder') this.checkSceneFields(body);
     const problems = this.validator.problems(operation.bodySchemaPointer, body);
@@ -1058,7 +1086,7 @@ export class SandboxEngine {
     if (status === 'CLOSED') reject('ORDER_CLOSED');
     if (!['PENDING', 'PROCESSING'].includes(status)) reject('ORDER_ALREADY_PAID');
     const expiresAt = String(body['expiresAt']);
-    if (!timestampPattern.test(expiresAt)) reject('INVALID_PARAMETER', 'expiresAt must be YYYY-MM-DDTHH:MM:SSZ.');
+    if (!isRealTimestamp(expiresAt)) reject('INVALID_PARAMETER', 'expiresAt must be YYYY-MM-DDTHH:MM:SSZ naming a real instant.');
     const at = Date.parse(expiresAt);
     const now = this.clock.now();
     if (at < now + 60 * msPerSecond || at > Date.parse(record.order.createdAt) + 7 * 86400 * msPerSecond) {
@@ -1100,7 +1128,9 @@ export class SandboxEngine {
       if (!(at >= range.from && at < range.to)) return false;
       return Object.entries(filters).every(([parameter, property]) => params[parameter] === undefined || item[property] === params[parameter]);
     });
-    matching.sort((a, b) => Date.parse(String(b[`${field}At`])) - Date.parse(String(a[`${field}At`])));
+    // Timestamps share one fixed format, so they sort as text: newest first.
+    const timeField = `${field}At`;
+    matching.sort((a, b) => (String(b[timeField]) < String(a[timeField]) ? -1 : String(b[timeField]) > String(a[timeField]) ? 1 : 0));
     return {code: 'SUCCESS', data: {[key]: this.paginate(matching, params), pagination: this.pagination(matching.length, params)}};
   }
 

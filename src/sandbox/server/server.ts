@@ -540,15 +540,18 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   async function answer(request: IncomingMessage): Promise<{reply: Reply; closeAfter: boolean}> {
     reading.add(request);
     const bytes = await readBody(request, limit).finally(() => reading.delete(request));
-    if (!bytes) return {reply: errorReply('REQUEST_TOO_LARGE', `The body is larger than ${limit} bytes, so it was not read.`), closeAfter: true};
+    const method = request.method ?? 'GET';
+    const target = request.url ?? '/';
+    // API calls are answered as the engine answers: signed when the signing headers allow it.
+    const refuse = async (code: string, message: string): Promise<Reply> =>
+      target.startsWith('/_sandbox') ? errorReply(code, message) : engine.refuse({method, target, headers: requestHeaders(request)}, code, message);
+    if (!bytes) return {reply: await refuse('REQUEST_TOO_LARGE', `The body is larger than ${limit} bytes, so it was not read.`), closeAfter: true};
     let body: string;
     try {
       body = utf8.decode(bytes);
     } catch {
-      return {reply: errorReply('INVALID_PARAMETER', 'The body is not valid UTF-8.'), closeAfter: false};
+      return {reply: await refuse('INVALID_PARAMETER', 'The body is not valid UTF-8.'), closeAfter: false};
     }
-    const method = request.method ?? 'GET';
-    const target = request.url ?? '/';
     if (target === '/_sandbox' || target.startsWith('/_sandbox/') || target.startsWith('/_sandbox?')) {
       try {
         return {reply: await control(method, target, body), closeAfter: false};
@@ -591,11 +594,21 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     planJobs();
   }
 
-  const server = http.createServer((request, response) => {
+  // requireHostHeader off: a request without Host is answered by the handler with the envelope, not a bare 400.
+  const server = http.createServer({requireHostHeader: false}, (request, response) => {
     response.on('error', () => undefined);
     const work = serve(request, response).catch((error: unknown) => log(`sandbox: ${(error as Error).message}`));
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
+  });
+
+  // An Expect other than 100-continue, and CONNECT, would otherwise be answered by node:http (417) or not at all.
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    send(response, errorReply('INVALID_PARAMETER', 'The Expect header is not supported: send the request without it.'), true);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    const reply = errorReply('INVALID_PARAMETER', 'CONNECT is not a method of this API.');
+    socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json\r\nX-Request-Id: ${reply.headers['X-Request-Id'] ?? ''}\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${String(reply.body)}`);
   });
 
   // Requests Node cannot parse (a bad request line, headers too large) get the envelope too, not a bare 400.
@@ -605,7 +618,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       return;
     }
     const reply = errorReply('INVALID_PARAMETER', `The request is not HTTP this server can read (${error.code ?? error.message}).`);
-    socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${String(reply.body)}`);
+    socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json\r\nX-Request-Id: ${reply.headers['X-Request-Id'] ?? ''}\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${String(reply.body)}`);
   });
 
   await new Promise<void>((resolve, reject) => {
