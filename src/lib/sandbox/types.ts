@@ -49,7 +49,7 @@ export interface SandboxMerchant {
   readonly providerKey: {readonly keyVersion: number; readonly publicKey: string; readonly signs: readonly ('responses' | 'notifications')[]};
   readonly defaultNotifyUrl: string | null;
   readonly balances: readonly MoneyBalance[];
-  readonly balanceRestore: {readonly atUtc: string; readonly what: string};
+  readonly balanceRestore: {readonly atUtc: string; readonly onlyOn: 'hosted'; readonly what: string};
 }
 
 export interface Wallet {

@@ -58,7 +58,7 @@ export default function SandboxMerchant({data: given}: {data: SandboxPageData<'m
       )),
     ],
     [
-      'Nightly restore',
+      'Nightly restore (hosted sandbox only)',
       <>
         At {merchant.balanceRestore.atUtc} UTC. {merchant.balanceRestore.what}
       </>,
