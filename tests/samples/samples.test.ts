@@ -52,6 +52,7 @@ import {
   renderSamples,
   responseRejected,
   sampleInputFor,
+  timestampPattern,
   windowSeconds,
   type RenderedSample,
   type SampleInput,
@@ -399,16 +400,6 @@ const setups: Record<string, (merchant: MerchantSession, rename: (rename: Rename
   },
 };
 
-/**
- * Answers the sandbox gives a sample on purpose, because the contract's example cannot succeed against a
- * sandbox that runs on today's clock: Adjust order expiry time's expiresAt is a fixed date in 2025, long
- * before now plus 60 seconds. The sample still signs, sends, verifies the signed error answer and reports it.
- * Remove the entry when the example changes; the test fails once the operation succeeds.
- */
-const expectedRefusals: Readonly<Record<string, string>> = {
-  adjustOrderExpiryTime: 'EXPIRY_OUT_OF_RANGE',
-};
-
 const languages = ['curl', 'node', 'python', 'java', 'php', 'go'] as const satisfies readonly SampleLanguage[];
 
 /** The merchant a request sample of one language and operation runs as: its own, so no two samples share state. */
@@ -749,17 +740,10 @@ describe('request samples get real answers from the sandbox', {concurrency: 4}, 
         withProxy({}, async (proxy) => {
           const merchant = merchantFor(language, operationId);
           const result = await runRequest(language, operationId, proxy, merchant);
-          const refusal = expectedRefusals[operationId];
-          if (refusal) {
-            assert.equal(result.exchange.code, refusal, `the sandbox answered: ${result.exchange.answer}`);
-            assert.equal(result.status, 1, result.output);
-            assert.ok(result.output.includes(`${refusal}: `) && !result.output.includes(responseRejected), `the sample reports the signed answer ${refusal}: ${result.output}`);
-            return;
-          }
           assert.equal(result.exchange.code, 'SUCCESS', `the sandbox answered: ${result.exchange.answer}`);
           assert.equal(result.status, 0, result.output);
           assert.match(result.output, /\S/, 'the sample prints the response data');
-          assertGeneratedNumbers(input, result.exchange.body);
+          assertGeneratedValues(input, result.exchange.body);
           await afterChecks[operationId]?.(merchant);
         }),
       );
@@ -767,17 +751,26 @@ describe('request samples get real answers from the sandbox', {concurrency: 4}, 
   }
 });
 
-/** The body's merchant numbers are generated at run time: the example's prefix, never the example itself. */
-function assertGeneratedNumbers(input: SampleInput, body: string): void {
+/**
+ * The body's merchant numbers and future times are made at run time: a number with the example's prefix,
+ * a time the stated hours ahead of now (give or take 10 minutes), never the example itself.
+ */
+function assertGeneratedValues(input: SampleInput, body: string): void {
   if (input.kind !== 'request') return;
   const sent = body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
-  for (const number of input.generated) {
-    const value = sent[number.field];
+  for (const generated of input.generated) {
+    const value = sent[generated.field];
     if (value === undefined) continue; // nested: the sandbox validated it; the top level is what D-20 is about
-    assert.equal(typeof value, 'string', number.field);
-    assert.notEqual(value, number.example, `${number.field} must be generated, not the example's`);
-    assert.ok(String(value).startsWith(`${number.prefix}-`), `${number.field} "${String(value)}" starts with ${number.prefix}-`);
-    assert.ok(!body.includes(number.example), `the example's ${number.example} is nowhere in the body: ${body}`);
+    assert.equal(typeof value, 'string', generated.field);
+    assert.notEqual(value, generated.example, `${generated.field} must be generated, not the example's`);
+    assert.ok(!body.includes(generated.example), `the example's ${generated.example} is nowhere in the body: ${body}`);
+    if (generated.kind === 'merchantNumber') {
+      assert.ok(String(value).startsWith(`${generated.prefix}-`), `${generated.field} "${String(value)}" starts with ${generated.prefix}-`);
+    } else {
+      assert.match(String(value), new RegExp(timestampPattern), `${generated.field} is a UTC time to the second`);
+      const hoursAhead = (Date.parse(String(value)) - Date.now()) / 3_600_000;
+      assert.ok(Math.abs(hoursAhead - generated.hoursAhead) < 1 / 6, `${generated.field} "${String(value)}" is ${generated.hoursAhead} hours ahead, not ${hoursAhead.toFixed(2)}`);
+    }
   }
 }
 
@@ -804,6 +797,16 @@ describe('request samples verify the response before parsing it', {concurrency: 
         });
       });
     }
+    test(`${language} reports a signed error answer with its code and exits 1`, async () => {
+      // A merchant of its own has no order ORD-20250601-0001: the sandbox answers a signed ORDER_NOT_FOUND.
+      const merchant = await registerMerchant((await sandbox).url);
+      await withProxy({}, async (proxy) => {
+        const result = await runRequest(language, 'retrieveOrderDetail', proxy, merchant);
+        assert.equal(result.exchange.code, 'ORDER_NOT_FOUND', `the sandbox answered: ${result.exchange.answer}`);
+        assert.equal(result.status, 1, result.output);
+        assert.ok(result.output.includes('ORDER_NOT_FOUND: ') && !result.output.includes(responseRejected), `the sample reports the signed answer: ${result.output}`);
+      });
+    });
     test(`${language} accepts a rotated provider key once it is configured`, async () => {
       const merchant = await registerMerchant((await sandbox).url);
       await withProxy({providerKey: rotatedKey}, async (proxy) => {

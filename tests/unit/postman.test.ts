@@ -160,6 +160,16 @@ describe('Postman pre-request script', () => {
     }
   });
 
+  test('puts Adjust order expiry time a day ahead of each Send, and signs the body it sends', () => {
+    assert.match(itemOf('adjustOrderExpiryTime').request.body?.raw ?? '', /"expiresAt": "\{\{newExpiresAt\}\}"/);
+    for (const now of ['2026-11-25T09:30:00Z', '2031-02-28T23:15:07Z']) {
+      const send = sendItem(session({now, guids: someNonces, privateKeyPem: merchantPrivateKeyPem, collectionValues: {merchantOrderNo: 'ORD-20261125-0042'}}), itemOf('adjustOrderExpiryTime')).prerequest();
+      const sent = JSON.parse(send.sentBody ?? '') as {expiresAt: string};
+      assert.equal(sent.expiresAt, new Date(Date.parse(now) + 24 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+      assert.equal(send.skipped, false);
+    }
+  });
+
   test('without a private key it stops the request with a message naming privateKeyPem, and sets no signature', () => {
     for (const privateKeyPem of [undefined, '', '   ']) {
       const sandbox = session({now: '2025-06-01T08:30:00Z', guids: someNonces, ...(privateKeyPem === undefined ? {} : {privateKeyPem})});

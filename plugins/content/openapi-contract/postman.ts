@@ -20,7 +20,7 @@ import path from 'node:path';
 import {brand} from '../../../src/brand';
 import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation} from '../../../src/lib/openapiTypes';
 import {sampleInputFor} from '../../../src/lib/samples';
-import {preRequestScript, requestTargetPrefix, responseTestScript, type GeneratedNumber} from './postman/sandboxScripts';
+import {preRequestScript, requestTargetPrefix, responseTestScript, type GeneratedNumber, type GeneratedTime} from './postman/sandboxScripts';
 
 export {jsrsasignPackage, requestTargetPrefix, signedRequestVariable, type GeneratedNumber} from './postman/sandboxScripts';
 
@@ -115,6 +115,7 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
   const server = new URL(doc.servers?.[0]?.url ?? `https://${brand.hosts.sandboxApi}`);
   const basePath = server.pathname.split('/').filter(Boolean);
   const generated = new Map<string, GeneratedNumber>();
+  const times = new Map<string, GeneratedTime>();
   const read = new Set<string>();
   const folders = new Map<string, PostmanItem[]>();
 
@@ -122,7 +123,7 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
   for (const location of listOperations(doc)) {
     if (location.kind !== 'operation') continue;
     const itemReads = new Set<string>();
-    const item = buildItem(doc, location, basePath, generated, itemReads);
+    const item = buildItem(doc, location, basePath, {numbers: generated, times}, itemReads);
     for (const variable of itemReads) read.add(variable);
     reads.set(item, itemReads);
     const tag = location.operation.tags?.[0] ?? 'Other';
@@ -143,7 +144,7 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
   }
   const numberVariables = [...new Set([...numbers.map((number) => number.variable), ...read])];
   const origin = server.origin;
-  const scriptConfig = {numbers, merchantKeyFile: merchantTestKeyUrl, baseUrlExample: origin};
+  const scriptConfig = {numbers, times: [...times.values()], merchantKeyFile: merchantTestKeyUrl, baseUrlExample: origin};
   const providerPublicKeyPem = options.providerPublicKeyPem ?? readFileSync(providerTestKeyFile, 'utf8');
 
   return {
@@ -197,7 +198,13 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
   };
 }
 
-function buildItem(doc: OpenApiDocument, location: OperationLocation, basePath: readonly string[], generated: Map<string, GeneratedNumber>, read: Set<string>): PostmanItem {
+function buildItem(
+  doc: OpenApiDocument,
+  location: OperationLocation,
+  basePath: readonly string[],
+  {numbers: generated, times}: {numbers: Map<string, GeneratedNumber>; times: Map<string, GeneratedTime>},
+  read: Set<string>,
+): PostmanItem {
   const input = sampleInputFor(doc, location);
   if (input.kind !== 'request') throw new Error(`${location.operationId}: not a request.`);
   const name = location.operation.summary ?? location.operationId;
@@ -233,6 +240,14 @@ function buildItem(doc: OpenApiDocument, location: OperationLocation, basePath: 
   if (body !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const last = template.at(-1);
     for (const [field, example] of Object.entries(body)) {
+      const time = input.generated.find((value) => value.kind === 'futureTime' && value.field === field);
+      if (time?.kind === 'futureTime') {
+        const variable = `new${field.charAt(0).toUpperCase()}${field.slice(1)}`;
+        times.set(variable, {variable, hoursAhead: time.hoursAhead});
+        body = replaceInStrings(body, time.example, `{{${variable}}}`);
+        notes.push(`Each Send puts \`${field}\` ${time.hoursAhead} hours ahead of now: the collection's pre-request script sets \`{{${variable}}}\`.`);
+        continue;
+      }
       if (!merchantNumberField.test(field) || typeof example !== 'string') continue;
       const creates = location.method === 'post' && last !== undefined && !isParameter(last) && !template.includes(`{${field}}`);
       if (creates) {

@@ -6,10 +6,11 @@ import {
   responseRejected,
   sampleEnvironment as env,
   signatureHeaderPattern,
+  generatedValueComment,
   splitGenerated,
   timestampPattern,
   windowSeconds,
-  type GeneratedNumber,
+  type GeneratedValue,
   type LanguageTemplate,
   type SampleInput,
 } from './types';
@@ -20,12 +21,12 @@ function shellQuote(text: string): string {
 }
 
 /** Shell variable holding a generated number, e.g. MERCHANT_ORDER_NO. */
-function shellName(number: GeneratedNumber): string {
+function shellName(number: GeneratedValue): string {
   return number.field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 }
 
 /** Text as one shell word: single-quoted pieces joined to the double-quoted variables of generated numbers. */
-function shellWord(text: string, generated: readonly GeneratedNumber[]): string {
+function shellWord(text: string, generated: readonly GeneratedValue[]): string {
   return splitGenerated(text, generated)
     .map((piece) => ('variable' in piece ? `"$${shellName(piece.variable)}"` : shellQuote(piece.text)))
     .join('');
@@ -35,8 +36,13 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const body = input.body === undefined ? '' : compactJson(input.body);
   const numbers = input.generated
     .map(
-      (number) => `# Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
-${shellName(number)}="${number.prefix}-$(date -u +%s)-$(openssl rand -hex 3)"\n`,
+      (value) => `# ${generatedValueComment(value)}
+${shellName(value)}=${
+        value.kind === 'merchantNumber'
+          ? `"${value.prefix}-$(date -u +%s)-$(openssl rand -hex 3)"`
+          : // GNU date first, then the BSD date of macOS.
+            `"$(date -u -d '+${value.hoursAhead} hours' +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || date -u -v+${value.hoursAhead}H +%Y-%m-%dT%H:%M:%SZ)"`
+      }\n`,
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';

@@ -1,5 +1,6 @@
 import {
   compactJson,
+  generatedValueComment,
   nonceSeconds,
   notificationApplied,
   notificationRejected,
@@ -105,8 +106,12 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const hasBody = input.body !== undefined;
   const numbers = input.generated
     .map(
-      (number) => `	// Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
-	${number.field} := fmt.Sprintf("${number.prefix}-%d-%s", time.Now().UnixMilli(), randomHex(3))\n`,
+      (value) => `	// ${generatedValueComment(value)}
+	${value.field} := ${
+        value.kind === 'merchantNumber'
+          ? `fmt.Sprintf("${value.prefix}-%d-%s", time.Now().UnixMilli(), randomHex(3))`
+          : `time.Now().UTC().Add(${value.hoursAhead} * time.Hour).Format("2006-01-02T15:04:05Z")`
+      }\n`,
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';

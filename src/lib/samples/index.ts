@@ -10,7 +10,7 @@ import {javaTemplate} from './java';
 import {nodeTemplate} from './node';
 import {phpTemplate} from './php';
 import {pythonTemplate} from './python';
-import {sampleEnvironment, type GeneratedNumber, type LanguageTemplate, type SampleInput, type SampleLanguage} from './types';
+import {sampleEnvironment, type GeneratedValue, type LanguageTemplate, type SampleInput, type SampleLanguage} from './types';
 
 export * from './types';
 
@@ -30,15 +30,27 @@ function encodeTargetComponent(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** The merchant numbers of a request body, found at any depth, each once. */
-function generatedNumbers(body: JsonValue | undefined): GeneratedNumber[] {
-  const found = new Map<string, GeneratedNumber>();
+/**
+ * Body fields holding a time that must lie ahead when the request is sent, with how far ahead the samples
+ * put it: Adjust order expiry time's expiresAt (at least 60 s from now, at most 7 days after the order was
+ * created), a day ahead like the contract's example.
+ */
+const futureTimeFields: Readonly<Record<string, number>> = {expiresAt: 24};
+
+/** The merchant numbers and future times of a request body, found at any depth, each once. */
+function generatedValues(body: JsonValue | undefined): GeneratedValue[] {
+  const found = new Map<string, GeneratedValue>();
   const visit = (value: JsonValue | undefined): void => {
     if (Array.isArray(value)) value.forEach(visit);
     else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if ((merchantNumberFields as readonly string[]).includes(key) && typeof item === 'string' && item !== '' && !found.has(item)) {
-          found.set(item, {field: key, example: item, prefix: /^[A-Za-z]+/.exec(item)?.[0] ?? 'NO'});
+      for (const [field, item] of Object.entries(value)) {
+        if (typeof item === 'string' && item !== '' && !found.has(item)) {
+          const hoursAhead = futureTimeFields[field];
+          if ((merchantNumberFields as readonly string[]).includes(field)) {
+            found.set(item, {kind: 'merchantNumber', field, example: item, prefix: /^[A-Za-z]+/.exec(item)?.[0] ?? 'NO'});
+          } else if (hoursAhead !== undefined) {
+            found.set(item, {kind: 'futureTime', field, example: item, hoursAhead});
+          }
         }
         visit(item);
       }
@@ -104,7 +116,7 @@ export function sampleInputFor(doc: OpenApiDocument, location: OperationLocation
     requestTarget: `${serverPath(doc)}${pathWithQuery}`,
     pathParameters,
     body,
-    generated: generatedNumbers(body),
+    generated: generatedValues(body),
   };
 }
 

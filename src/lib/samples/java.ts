@@ -1,5 +1,6 @@
 import {
   compactJson,
+  generatedValueComment,
   nonceSeconds,
   notificationApplied,
   notificationRejected,
@@ -135,8 +136,12 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const hasBody = input.body !== undefined;
   const numbers = input.generated
     .map(
-      (number) => `        // Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
-        String ${number.field} = "${number.prefix}-" + System.currentTimeMillis() + "-" + UUID.randomUUID().toString().substring(0, 6);\n`,
+      (value) => `        // ${generatedValueComment(value)}
+        String ${value.field} = ${
+          value.kind === 'merchantNumber'
+            ? `"${value.prefix}-" + System.currentTimeMillis() + "-" + UUID.randomUUID().toString().substring(0, 6)`
+            : `Instant.now().plus(Duration.ofHours(${value.hoursAhead})).truncatedTo(ChronoUnit.SECONDS).toString()`
+        };\n`,
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';

@@ -9,11 +9,12 @@ import {
   responseRejected,
   sampleEnvironment as env,
   signatureHeaderPattern,
+  generatedValueComment,
   splitGenerated,
   timestampPattern,
   windowSeconds,
   nonceSeconds,
-  type GeneratedNumber,
+  type GeneratedValue,
   type LanguageTemplate,
   type SampleInput,
 } from './types';
@@ -24,7 +25,7 @@ function tsString(text: string): string {
 }
 
 /** A string of the example body: a literal, the variable itself, or a template literal around it. */
-function tsText(text: string, generated: readonly GeneratedNumber[]): string {
+function tsText(text: string, generated: readonly GeneratedValue[]): string {
   const pieces = splitGenerated(text, generated);
   const [only] = pieces;
   if (pieces.length === 1 && only && 'variable' in only) return only.variable.field;
@@ -36,7 +37,7 @@ function tsText(text: string, generated: readonly GeneratedNumber[]): string {
 }
 
 /** A JSON value as a TypeScript expression, indented to sit inside the sample. */
-function tsLiteral(value: JsonValue, indent: string, generated: readonly GeneratedNumber[]): string {
+function tsLiteral(value: JsonValue, indent: string, generated: readonly GeneratedValue[]): string {
   if (typeof value === 'string') return tsText(value, generated);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const inner = `${indent}  `;
@@ -73,12 +74,16 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const hasBody = input.body !== undefined;
   const numbers = input.generated
     .map(
-      (number) => `  // Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
-  const ${number.field} = \`${number.prefix}-\${Date.now()}-\${randomBytes(3).toString('hex')}\`;\n`,
+      (value) => `  // ${generatedValueComment(value)}
+  const ${value.field} = ${
+        value.kind === 'merchantNumber'
+          ? `\`${value.prefix}-\${Date.now()}-\${randomBytes(3).toString('hex')}\``
+          : `new Date(Date.now() + ${value.hoursAhead} * 3_600_000).toISOString().replace(/\\.\\d{3}Z$/, 'Z')`
+      };\n`,
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';
-  const cryptoImports = ['createSign', 'createVerify', ...(numbers ? ['randomBytes'] : []), 'randomUUID'];
+  const cryptoImports = ['createSign', 'createVerify', ...(input.generated.some((value) => value.kind === 'merchantNumber') ? ['randomBytes'] : []), 'randomUUID'];
   return `// ${input.summary}. Node.js 18+; run with: npx tsx ${input.operationId}.ts
 import {${cryptoImports.join(', ')}} from 'node:crypto';
 import {readFileSync} from 'node:fs';

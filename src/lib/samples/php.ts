@@ -10,10 +10,11 @@ import {
   responseRejected,
   sampleEnvironment as env,
   signatureHeaderPattern,
+  generatedValueComment,
   splitGenerated,
   timestampPattern,
   windowSeconds,
-  type GeneratedNumber,
+  type GeneratedValue,
   type LanguageTemplate,
   type SampleInput,
 } from './types';
@@ -29,7 +30,7 @@ function phpString(text: string): string {
 }
 
 /** A string of the example body: a literal, or literals joined to the variables holding generated numbers. */
-function phpText(text: string, generated: readonly GeneratedNumber[]): string {
+function phpText(text: string, generated: readonly GeneratedValue[]): string {
   return splitGenerated(text, generated)
     .map((piece) => ('variable' in piece ? `$${piece.variable.field}` : phpString(piece.text)))
     .join(' . ');
@@ -39,7 +40,7 @@ function phpText(text: string, generated: readonly GeneratedNumber[]): string {
  * A JSON value as a PHP literal that json_encode turns back into the same JSON:
  * objects that PHP would encode as arrays (empty, or keyed 0..n-1) become objects.
  */
-function phpLiteral(value: JsonValue, indent: string, generated: readonly GeneratedNumber[]): string {
+function phpLiteral(value: JsonValue, indent: string, generated: readonly GeneratedValue[]): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return phpText(value, generated);
   if (typeof value !== 'object') return JSON.stringify(value);
@@ -83,8 +84,12 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const lineTerminators = hasBody && /[\u2028\u2029]/.test(compactJson(input.body ?? null)) ? ' | JSON_UNESCAPED_LINE_TERMINATORS' : '';
   const numbers = input.generated
     .map(
-      (number) => `// Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
-$${number.field} = '${number.prefix}-' . (int) (microtime(true) * 1000) . '-' . bin2hex(random_bytes(3));\n`,
+      (value) => `// ${generatedValueComment(value)}
+$${value.field} = ${
+        value.kind === 'merchantNumber'
+          ? `'${value.prefix}-' . (int) (microtime(true) * 1000) . '-' . bin2hex(random_bytes(3))`
+          : `gmdate('Y-m-d\\TH:i:s\\Z', time() + ${value.hoursAhead} * 3600)`
+      };\n`,
     )
     .join('');
   const body =

@@ -11,16 +11,17 @@ import {
   sampleEnvironment as env,
   signatureHeaderPattern,
   snakeCase,
+  generatedValueComment,
   splitGenerated,
   timestampPattern,
   windowSeconds,
-  type GeneratedNumber,
+  type GeneratedValue,
   type LanguageTemplate,
   type SampleInput,
 } from './types';
 
 /** A string of the example body: a literal, the variable itself, or an f-string around it. */
-function pythonText(text: string, generated: readonly GeneratedNumber[]): string {
+function pythonText(text: string, generated: readonly GeneratedValue[]): string {
   const pieces = splitGenerated(text, generated);
   const [only] = pieces;
   if (pieces.length === 1 && only && 'variable' in only) return snakeCase(only.variable.field);
@@ -32,7 +33,7 @@ function pythonText(text: string, generated: readonly GeneratedNumber[]): string
 }
 
 /** A JSON value as a Python literal. */
-function pythonLiteral(value: JsonValue, indent: string, generated: readonly GeneratedNumber[]): string {
+function pythonLiteral(value: JsonValue, indent: string, generated: readonly GeneratedValue[]): string {
   if (value === null) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
@@ -79,15 +80,21 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
   const hasBody = input.body !== undefined;
   const numbers = input.generated
     .map(
-      (number) => `    # Your own ${number.field}, the idempotency key: create it once, and send this same number if you retry.
-    ${snakeCase(number.field)} = f"${number.prefix}-{int(time.time() * 1000)}-{secrets.token_hex(3)}"\n`,
+      (value) => `    # ${generatedValueComment(value)}
+    ${snakeCase(value.field)} = ${
+        value.kind === 'merchantNumber'
+          ? `f"${value.prefix}-{int(time.time() * 1000)}-{secrets.token_hex(3)}"`
+          : `(datetime.now(timezone.utc) + timedelta(hours=${value.hoursAhead})).strftime("%Y-%m-%dT%H:%M:%SZ")`
+      }\n`,
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';
-  const imports = ['base64', 'json', 'os', 're', ...(numbers ? ['secrets'] : []), 'sys', ...(numbers ? ['time'] : []), 'urllib.error', 'urllib.request', 'uuid'];
+  const makesNumbers = input.generated.some((value) => value.kind === 'merchantNumber');
+  const makesTimes = input.generated.some((value) => value.kind === 'futureTime');
+  const imports = ['base64', 'json', 'os', 're', ...(makesNumbers ? ['secrets'] : []), 'sys', ...(makesNumbers ? ['time'] : []), 'urllib.error', 'urllib.request', 'uuid'];
   return `"""${input.summary}. Python 3.9+ with the cryptography package."""
 ${imports.map((name) => `import ${name}`).join('\n')}
-from datetime import datetime, timezone
+from datetime import datetime, ${makesTimes ? 'timedelta, ' : ''}timezone
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization

@@ -45,8 +45,16 @@ export interface GeneratedNumber {
   readonly createdBy: string;
 }
 
+/** A time a request body must hold ahead of now (an expiry): the pre-request script sets `variable` on every Send. */
+export interface GeneratedTime {
+  /** Local variable the body uses, e.g. newExpiresAt. */
+  readonly variable: string;
+  readonly hoursAhead: number;
+}
+
 export interface ScriptConfig {
   readonly numbers: readonly GeneratedNumber[];
+  readonly times: readonly GeneratedTime[];
   /** Public sandbox merchant key file, for the messages. */
   readonly merchantKeyFile: string;
   /** The sandbox API origin, for the message about a wrong baseUrl. */
@@ -116,6 +124,11 @@ export function preRequestScript(config: ScriptConfig): string {
   var suffix = nonce.replace(/-/g, '').slice(0, 6);
   config.numbers.forEach(function (number) {
     pm.variables.set(number.newVariable, number.prefix + '-' + stamp + '-' + suffix);
+  });
+
+  // Times ahead of now for this Send, for bodies whose expiry uses {{new...}}.
+  config.times.forEach(function (time) {
+    pm.variables.set(time.variable, new Date(Date.now() + time.hoursAhead * 3600000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
   });
 
   var rawUrl = pm.request.url.toString();
