@@ -50,9 +50,22 @@ export function fixedClock(startMs: number): SandboxClock {
   };
 }
 
-/** YYYY-MM-DDTHH:MM:SSZ, the API's one timestamp format. */
+/** The last second isoSeconds formatted, and its text. */
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+
+/**
+ * YYYY-MM-DDTHH:MM:SSZ, the API's one timestamp format. The records one call or clock step writes share
+ * their second, so the last text is kept and handed out again: one string in memory instead of one per
+ * timestamp field (ten or so per order), and no formatting.
+ */
 export function isoSeconds(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSecondText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastSecondText;
 }
 
 /** YYYY-MM-DD of the UTC day `ms` falls on. */
