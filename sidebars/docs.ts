@@ -15,6 +15,7 @@ const sidebars = {
         'general/integration-guide',
         'general/test-accounts',
         'local-sandbox',
+        'signature-debugger',
         'response-code',
         'idempotency',
         'rate-limits',
