@@ -162,6 +162,23 @@ describe('the sandbox server', () => {
     assert.match(String(health.json['contractVersion']), /^\d+\.\d+\.\d+$/);
   });
 
+  test('CORS for the portal and pages on this machine only: preflight answered, signing headers exposed', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${base}/v1/orders`, {method: 'OPTIONS', headers: {Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, x-client-id, x-timestamp, x-nonce, x-signature'}});
+    for (const origin of ['http://127.0.0.1:3100', 'http://localhost:3000', 'https://developers.example.com']) {
+      const answer = await preflight(origin);
+      assert.equal(answer.status, 204, origin);
+      assert.equal(answer.headers.get('access-control-allow-origin'), origin);
+      assert.match(answer.headers.get('access-control-allow-headers') ?? '', /X-Signature/);
+    }
+    const stranger = await preflight('https://attacker.example.net');
+    assert.equal(stranger.headers.get('access-control-allow-origin'), null, 'another site gets no CORS headers');
+    assert.equal(stranger.status, 400, 'and its OPTIONS is an unknown method, in the envelope');
+    const missing = await fetch(`${base}/v1/orders/${orderNo()}`, {headers: {Origin: 'http://127.0.0.1:3100'}});
+    assert.equal(missing.headers.get('access-control-allow-origin'), 'http://127.0.0.1:3100');
+    assert.match(missing.headers.get('access-control-expose-headers') ?? '', /X-Signature/);
+  });
+
   test('a paid order is notified to the default URL in real time, signed with the provider test key', async () => {
     const endpoint = await receiver(200);
     try {

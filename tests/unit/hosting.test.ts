@@ -4,6 +4,8 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {headersFor, hostingDir, loadHosting, parseHeaders, parseRedirects} from '../../tooling/hosting';
 import {routeAliases} from '../../src/routeAliases';
+import {brand} from '../../src/brand';
+import {localSandboxOrigin} from '../../src/lib/tryIt';
 
 const hosting = loadHosting();
 const nginx = readFileSync(path.join(hostingDir, 'nginx.conf'), 'utf8');
@@ -18,6 +20,13 @@ describe('hosting configuration', () => {
     assert.equal(page.get('Cache-Control'), 'public, max-age=0, must-revalidate');
     assert.equal(headersFor(hosting.headers, '/assets/js/main.abc.js').get('Cache-Control'), 'public, max-age=31536000, immutable');
     assert.equal(headersFor(hosting.headers, '/diagrams/0123456789abcdef.svg').get('Cache-Control'), 'public, max-age=31536000, immutable');
+  });
+
+  test("pages may connect to this site and Try it's two sandbox targets, exactly, with no wildcard", () => {
+    const policy = headersFor(hosting.headers, '/docs/createorder').get('Content-Security-Policy') ?? '';
+    const connect = /(?:^|;)\s*connect-src ([^;]+)/.exec(policy)?.[1]?.trim().split(/\s+/);
+    assert.deepEqual(connect, ["'self'", localSandboxOrigin, `https://${brand.hosts.sandboxApi}`]);
+    assert.doesNotMatch(policy, /\*/);
   });
 
   test('nginx.conf sets the same headers with the same values, on pages and on assets', () => {

@@ -31,6 +31,7 @@ export interface RemarkApiReferenceOptions {
 
 const componentModules = {
   OperationHeader: '@site/src/components/api/OperationHeader',
+  TryIt: '@site/src/components/api/TryIt',
   ApiRequest: '@site/src/components/api/ApiRequest',
   ApiResponses: '@site/src/components/api/ApiResponses',
   NotificationDelivery: '@site/src/components/api/NotificationDelivery',
@@ -172,6 +173,11 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
   };
 
   add('OperationHeader', {operation: op});
+  if (!isWebhook) {
+    // Closed by default: the page carries only its button; the panel loads when opened.
+    const literal = (value: string) => ({code: JSON.stringify(value), expression: {type: 'Literal', value} as Expression});
+    add('TryIt', {operationId: literal(operationId), summary: literal(operation.summary)});
+  }
   nodes.push(heading(isWebhook ? 'Notification' : 'Request', 'api-request'));
   add('ApiRequest', {operation: op});
   nodes.push(heading(isWebhook ? 'Acknowledgement' : 'Response', 'api-response'));

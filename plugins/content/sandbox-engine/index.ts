@@ -6,8 +6,10 @@
  * - `@generated/sandbox-engine/validators.js`: Ajv's standalone code for every parameter and request
  *   body schema the engine checks, keyed by JSON pointer. Compiled here, so the page's
  *   Content-Security-Policy needs no 'unsafe-eval' (Ajv otherwise compiles with `new Function`).
- * Both are imported only by src/sandbox/browser/host.ts, which a page loads on demand: they are
- * never part of a page's first load.
+ * - `@generated/sandbox-engine/tryit.json`: what the Try it panel needs of each operation (parameters,
+ *   examples, schema pointers, state machines); its validators.js also holds the responses' schemas.
+ * All are imported only by code a page loads on demand (the in-browser sandbox, the Try it panel): they
+ * are never part of a page's first load.
  */
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import path from 'node:path';
@@ -15,13 +17,17 @@ import type {LoadContext, Plugin} from '@docusaurus/types';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone';
+import {buildOperationView} from '../../../src/lib/apiModel';
+import {deref, listOperations, type OpenApiDocument} from '../../../src/lib/openapiTypes';
+import type {StateMachine} from '../../../src/lib/openapiTypes';
+import type {TryItData, TryItOperation} from '../../../src/lib/tryIt';
 import {buildEngineSpec, type BrowserSandboxData, type EngineSpec} from '../../../src/sandbox/engine/spec';
 import {contractRelativePath, loadContract} from '../openapi-contract/loadContract';
 import {loadSandboxData, sandboxRelativePath} from '../openapi-contract/sandboxData';
 
-/** Every schema the engine validates a request against: parameters and bodies. */
-export function validatedPointers(spec: EngineSpec): string[] {
-  const pointers = new Set<string>();
+/** Every schema the engine validates a request against (parameters and bodies), and the responses Try it checks. */
+export function validatedPointers(spec: EngineSpec, responsePointers: readonly string[] = []): string[] {
+  const pointers = new Set<string>(responsePointers);
   for (const operation of spec.operations) {
     for (const parameter of operation.parameters) pointers.add(parameter.schemaPointer);
     if (operation.bodySchemaPointer) pointers.add(operation.bodySchemaPointer);
@@ -44,6 +50,67 @@ export function standaloneValidators(document: object, pointers: readonly string
   return `${standaloneCode(ajv, exports)}\nexports.byPointer = {\n  ${table}\n};\n`;
 }
 
+/** A JSON pointer token: "~" and "/" escaped. */
+const token = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** What the Try it panel needs of every operation (not webhooks), from the contract and the engine spec. */
+export function tryItData(document: OpenApiDocument, spec: EngineSpec): TryItData {
+  const machines: Record<string, StateMachine> = {};
+  const operations: TryItOperation[] = [];
+  for (const location of listOperations(document)) {
+    if (location.kind !== 'operation') continue;
+    const engineOperation = spec.operations.find((candidate) => candidate.operationId === location.operationId);
+    if (!engineOperation) throw new Error(`sandbox-engine: the engine has no operation ${location.operationId}.`);
+    const view = buildOperationView(document, location, (markdown) => markdown);
+    for (const machine of view.stateMachines) machines[machine.schemaName] = {initial: machine.initial, states: machine.states, transitions: machine.transitions};
+    const responses = location.operation.responses ?? {};
+    const success = Object.keys(responses).find((status) => /^2\d\d$/.test(status) && (responses[status] as {content?: Record<string, unknown>}).content?.['application/json']);
+    const base = `/paths/${token(location.key)}/${location.method}/responses`;
+    const fields = [...view.pathParameters, ...view.queryParameters];
+    const declared = (location.operation.parameters ?? []).map((parameter) => deref(document, parameter));
+    operations.push({
+      operationId: location.operationId,
+      summary: view.summary,
+      method: view.method,
+      path: view.path,
+      parameters: engineOperation.parameters.map((parameter) => {
+        const field = fields.find((candidate) => candidate.name === parameter.name);
+        const contractParameter = declared.find((candidate) => candidate.name === parameter.name);
+        let example = contractParameter?.example;
+        for (let schema = contractParameter?.schema, depth = 0; example === undefined && schema && depth < 10; depth += 1) {
+          example = schema.examples?.[0];
+          schema = schema.$ref ? deref(document, schema) : undefined;
+        }
+        return {
+          name: parameter.name,
+          in: parameter.in,
+          required: parameter.required,
+          description: field?.descriptionHtml?.replace(/<[^>]+>/g, '') ?? '',
+          type: field?.type ?? parameter.type,
+          ...(field?.enumValues ? {enum: field.enumValues} : {}),
+          ...(example === undefined ? {} : {example: typeof example === 'string' ? example : JSON.stringify(example)}),
+          schemaPointer: parameter.schemaPointer,
+        };
+      }),
+      examples: view.requestExamples.map((example) => ({name: example.name, summary: example.summary, value: example.value})),
+      ...(engineOperation.bodySchemaPointer ? {bodyPointer: engineOperation.bodySchemaPointer} : {}),
+      ...(success ? {successPointer: `${base}/${success}/content/application~1json/schema`} : {}),
+      errorPointer: '/components/responses/Error/content/application~1json/schema',
+      machines: view.stateMachines.map((machine) => machine.schemaName),
+    });
+  }
+  const cards = spec.sandbox.cards.cards;
+  const pays = cards.find((card) => card.behavior === 'ENDINGS')?.number;
+  const declined = cards.find((card) => typeof card.behavior === 'object' && card.behavior.kind === 'DECLINED')?.number;
+  if (!pays || !declined) throw new Error('sandbox-engine: the sandbox data needs a card that pays by the amount endings and a declined one, for Try it.');
+  return {basePath: spec.basePath, cards: {pays, declined}, operations, machines};
+}
+
+/** The schema pointers of the responses Try it validates. */
+export function responsePointers(data: TryItData): string[] {
+  return [...new Set(data.operations.flatMap((operation) => [operation.successPointer, operation.errorPointer].filter((pointer): pointer is string => pointer !== undefined)))];
+}
+
 export default function sandboxEnginePlugin(context: LoadContext): Plugin {
   const outDir = path.join(context.generatedFilesDir, 'sandbox-engine');
   const contractPath = path.join(context.siteDir, contractRelativePath);
@@ -63,7 +130,9 @@ export default function sandboxEnginePlugin(context: LoadContext): Plugin {
       };
       await mkdir(outDir, {recursive: true});
       await writeFile(path.join(outDir, 'spec.json'), JSON.stringify(data));
-      await writeFile(path.join(outDir, 'validators.js'), standaloneValidators(contract.document as object, validatedPointers(spec)));
+      const tryIt = tryItData(contract.document, spec);
+      await writeFile(path.join(outDir, 'tryit.json'), JSON.stringify(tryIt));
+      await writeFile(path.join(outDir, 'validators.js'), standaloneValidators(contract.document as object, validatedPointers(spec, responsePointers(tryIt))));
     },
   };
 }

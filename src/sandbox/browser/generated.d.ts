@@ -12,3 +12,10 @@ declare module '@generated/sandbox-engine/validators.js' {
   /** Ajv standalone validation functions, by the JSON pointer of their schema in the contract. */
   export const byPointer: Readonly<Record<string, ((value: unknown) => boolean) & {errors?: ErrorObject[] | null}>>;
 }
+
+declare module '@generated/sandbox-engine/tryit.json' {
+  import type {TryItData} from '../../lib/tryIt';
+
+  const data: TryItData;
+  export default data;
+}

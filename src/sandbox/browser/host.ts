@@ -36,6 +36,11 @@ const validator: RequestValidator = {
   },
 };
 
+/** The schema problems of a value, one line each, by the compiled validator of its pointer in the contract. */
+export function schemaProblems(pointer: string, value: unknown): string[] {
+  return validator.problems(pointer, value);
+}
+
 export interface BrowserSandbox {
   readonly engine: SandboxEngine;
   readonly inbox: readonly InboxEntry[];

@@ -19,6 +19,7 @@ import {dayStart, isoSeconds, utcDay} from '../engine/clock';
 import type {ActionResult, PaymentMethodChoice, SandboxEngine} from '../engine/engine';
 import type {DeliveryResult, NotificationTransport} from '../engine/http';
 import {randomId} from '../engine/ids';
+import {brand} from '../../brand';
 import {sandboxFiles} from './loadEngine';
 
 /** The contract's limit on a request body (REQUEST_TOO_LARGE): 64 KiB. */
@@ -465,6 +466,36 @@ export function createHttpTransport(): NotificationTransport {
   };
 }
 
+/**
+ * Pages that may call this server from a browser (the portal's Try it panel and console): the portal, and
+ * any page served from this machine. Any other site the developer has open gets no CORS headers, so its
+ * scripts cannot read this server's answers or send it signed JSON.
+ */
+export function isAllowedOrigin(origin: string): boolean {
+  return origin === `https://${brand.hosts.portal}` || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/.test(origin);
+}
+
+/** The headers a page reads from an answer: the signature and its inputs, rate limits, replays. */
+const exposedHeaders = 'X-Request-Id, X-Timestamp, X-Nonce, X-Signature, Idempotent-Replayed, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+
+/** CORS for allowed origins; answers a preflight itself and returns true, so the request goes no further. */
+function allowCrossOrigin(request: IncomingMessage, response: ServerResponse): boolean {
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string' || !isAllowedOrigin(origin)) return false;
+  response.setHeader('Access-Control-Allow-Origin', origin);
+  response.setHeader('Vary', 'Origin');
+  response.setHeader('Access-Control-Expose-Headers', exposedHeaders);
+  if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return false;
+  response
+    .writeHead(204, {
+      'Access-Control-Allow-Methods': 'GET, POST, PATCH',
+      'Access-Control-Allow-Headers': 'Content-Type, X-Client-Id, X-Timestamp, X-Nonce, X-Signature',
+      'Access-Control-Max-Age': '600',
+    })
+    .end();
+  return true;
+}
+
 export async function startSandboxServer(options: SandboxServerOptions): Promise<SandboxServer> {
   const {engine} = options;
   const limit = options.bodyLimitBytes ?? requestBodyLimitBytes;
@@ -597,6 +628,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   // requireHostHeader off: a request without Host is answered by the handler with the envelope, not a bare 400.
   const server = http.createServer({requireHostHeader: false}, (request, response) => {
     response.on('error', () => undefined);
+    if (allowCrossOrigin(request, response)) return;
     const work = serve(request, response).catch((error: unknown) => log(`sandbox: ${(error as Error).message}`));
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));

@@ -1,0 +1,581 @@
+import {useId, useMemo, useRef, useState, type ReactNode} from 'react';
+import useBaseUrl from '@docusaurus/useBaseUrl';
+import tryItJson from '@generated/sandbox-engine/tryit.json';
+import {brand} from '@site/src/brand';
+import {generateKeyPair, KeyInputError, readKey} from '@site/src/lib/signatureDiagnosis';
+import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, responseCanonicalString, signCanonical, verifyCanonical} from '@site/src/lib/signing';
+import {renderSamples} from '@site/src/lib/samples';
+import {currentState, localSandboxOrigin, requestTarget, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
+import styles from './styles.module.css';
+
+type TargetId = 'browser' | 'local' | 'hosted';
+type KeyMode = 'published' | 'generated' | 'pasted';
+
+const targets: readonly {id: TargetId; label: string; origin?: string}[] = [
+  {id: 'browser', label: 'The sandbox in this browser (no network, nothing to sign up for)'},
+  {id: 'local', label: `Your local sandbox (npm run sandbox) at ${localSandboxOrigin}`, origin: localSandboxOrigin},
+  {id: 'hosted', label: `The hosted sandbox at https://${brand.hosts.sandboxApi}`, origin: `https://${brand.hosts.sandboxApi}`},
+];
+
+/** Who signs: a client ID and a private key held as a non-extractable CryptoKey, in memory only. */
+interface Signer {
+  readonly clientId: string;
+  readonly keyVersion: number;
+  readonly privateKey: CryptoKey;
+}
+
+interface Exchange {
+  readonly target: TargetId;
+  readonly operation: TryItOperation;
+  readonly canonical: string;
+  readonly signatureHeader: string;
+  readonly rawRequest: string;
+  readonly curl: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly json?: {code?: string; message?: string; data?: unknown};
+  readonly verified: boolean | undefined;
+  readonly problems: readonly string[];
+  readonly state?: {machine: string; state: string};
+  readonly followUps: readonly {operationId: string; summary: string; values: Record<string, string>}[];
+  readonly orderNo?: string;
+}
+
+type Outcome = {readonly status: 'idle'} | {readonly status: 'sending'} | {readonly status: 'sent'; readonly exchange: Exchange} | {readonly status: 'failed'; readonly message: string};
+
+// The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
+const tryIt = tryItJson as TryItData;
+const operationsById = new Map(tryIt.operations.map((operation) => [operation.operationId, operation]));
+const loadHost = () => import('@site/src/sandbox/browser/host');
+
+function initialValues(operation: TryItOperation, given: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(operation.parameters.map((parameter) => [parameter.name, given[parameter.name] ?? (parameter.required ? (parameter.example ?? '') : '')]));
+}
+
+function exampleText(operation: TryItOperation, index: number, orderNo?: string): string {
+  const example = operation.examples[index];
+  if (!example) return '';
+  const value = structuredClone(example.value) as Record<string, unknown>;
+  // A new merchant number on every fill, so a create is never a replay of someone else's example.
+  for (const field of ['merchantOrderNo', 'merchantRefundNo', 'merchantTransferNo', 'merchantAgreementNo']) {
+    if (typeof value[field] === 'string') value[field] = field === 'merchantOrderNo' && orderNo && operation.path.includes('{') ? orderNo : `${String(value[field]).replace(/-.*$/, '')}-${Date.now()}`;
+  }
+  if (typeof value['expiresAt'] === 'string') value['expiresAt'] = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return JSON.stringify(value, null, 2);
+}
+
+/** Values found in a response that fill another operation's path parameters, such as merchantOrderNo. */
+function valuesIn(data: unknown): Record<string, string> {
+  const found: Record<string, string> = {};
+  const visit = (value: unknown, depth: number) => {
+    if (depth > 2 || value === null || typeof value !== 'object') return;
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item === 'string' && /(No|Id)$/.test(key) && !(key in found)) found[key] = item;
+      else visit(item, depth + 1);
+    }
+  };
+  visit(data, 0);
+  return found;
+}
+
+/**
+ * Try it: builds a request from the contract (parameters, an example body to edit), checks it against the
+ * contract field by field, signs it, sends it to the chosen sandbox and shows every step: the canonical
+ * string, the signature, the raw request and a curl command that signs, then the response, whether its
+ * signature verifies, whether it matches the contract, and where the object now stands.
+ */
+export default function TryItPanel({operationId}: {operationId: string}): ReactNode {
+  const id = useId();
+  const keysUrl = useBaseUrl('/test-vectors/');
+  const [operation, setOperation] = useState<TryItOperation | undefined>(operationsById.get(operationId));
+  const [values, setValues] = useState<Record<string, string>>(() => (operation ? initialValues(operation) : {}));
+  const [exampleIndex, setExampleIndex] = useState(0);
+  const [body, setBody] = useState(() => (operation ? exampleText(operation, 0) : ''));
+  const [target, setTarget] = useState<TargetId>('browser');
+  const [keyMode, setKeyMode] = useState<KeyMode>('published');
+  const [pasted, setPasted] = useState({pem: '', clientId: '', keyVersion: '1'});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [outcome, setOutcome] = useState<Outcome>({status: 'idle'});
+  const [shopperNote, setShopperNote] = useState<string | undefined>();
+  // Keys made or pasted here live in this component only: gone when the page is closed.
+  const generated = useRef<Partial<Record<TargetId, Signer>>>({});
+  const published = useRef<{merchant: CryptoKey; provider: CryptoKey} | undefined>(undefined);
+
+  const machines = useMemo(() => Object.entries(tryIt.machines).map(([name, machine]) => ({name, machine})), []);
+  if (!operation) return <p role="alert">Try it has no operation {operationId}: rebuild the site.</p>;
+
+  const publishedKeys = async () => {
+    if (!published.current) {
+      const text = async (file: string) => (await fetch(`${keysUrl}${file}`)).text();
+      published.current = {merchant: await importPrivateKey(await text('merchant-test-private.pem')), provider: await importPublicKey(await text('provider-test-public.pem'))};
+    }
+    return published.current;
+  };
+
+  const send = async (request: {method: string; target: string; body: string; headers: Record<string, string>}): Promise<{status: number; headers: Record<string, string>; body: string}> => {
+    if (target === 'browser') {
+      const host = await loadHost();
+      const sandbox = await host.browserSandbox();
+      const response = await sandbox.engine.handle(request);
+      await sandbox.engine.runDue();
+      await sandbox.engine.settle();
+      return {status: response.status, headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), String(value)])), body: response.body};
+    }
+    const origin = targets.find((candidate) => candidate.id === target)?.origin ?? '';
+    let response: Response;
+    try {
+      response = await fetch(`${origin}${request.target}`, {method: request.method, headers: request.headers, ...(request.body === '' ? {} : {body: request.body})});
+    } catch {
+      throw new Error(
+        target === 'local'
+          ? `Nothing answered at ${localSandboxOrigin}: start the local sandbox with npm run sandbox in the portal repository (it listens on port 4010), then send again.`
+          : `The browser could not reach https://${brand.hosts.sandboxApi}: Veloxa Pay is a fictional provider and its hosted sandbox is an example.com name, so use the sandbox in this browser or your local one.`,
+      );
+    }
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    return {status: response.status, headers, body: await response.text()};
+  };
+
+  /** Registers a key pair made here with the chosen sandbox, once per target. */
+  const signer = async (): Promise<Signer> => {
+    if (keyMode === 'published') return {clientId: brand.sandboxClientId, keyVersion: 1, privateKey: (await publishedKeys()).merchant};
+    if (keyMode === 'pasted') {
+      const key = await readKey(pasted.pem);
+      if (!key.privateKey) throw new KeyInputError('Paste the private key (BEGIN PRIVATE KEY): a public key cannot sign.');
+      return {clientId: pasted.clientId.trim(), keyVersion: Number(pasted.keyVersion), privateKey: key.privateKey};
+    }
+    const existing = generated.current[target];
+    if (existing) return existing;
+    if (target === 'hosted') throw new Error('Register a generated key with the sandbox in this browser or your local one; the hosted sandbox takes keys in its dashboard.');
+    const pair = await generateKeyPair();
+    const privateKey = (await readKey(pair.privateKeyPem)).privateKey as CryptoKey;
+    let clientId: string;
+    if (target === 'browser') {
+      const sandbox = await (await loadHost()).browserSandbox();
+      const registered = await sandbox.engine.control.registerMerchant({publicKeyPem: pair.publicKeyPem});
+      if (!registered.ok) throw new Error(`The sandbox refused the key: ${registered.message}`);
+      clientId = registered.value.clientId;
+    } else {
+      const answer = await fetch(`${localSandboxOrigin}/_sandbox/merchants`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({publicKeyPem: pair.publicKeyPem})});
+      clientId = String(((await answer.json()) as {clientId?: string}).clientId ?? '');
+    }
+    // The PEM text of the private key is dropped here: only the non-extractable CryptoKey is kept.
+    generated.current[target] = {clientId, keyVersion: 1, privateKey};
+    return generated.current[target];
+  };
+
+  const check = async (): Promise<{body: string} | undefined> => {
+    const found: Record<string, string> = {};
+    const host = await loadHost();
+    for (const parameter of operation.parameters) {
+      const value = values[parameter.name] ?? '';
+      if (value === '') {
+        if (parameter.required) found[parameter.name] = `${parameter.name} is required.`;
+        continue;
+      }
+      const typed = parameter.type === 'integer' || parameter.type === 'number' ? Number(value) : value;
+      const problems = host.schemaProblems(parameter.schemaPointer, typed);
+      if (problems.length) found[parameter.name] = `${parameter.name}: ${problems.join('; ')}`;
+    }
+    if (operation.bodyPointer) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+        const problems = host.schemaProblems(operation.bodyPointer, parsed);
+        if (problems.length) found['body'] = problems.map((problem) => `• ${problem}`).join('\n');
+      } catch (error) {
+        found['body'] = `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`;
+      }
+    }
+    if (keyMode === 'pasted') {
+      if (pasted.clientId.trim() === '') found['clientId'] = 'Give the client ID this key is registered under.';
+      if (!/^[1-9][0-9]*$/.test(pasted.keyVersion)) found['keyVersion'] = 'A key version is a whole number from 1.';
+      try {
+        const key = await readKey(pasted.pem);
+        if (!key.privateKey) found['pem'] = 'Paste the private key (BEGIN PRIVATE KEY): a public key cannot sign.';
+      } catch (error) {
+        found['pem'] = error instanceof Error ? error.message : String(error);
+      }
+    }
+    setErrors(found);
+    return Object.keys(found).length ? undefined : {body: operation.bodyPointer ? body : ''};
+  };
+
+  const run = async () => {
+    setShopperNote(undefined);
+    const checked = await check();
+    if (!checked) {
+      setOutcome({status: 'idle'});
+      return;
+    }
+    setOutcome({status: 'sending'});
+    try {
+      const who = await signer();
+      const host = await loadHost();
+      const requestTargetText = requestTarget(tryIt.basePath, operation, values);
+      const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const nonce = crypto.randomUUID();
+      const canonical = canonicalString({method: operation.method, pathWithQuery: requestTargetText, clientId: who.clientId, timestamp, nonce, body: checked.body});
+      const signatureHeader = formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: who.keyVersion, signature: await signCanonical(canonical, who.privateKey)});
+      const headers: Record<string, string> = {
+        ...(checked.body === '' ? {} : {'Content-Type': 'application/json'}),
+        'X-Client-Id': who.clientId,
+        'X-Timestamp': timestamp,
+        'X-Nonce': nonce,
+        'X-Signature': signatureHeader,
+      };
+      const origin = targets.find((candidate) => candidate.id === target)?.origin ?? `https://${brand.hosts.sandboxApi}`;
+      const rawRequest = `${operation.method} ${requestTargetText} HTTP/1.1\nHost: ${new URL(origin).host}\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\n')}\n\n${checked.body}`;
+      const curlSample = renderSamples({
+        kind: 'request',
+        operationId: operation.operationId,
+        summary: operation.summary,
+        method: operation.method,
+        pathWithQuery: requestTargetText.slice(tryIt.basePath.length),
+        requestTarget: requestTargetText,
+        pathParameters: [],
+        body: checked.body === '' ? undefined : (JSON.parse(checked.body) as never),
+        generated: [],
+      }).find((sample) => sample.language === 'curl');
+      const response = await send({method: operation.method, target: requestTargetText, body: checked.body, headers});
+      let json: Exchange['json'];
+      try {
+        json = JSON.parse(response.body) as Exchange['json'];
+      } catch {
+        json = undefined;
+      }
+      let verified: boolean | undefined;
+      const signature = response.headers['x-signature'];
+      if (signature) {
+        const parts = /signature=([A-Za-z0-9+/=]+)/.exec(signature);
+        try {
+          const responseCanonical = responseCanonicalString({
+            request: {method: operation.method, pathWithQuery: requestTargetText, clientId: who.clientId, timestamp, nonce},
+            status: response.status,
+            timestamp: response.headers['x-timestamp'] ?? '',
+            nonce: response.headers['x-nonce'] ?? '',
+            body: response.body,
+          });
+          verified = parts?.[1] ? await verifyCanonical(responseCanonical, parts[1], (await publishedKeys()).provider) : false;
+        } catch {
+          verified = false;
+        }
+      }
+      const pointer = response.status < 300 ? operation.successPointer : operation.errorPointer;
+      const problems = json === undefined ? ['The body is not JSON.'] : pointer ? host.schemaProblems(pointer, json) : [];
+      const data = json?.data;
+      const state = currentState(data, machines.filter((candidate) => operation.machines.includes(candidate.name) || operation.machines.length === 0));
+      const found = valuesIn(data);
+      const followUps = response.status < 300
+        ? tryIt.operations
+            .filter((candidate) => candidate.operationId !== operation.operationId && candidate.parameters.some((parameter) => parameter.in === 'path') && candidate.parameters.filter((parameter) => parameter.in === 'path').every((parameter) => found[parameter.name] !== undefined))
+            .slice(0, 8)
+            .map((candidate) => ({operationId: candidate.operationId, summary: candidate.summary, values: found}))
+        : [];
+      setOutcome({
+        status: 'sent',
+        exchange: {
+          target,
+          operation,
+          canonical,
+          signatureHeader,
+          rawRequest,
+          curl: curlSample?.code ?? '',
+          status: response.status,
+          headers: response.headers,
+          body: response.body,
+          ...(json === undefined ? {} : {json}),
+          verified,
+          problems,
+          ...(state ? {state} : {}),
+          followUps,
+          ...(found['merchantOrderNo'] ? {orderNo: found['merchantOrderNo']} : {}),
+        },
+      });
+    } catch (error) {
+      setOutcome({status: 'failed', message: error instanceof Error ? error.message : String(error)});
+    }
+  };
+
+  const switchTo = (next: TryItOperation, given: Record<string, string>) => {
+    setOperation(next);
+    setValues(initialValues(next, given));
+    setExampleIndex(0);
+    setBody(exampleText(next, 0, given['merchantOrderNo']));
+    setErrors({});
+    setOutcome({status: 'idle'});
+  };
+
+  /** What the customer does, or the clock: in this browser through the engine, locally through /_sandbox/. */
+  const shopper = async (action: 'pay' | 'decline' | 'expire', orderNo: string) => {
+    try {
+      const who = await signer();
+      const cardNumber = action === 'decline' ? tryIt.cards.declined : tryIt.cards.pays;
+      if (target === 'browser') {
+        const sandbox = await (await loadHost()).browserSandbox();
+        if (action === 'expire') await sandbox.engine.advance(7 * 86_400 + 1);
+        else {
+          const paid = await sandbox.engine.shopper.pay(who.clientId, orderNo, {method: 'CARD', cardNumber});
+          if (!paid.ok) throw new Error(`${paid.code}: ${paid.message}`);
+        }
+        await sandbox.engine.runDue();
+        await sandbox.engine.settle();
+      } else if (target === 'local') {
+        const answer =
+          action === 'expire'
+            ? await fetch(`${localSandboxOrigin}/_sandbox/clock/advance`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({seconds: 7 * 86_400 + 1})})
+            : await fetch(`${localSandboxOrigin}/_sandbox/shopper/pay`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({clientId: who.clientId, merchantOrderNo: orderNo, method: 'CARD', cardNumber})});
+        if (!answer.ok) throw new Error(`${answer.status}: ${await answer.text()}`);
+      } else throw new Error('The hosted sandbox has no test tools you can call from here; its dashboard has them.');
+      setShopperNote(
+        action === 'expire'
+          ? 'The sandbox clock moved on 7 days: unpaid orders have expired. Retrieve the order to see it.'
+          : `The shopper paid with test card ${cardNumber}${action === 'decline' ? ', which is declined' : ''}. Retrieve the order to see where it stands.`,
+      );
+      const retrieve = operationsById.get('retrieveOrderDetail');
+      if (retrieve) switchTo(retrieve, {merchantOrderNo: orderNo});
+    } catch (error) {
+      setShopperNote(`The shopper action failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  const fieldError = (name: string) =>
+    errors[name] ? (
+      <p id={`${id}-${name}-error`} className={styles.fieldError}>
+        {errors[name]}
+      </p>
+    ) : null;
+  const described = (name: string) => ({'aria-invalid': errors[name] !== undefined, ...(errors[name] ? {'aria-describedby': `${id}-${name}-error`} : {})});
+
+  return (
+    <section className={styles.panel} aria-label="Try it">
+      <p className={styles.privacy}>
+        Requests are signed in this browser. A key you paste or generate is held in memory as a key that cannot be read back, and never stored or sent: only its signatures leave the page.
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run();
+        }}>
+        <h3 className={styles.operation}>
+          {operation.method} {tryIt.basePath}
+          {operation.path} <span className={styles.summary}>{operation.summary}</span>
+        </h3>
+        <div className={styles.columns}>
+          <fieldset className={styles.group}>
+            <legend>Send to</legend>
+            {targets.map((option) => (
+              <label key={option.id} className={styles.choice}>
+                <input type="radio" name={`${id}-target`} checked={target === option.id} onChange={() => setTarget(option.id)} /> {option.label}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset className={styles.group}>
+            <legend>Sign as</legend>
+            <label className={styles.choice}>
+              <input type="radio" name={`${id}-key`} checked={keyMode === 'published'} onChange={() => setKeyMode('published')} /> The test merchant {brand.sandboxClientId}, with its published key
+            </label>
+            <label className={styles.choice}>
+              <input type="radio" name={`${id}-key`} checked={keyMode === 'generated'} onChange={() => setKeyMode('generated')} /> A merchant of my own, with a key pair made here and registered with the sandbox
+            </label>
+            <label className={styles.choice}>
+              <input type="radio" name={`${id}-key`} checked={keyMode === 'pasted'} onChange={() => setKeyMode('pasted')} /> My own private key, pasted
+            </label>
+          </fieldset>
+        </div>
+        {keyMode === 'pasted' ? (
+          <div className={styles.columns}>
+            <div className={styles.field}>
+              <label htmlFor={`${id}-pem`}>Private key (PEM)</label>
+              <textarea id={`${id}-pem`} rows={4} spellCheck={false} autoComplete="off" value={pasted.pem} onChange={(event) => setPasted({...pasted, pem: event.target.value})} {...described('pem')} />
+              {fieldError('pem')}
+            </div>
+            <div className={styles.field}>
+              <label htmlFor={`${id}-clientId`}>Client ID</label>
+              <input id={`${id}-clientId`} autoComplete="off" value={pasted.clientId} onChange={(event) => setPasted({...pasted, clientId: event.target.value})} {...described('clientId')} />
+              {fieldError('clientId')}
+              <label htmlFor={`${id}-keyVersion`}>Key version</label>
+              <input id={`${id}-keyVersion`} inputMode="numeric" autoComplete="off" value={pasted.keyVersion} onChange={(event) => setPasted({...pasted, keyVersion: event.target.value})} {...described('keyVersion')} />
+              {fieldError('keyVersion')}
+            </div>
+          </div>
+        ) : null}
+        {operation.parameters.length > 0 ? (
+          <fieldset className={styles.group}>
+            <legend>Parameters</legend>
+            <div className={styles.parameters}>
+              {operation.parameters.map((parameter) => (
+                <div key={parameter.name} className={styles.field}>
+                  <label htmlFor={`${id}-${parameter.name}`}>
+                    {parameter.name} <span className={styles.hint}>({parameter.in}, {parameter.required ? 'required' : 'optional'})</span>
+                  </label>
+                  {parameter.enum ? (
+                    <select id={`${id}-${parameter.name}`} value={values[parameter.name] ?? ''} onChange={(event) => setValues({...values, [parameter.name]: event.target.value})} {...described(parameter.name)}>
+                      <option value="">{parameter.required ? 'Choose…' : '(not sent)'}</option>
+                      {parameter.enum.map((value) => (
+                        <option key={value}>{value}</option>
+                      ))}
+                    </select>
+                  ) : (
+                    <input id={`${id}-${parameter.name}`} autoComplete="off" placeholder={parameter.example ?? ''} value={values[parameter.name] ?? ''} onChange={(event) => setValues({...values, [parameter.name]: event.target.value})} {...described(parameter.name)} />
+                  )}
+                  {fieldError(parameter.name)}
+                </div>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
+        {operation.bodyPointer ? (
+          <div className={styles.field}>
+            {operation.examples.length > 1 ? (
+              <>
+                <label htmlFor={`${id}-example`}>Start from the example</label>
+                <select
+                  id={`${id}-example`}
+                  value={exampleIndex}
+                  onChange={(event) => {
+                    const index = Number(event.target.value);
+                    setExampleIndex(index);
+                    setBody(exampleText(operation, index, values['merchantOrderNo']));
+                  }}>
+                  {operation.examples.map((example, index) => (
+                    <option key={example.name} value={index}>
+                      {example.summary || example.name}
+                    </option>
+                  ))}
+                </select>
+              </>
+            ) : null}
+            <label htmlFor={`${id}-body`}>Request body (JSON, sent exactly as written)</label>
+            <textarea id={`${id}-body`} className={styles.code} rows={Math.min(18, body.split('\n').length + 1)} spellCheck={false} value={body} onChange={(event) => setBody(event.target.value)} {...described('body')} />
+            {fieldError('body')}
+          </div>
+        ) : null}
+        <button type="submit" className="button button--primary" disabled={outcome.status === 'sending'}>
+          Send signed request
+        </button>
+      </form>
+      <div aria-live="polite" className={styles.result}>
+        {outcome.status === 'sending' ? <p>Sending…</p> : null}
+        {outcome.status === 'failed' ? (
+          <p role="alert" className={styles.fieldError}>
+            {outcome.message}
+          </p>
+        ) : null}
+        {shopperNote ? <p className={styles.note}>{shopperNote}</p> : null}
+        {outcome.status === 'sent' ? <ExchangeView exchange={outcome.exchange} machines={tryIt.machines} onFollowUp={(next, given) => switchTo(operationsById.get(next) as TryItOperation, given)} onShopper={(action, orderNo) => void shopper(action, orderNo)} /> : null}
+      </div>
+    </section>
+  );
+}
+
+function ExchangeView({
+  exchange,
+  machines,
+  onFollowUp,
+  onShopper,
+}: {
+  exchange: Exchange;
+  machines: typeof tryIt.machines;
+  onFollowUp: (operationId: string, values: Record<string, string>) => void;
+  onShopper: (action: 'pay' | 'decline' | 'expire', orderNo: string) => void;
+}): ReactNode {
+  const machine = exchange.state ? machines[exchange.state.machine] : undefined;
+  const ok = exchange.status < 300;
+  return (
+    <div className={styles.exchange}>
+      <p className={ok ? styles.pass : styles.fail}>
+        <strong>
+          HTTP {exchange.status} {exchange.json?.code ?? ''}
+        </strong>
+        {exchange.json?.message ? ` ${exchange.json.message}` : ''}
+      </p>
+      <ul className={styles.checks} aria-label="Checks of the response">
+        <li>{exchange.verified === undefined ? 'The response is not signed.' : exchange.verified ? 'Its signature verifies with the provider test key.' : 'Its signature does NOT verify with the provider test key.'}</li>
+        <li>{exchange.problems.length === 0 ? 'It matches the contract.' : `It does not match the contract: ${exchange.problems.join('; ')}`}</li>
+        {exchange.state ? (
+          <li>
+            The {exchange.state.machine.replace(/Status$/, '').toLowerCase()} is now <strong>{exchange.state.state}</strong>.
+          </li>
+        ) : null}
+      </ul>
+      {machine && exchange.state ? (
+        <div className={styles.states}>
+          <p className={styles.statesTitle}>States of {exchange.state.machine}</p>
+          <ol aria-label={`States of ${exchange.state.machine}`}>
+            {machine.states.map((state) => (
+              <li key={state.name} aria-current={state.name === exchange.state?.state ? 'step' : undefined} className={state.name === exchange.state?.state ? styles.current : undefined}>
+                <code>{state.name}</code>
+                {state.terminal ? ' (final)' : ''}
+                {state.name === exchange.state?.state
+                  ? `: next ${machine.transitions.filter((transition) => transition.from === state.name).map((transition) => transition.to).join(', ') || 'nothing, it is final'}`
+                  : ''}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
+      {ok && (exchange.orderNo || exchange.followUps.length > 0) ? (
+        <div className={styles.next}>
+          <p className={styles.statesTitle}>Next</p>
+          <div className={styles.buttons}>
+            {exchange.orderNo && exchange.state?.state === 'PENDING' && exchange.target !== 'hosted' ? (
+              <>
+                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('pay', exchange.orderNo ?? '')}>
+                  Pay as the shopper
+                </button>
+                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('decline', exchange.orderNo ?? '')}>
+                  Pay with a declined card
+                </button>
+                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('expire', exchange.orderNo ?? '')}>
+                  Let it expire
+                </button>
+              </>
+            ) : null}
+            {exchange.followUps.map((followUp) => (
+              <button key={followUp.operationId} type="button" className="button button--sm button--outline button--primary" onClick={() => onFollowUp(followUp.operationId, followUp.values)}>
+                {followUp.summary}
+              </button>
+            ))}
+          </div>
+        </div>
+      ) : null}
+      <details className={styles.details}>
+        <summary>Canonical string and signature</summary>
+        <pre tabIndex={0} aria-label="Canonical string">
+          {exchange.canonical}
+        </pre>
+        <pre tabIndex={0} aria-label="X-Signature">
+          {exchange.signatureHeader}
+        </pre>
+      </details>
+      <details className={styles.details}>
+        <summary>Raw HTTP request</summary>
+        <pre tabIndex={0} aria-label="Raw HTTP request">
+          {exchange.rawRequest}
+        </pre>
+      </details>
+      <details className={styles.details}>
+        <summary>As a curl command that signs (bash and openssl)</summary>
+        <pre tabIndex={0} aria-label="curl command">
+          {exchange.curl}
+        </pre>
+      </details>
+      <details className={styles.details} open>
+        <summary>Response</summary>
+        <pre tabIndex={0} aria-label="Response headers">
+          {Object.entries(exchange.headers)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join('\n')}
+        </pre>
+        <pre tabIndex={0} aria-label="Response body">
+          {exchange.json ? JSON.stringify(exchange.json, null, 2) : exchange.body}
+        </pre>
+      </details>
+    </div>
+  );
+}
