@@ -25,6 +25,7 @@ function markdownImports(text: string): string {
 /** Components the remark plugins insert into pages by module name (plugins/content/openapi-contract, plugins/content/mermaid-diagrams). */
 const componentsInsertedByRemark = [
   'OperationHeader',
+  'TryIt',
   'ApiRequest',
   'ApiResponses',
   'NotificationDelivery',
