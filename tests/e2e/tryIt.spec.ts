@@ -11,6 +11,7 @@ import {loadContract} from '../../plugins/content/openapi-contract/loadContract'
 import {localSandboxOrigin} from '../../src/lib/tryIt';
 import {createNodeEngine} from '../../src/sandbox/server/loadEngine';
 import {createHttpTransport, startSandboxServer} from '../../src/sandbox/server/server';
+import {axeViolations} from '../support/axe';
 import {repoRoot} from '../support/routeContract';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
@@ -116,4 +117,16 @@ test.describe('Try it', () => {
       await server.close();
     }
   });
+
+  for (const mode of ['light', 'dark'] as const) {
+    test(`open, with a response on screen: axe clean in ${mode} mode and no sideways scrolling at 360 px`, async ({page}) => {
+      await page.setViewportSize({width: 360, height: 800});
+      const panel = await openTryIt(page, `/docs/transfer-to-bank/list-countries-and-currencies?docusaurus-theme=${mode}`, 'List countries and currencies');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
+      await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
+      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop', '.theme-doc-markdown > :not([class*="tryIt"])']})).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+    });
+  }
 });

@@ -11,7 +11,7 @@ export default function TryIt({operationId, summary}: {operationId: string; summ
   const [open, setOpen] = useState(false);
   return (
     <div className={styles.tryIt}>
-      <button type="button" className="button button--outline button--primary" aria-expanded={open} aria-controls={`${id}-panel`} onClick={() => setOpen(!open)}>
+      <button type="button" className={`button button--outline button--primary ${styles.opener}`} aria-expanded={open} aria-controls={`${id}-panel`} onClick={() => setOpen(!open)}>
         {open ? 'Close Try it' : `Try ${summary} in the sandbox`}
       </button>
       <div id={`${id}-panel`}>{open ? <LazyTryItPanel operationId={operationId} /> : null}</div>

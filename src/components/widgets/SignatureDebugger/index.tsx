@@ -14,6 +14,7 @@ import {
   type MessageKind,
   type ReadKey,
 } from '@site/src/lib/signatureDiagnosis';
+import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import styles from './styles.module.css';
 
 type Field = 'request' | 'response' | 'key' | 'keyVersion';
@@ -160,7 +161,7 @@ export default function SignatureDebugger(): ReactNode {
   });
   const fieldError = (field: Field) =>
     errors[field] === undefined ? null : (
-      <p id={`${id}-${field}-error`} className={styles.fieldError}>
+      <p id={`${id}-${field}-error`} className={form.fieldError}>
         {errors[field]}
       </p>
     );
@@ -170,7 +171,7 @@ export default function SignatureDebugger(): ReactNode {
       <h2 id={`${id}-title`} className={styles.title}>
         Check a signature
       </h2>
-      <p className={styles.privacy}>Everything runs in this browser. Nothing you paste, keys included, is sent anywhere or stored; reloading the page forgets it.</p>
+      <p className={form.privacy}>Everything runs in this browser. Nothing you paste, keys included, is sent anywhere or stored; reloading the page forgets it.</p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -184,27 +185,27 @@ export default function SignatureDebugger(): ReactNode {
             </label>
           ))}
         </fieldset>
-        <div className={styles.field}>
+        <div className={form.field}>
           <label htmlFor={`${id}-request`}>{kind === 'response' ? 'The request it answers, as sent (raw HTTP)' : kind === 'notification' ? 'The notification as received (raw HTTP)' : 'The request as sent (raw HTTP)'}</label>
           <textarea {...fieldProps('request')} rows={9} spellCheck={false} value={request} onChange={(event) => setRequest(event.target.value)} placeholder={'POST /v1/orders HTTP/1.1\nX-Client-Id: …\nX-Timestamp: …\nX-Nonce: …\nX-Signature: algorithm=RSA-SHA256, keyVersion=1, signature=…\n\n{"merchantOrderNo":…}'} />
           {fieldError('request')}
         </div>
         {kind === 'response' ? (
-          <div className={styles.field}>
+          <div className={form.field}>
             <label htmlFor={`${id}-response`}>The response as received (raw HTTP)</label>
             <textarea {...fieldProps('response')} rows={8} spellCheck={false} value={response} onChange={(event) => setResponse(event.target.value)} placeholder={'HTTP/1.1 200 OK\nX-Timestamp: …\nX-Nonce: …\nX-Signature: …\n\n{"code":"SUCCESS",…}'} />
             {fieldError('response')}
           </div>
         ) : null}
-        <div className={styles.field}>
+        <div className={form.field}>
           <label htmlFor={`${id}-key`}>{kind === 'request' ? 'The merchant key (PEM): its public key, or its private key' : 'The provider public key (PEM)'}</label>
           <textarea {...fieldProps('key')} rows={5} spellCheck={false} value={keyText} onChange={(event) => setKeyText(event.target.value)} placeholder="-----BEGIN PUBLIC KEY-----" />
           {fieldError('key')}
         </div>
         <div className={styles.row}>
-          <div className={styles.field}>
+          <div className={form.field}>
             <label htmlFor={`${id}-keyVersion`}>Version of this key (optional)</label>
-            <input {...fieldProps('keyVersion')} inputMode="numeric" autoComplete="off" value={keyVersion} onChange={(event) => setKeyVersion(event.target.value)} />
+            <input {...fieldProps('keyVersion')} className={styles.version} inputMode="numeric" autoComplete="off" value={keyVersion} onChange={(event) => setKeyVersion(event.target.value)} />
             {fieldError('keyVersion')}
           </div>
           <div className={styles.buttons}>
@@ -216,7 +217,7 @@ export default function SignatureDebugger(): ReactNode {
             </button>
           </div>
         </div>
-        {exampleError ? <p className={styles.fieldError}>{exampleError}</p> : null}
+        {exampleError ? <p className={form.fieldError}>{exampleError}</p> : null}
       </form>
       <div aria-live="polite">{result.status === 'done' ? <Report diagnosis={result.diagnosis} keyFormat={result.keyFormat} /> : result.status === 'checking' ? <p>Checking…</p> : null}</div>
 
@@ -234,11 +235,11 @@ export default function SignatureDebugger(): ReactNode {
       </button>
       {pair && pair !== 'making' ? (
         <div className={styles.pair}>
-          <div className={styles.field}>
+          <div className={form.field}>
             <label htmlFor={`${id}-private`}>Private key (PKCS #8)</label>
             <textarea id={`${id}-private`} rows={8} readOnly spellCheck={false} value={pair.privateKeyPem} />
           </div>
-          <div className={styles.field}>
+          <div className={form.field}>
             <label htmlFor={`${id}-public`}>Public key (SPKI)</label>
             <textarea id={`${id}-public`} rows={8} readOnly spellCheck={false} value={pair.publicKeyPem} />
           </div>
@@ -252,7 +253,7 @@ function Report({diagnosis, keyFormat}: {diagnosis: Diagnosis; keyFormat: string
   const errors = diagnosis.findings.filter((finding) => finding.severity === 'error');
   return (
     <div className={styles.report}>
-      <p className={diagnosis.verified && errors.length === 0 ? styles.pass : styles.fail}>
+      <p className={diagnosis.verified && errors.length === 0 ? form.pass : form.fail}>
         <strong>{diagnosis.verified ? 'The signature verifies' : 'The signature does not verify'}</strong>
         {diagnosis.verified && errors.length > 0 ? ', but the message would still be refused:' : diagnosis.verified ? ' with this key.' : '.'} <span className={styles.keyFormat}>(Key: {keyFormat}.)</span>
       </p>

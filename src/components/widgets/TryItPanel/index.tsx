@@ -6,6 +6,7 @@ import {generateKeyPair, KeyInputError, readKey} from '@site/src/lib/signatureDi
 import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, responseCanonicalString, signCanonical, verifyCanonical} from '@site/src/lib/signing';
 import {renderSamples} from '@site/src/lib/samples';
 import {currentState, localSandboxOrigin, requestTarget, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
+import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import styles from './styles.module.css';
 
 type TargetId = 'browser' | 'local' | 'hosted';
@@ -345,7 +346,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
 
   const fieldError = (name: string) =>
     errors[name] ? (
-      <p id={`${id}-${name}-error`} className={styles.fieldError}>
+      <p id={`${id}-${name}-error`} className={form.fieldError}>
         {errors[name]}
       </p>
     ) : null;
@@ -353,7 +354,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
 
   return (
     <section className={styles.panel} aria-label="Try it">
-      <p className={styles.privacy}>
+      <p className={form.privacy}>
         Requests are signed in this browser. A key you paste or generate is held in memory as a key that cannot be read back, and never stored or sent: only its signatures leave the page.
       </p>
       <form
@@ -389,12 +390,12 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
         </div>
         {keyMode === 'pasted' ? (
           <div className={styles.columns}>
-            <div className={styles.field}>
+            <div className={form.field}>
               <label htmlFor={`${id}-pem`}>Private key (PEM)</label>
               <textarea id={`${id}-pem`} rows={4} spellCheck={false} autoComplete="off" value={pasted.pem} onChange={(event) => setPasted({...pasted, pem: event.target.value})} {...described('pem')} />
               {fieldError('pem')}
             </div>
-            <div className={styles.field}>
+            <div className={form.field}>
               <label htmlFor={`${id}-clientId`}>Client ID</label>
               <input id={`${id}-clientId`} autoComplete="off" value={pasted.clientId} onChange={(event) => setPasted({...pasted, clientId: event.target.value})} {...described('clientId')} />
               {fieldError('clientId')}
@@ -409,7 +410,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             <legend>Parameters</legend>
             <div className={styles.parameters}>
               {operation.parameters.map((parameter) => (
-                <div key={parameter.name} className={styles.field}>
+                <div key={parameter.name} className={form.field}>
                   <label htmlFor={`${id}-${parameter.name}`}>
                     {parameter.name} <span className={styles.hint}>({parameter.in}, {parameter.required ? 'required' : 'optional'})</span>
                   </label>
@@ -430,7 +431,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
           </fieldset>
         ) : null}
         {operation.bodyPointer ? (
-          <div className={styles.field}>
+          <div className={form.field}>
             {operation.examples.length > 1 ? (
               <>
                 <label htmlFor={`${id}-example`}>Start from the example</label>
@@ -462,7 +463,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
       <div aria-live="polite" className={styles.result}>
         {outcome.status === 'sending' ? <p>Sending…</p> : null}
         {outcome.status === 'failed' ? (
-          <p role="alert" className={styles.fieldError}>
+          <p role="alert" className={form.fieldError}>
             {outcome.message}
           </p>
         ) : null}
@@ -488,7 +489,7 @@ function ExchangeView({
   const ok = exchange.status < 300;
   return (
     <div className={styles.exchange}>
-      <p className={ok ? styles.pass : styles.fail}>
+      <p className={ok ? form.pass : form.fail}>
         <strong>
           HTTP {exchange.status} {exchange.json?.code ?? ''}
         </strong>
