@@ -4,6 +4,7 @@
  * it; and the pure helpers the panel uses. Isomorphic, no DOM.
  */
 import type {JsonValue, StateMachine} from './openapiTypes';
+import {encodeTargetComponent} from './samples/types';
 
 export interface TryItParameter {
   readonly name: string;
@@ -46,11 +47,6 @@ export interface TryItData {
   readonly cards: {readonly pays: string; readonly declined: string};
   readonly operations: readonly TryItOperation[];
   readonly machines: Readonly<Record<string, StateMachine>>;
-}
-
-/** Percent-encodes every byte outside A-Z a-z 0-9 - . _ ~ with upper-case hex, as the signed request target needs. */
-export function encodeTargetComponent(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** The request target for the given parameter values: /v1, the path with its parameters, and the query of the non-empty ones. */

@@ -10,7 +10,7 @@ import {javaTemplate} from './java';
 import {nodeTemplate} from './node';
 import {phpTemplate} from './php';
 import {pythonTemplate} from './python';
-import {sampleEnvironment, type GeneratedValue, type LanguageTemplate, type SampleInput, type SampleLanguage} from './types';
+import {encodeTargetComponent, futureTimeFields, merchantNumberFields, sampleEnvironment, type GeneratedValue, type LanguageTemplate, type SampleInput, type SampleLanguage} from './types';
 
 export * from './types';
 
@@ -18,24 +18,6 @@ export const templates: readonly LanguageTemplate[] = [curlTemplate, nodeTemplat
 
 /** Path of the merchant endpoint the notification samples listen on (the path of their default notifyUrl). */
 export const sampleNotifyPath = new URL(sampleEnvironment.notifyUrl.default).pathname;
-
-/**
- * Body fields holding the merchant's own number for a new object: the idempotency keys of the create calls.
- * The samples generate them at run time, so two developers running a sample never send the same number.
- */
-const merchantNumberFields = ['merchantOrderNo', 'merchantRefundNo', 'merchantTransferNo', 'merchantAgreementNo'] as const;
-
-/** Percent-encodes every byte outside A-Z a-z 0-9 - . _ ~ (upper-case hex, space as %20), as the request target needs. */
-function encodeTargetComponent(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-/**
- * Body fields holding a time that must lie ahead when the request is sent, with how far ahead the samples
- * put it: Adjust order expiry time's expiresAt (at least 60 s from now, at most 7 days after the order was
- * created), a day ahead like the contract's example.
- */
-const futureTimeFields: Readonly<Record<string, number>> = {expiresAt: 24};
 
 /** The merchant numbers and future times of a request body, found at any depth, each once. */
 function generatedValues(body: JsonValue | undefined): GeneratedValue[] {

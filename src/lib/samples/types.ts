@@ -7,6 +7,24 @@ import {brand} from '../../brand';
 import type {JsonValue} from '../openapiTypes';
 
 /**
+ * Body fields holding the merchant's own number for a new object: the idempotency keys of the create calls.
+ * The samples (and Try it) generate them at run time, so two developers never send the same number.
+ */
+export const merchantNumberFields = ['merchantOrderNo', 'merchantRefundNo', 'merchantTransferNo', 'merchantAgreementNo'] as const;
+
+/**
+ * Body fields holding a time that must lie ahead when the request is sent, with how far ahead they are put:
+ * Adjust order expiry time's expiresAt (at least 60 s from now, at most 7 days after the order was
+ * created), a day ahead like the contract's example.
+ */
+export const futureTimeFields: Readonly<Record<string, number>> = {expiresAt: 24};
+
+/** Percent-encodes every byte outside A-Z a-z 0-9 - . _ ~ (upper-case hex, space as %20), as the request target needs. */
+export function encodeTargetComponent(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
  * A value of a request body that the sample makes at run time instead of sending the contract's example:
  * a merchant number (the idempotency key of a create call, which must be new), or a time that must lie ahead
  * of the moment the sample runs (a fixed date in an example is soon in the past).

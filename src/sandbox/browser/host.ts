@@ -8,14 +8,13 @@
  * validators the sandbox-engine plugin compiled at build time.
  */
 import generated from '@generated/sandbox-engine/spec.json';
-import {byPointer} from '@generated/sandbox-engine/validators.js';
 import {brand} from '../../brand';
-import {describeSchemaError} from '../../lib/contract/schemaErrors';
 import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical} from '../../lib/signing';
 import {createClock, isoSeconds} from '../engine/clock';
 import {SandboxEngine, type RequestValidator} from '../engine/engine';
 import type {NotificationTransport, SandboxResponse} from '../engine/http';
 import {indexedDbStore} from './indexedDbStore';
+import {schemaProblems} from './schemaProblems';
 
 /** The IndexedDB database of the in-browser sandbox. */
 export const databaseName = 'veloxa-sandbox';
@@ -28,18 +27,7 @@ export interface InboxEntry {
   readonly receivedAt: string;
 }
 
-const validator: RequestValidator = {
-  problems(pointer, value) {
-    const validate = byPointer[pointer];
-    if (!validate) throw new Error(`No compiled validator for ${pointer}: rebuild the site.`);
-    return validate(value) ? [] : (validate.errors ?? []).map(describeSchemaError);
-  },
-};
-
-/** The schema problems of a value, one line each, by the compiled validator of its pointer in the contract. */
-export function schemaProblems(pointer: string, value: unknown): string[] {
-  return validator.problems(pointer, value);
-}
+const validator: RequestValidator = {problems: schemaProblems};
 
 export interface BrowserSandbox {
   readonly engine: SandboxEngine;

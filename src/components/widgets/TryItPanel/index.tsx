@@ -3,8 +3,9 @@ import useBaseUrl from '@docusaurus/useBaseUrl';
 import tryItJson from '@generated/sandbox-engine/tryit.json';
 import {brand} from '@site/src/brand';
 import {generateKeyPair, KeyInputError, readKey} from '@site/src/lib/signatureDiagnosis';
-import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, responseCanonicalString, signCanonical, verifyCanonical} from '@site/src/lib/signing';
-import {renderSamples} from '@site/src/lib/samples';
+import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, parseSignatureHeader, responseCanonicalString, signCanonical, verifyCanonical} from '@site/src/lib/signing';
+import {curlTemplate} from '@site/src/lib/samples/curl';
+import {futureTimeFields, merchantNumberFields} from '@site/src/lib/samples/types';
 import {currentState, localSandboxOrigin, requestTarget, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import styles from './styles.module.css';
@@ -49,6 +50,8 @@ type Outcome = {readonly status: 'idle'} | {readonly status: 'sending'} | {reado
 const tryIt = tryItJson as TryItData;
 const operationsById = new Map(tryIt.operations.map((operation) => [operation.operationId, operation]));
 const loadHost = () => import('@site/src/sandbox/browser/host');
+/** The compiled validators alone: checking a request never needs the engine. */
+const loadValidators = () => import('@site/src/sandbox/browser/schemaProblems');
 
 function initialValues(operation: TryItOperation, given: Record<string, string> = {}): Record<string, string> {
   return Object.fromEntries(operation.parameters.map((parameter) => [parameter.name, given[parameter.name] ?? (parameter.required ? (parameter.example ?? '') : '')]));
@@ -59,10 +62,12 @@ function exampleText(operation: TryItOperation, index: number, orderNo?: string)
   if (!example) return '';
   const value = structuredClone(example.value) as Record<string, unknown>;
   // A new merchant number on every fill, so a create is never a replay of someone else's example.
-  for (const field of ['merchantOrderNo', 'merchantRefundNo', 'merchantTransferNo', 'merchantAgreementNo']) {
+  for (const field of merchantNumberFields) {
     if (typeof value[field] === 'string') value[field] = field === 'merchantOrderNo' && orderNo && operation.path.includes('{') ? orderNo : `${String(value[field]).replace(/-.*$/, '')}-${Date.now()}`;
   }
-  if (typeof value['expiresAt'] === 'string') value['expiresAt'] = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  for (const [field, hoursAhead] of Object.entries(futureTimeFields)) {
+    if (typeof value[field] === 'string') value[field] = new Date(Date.now() + hoursAhead * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
   return JSON.stringify(value, null, 2);
 }
 
@@ -131,7 +136,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
       throw new Error(
         target === 'local'
           ? `Nothing answered at ${localSandboxOrigin}: start the local sandbox with npm run sandbox in the portal repository (it listens on port 4010), then send again.`
-          : `The browser could not reach https://${brand.hosts.sandboxApi}: Veloxa Pay is a fictional provider and its hosted sandbox is an example.com name, so use the sandbox in this browser or your local one.`,
+          : `The browser could not reach https://${brand.hosts.sandboxApi} (no answer from this network, or a proxy or extension blocked it): use the sandbox in this browser or your local one, which answer the same API.`,
       );
     }
     const headers: Record<string, string> = {};
@@ -169,7 +174,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
 
   const check = async (): Promise<{body: string} | undefined> => {
     const found: Record<string, string> = {};
-    const host = await loadHost();
+    const validators = await loadValidators();
     for (const parameter of operation.parameters) {
       const value = values[parameter.name] ?? '';
       if (value === '') {
@@ -177,14 +182,14 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
         continue;
       }
       const typed = parameter.type === 'integer' || parameter.type === 'number' ? Number(value) : value;
-      const problems = host.schemaProblems(parameter.schemaPointer, typed);
+      const problems = validators.schemaProblems(parameter.schemaPointer, typed);
       if (problems.length) found[parameter.name] = `${parameter.name}: ${problems.join('; ')}`;
     }
     if (operation.bodyPointer) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(body);
-        const problems = host.schemaProblems(operation.bodyPointer, parsed);
+        const problems = validators.schemaProblems(operation.bodyPointer, parsed);
         if (problems.length) found['body'] = problems.map((problem) => `• ${problem}`).join('\n');
       } catch (error) {
         found['body'] = `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`;
@@ -214,7 +219,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
     setOutcome({status: 'sending'});
     try {
       const who = await signer();
-      const host = await loadHost();
+      const validators = await loadValidators();
       const requestTargetText = requestTarget(tryIt.basePath, operation, values);
       const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
       const nonce = crypto.randomUUID();
@@ -231,7 +236,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
       const rawRequest = `${operation.method} ${requestTargetText} HTTP/1.1\nHost: ${new URL(origin).host}\n${Object.entries(headers)
         .map(([name, value]) => `${name}: ${value}`)
         .join('\n')}\n\n${checked.body}`;
-      const curlSample = renderSamples({
+      const curl = curlTemplate.render({
         kind: 'request',
         operationId: operation.operationId,
         summary: operation.summary,
@@ -241,7 +246,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
         pathParameters: [],
         body: checked.body === '' ? undefined : (JSON.parse(checked.body) as never),
         generated: [],
-      }).find((sample) => sample.language === 'curl');
+      });
       const response = await send({method: operation.method, target: requestTargetText, body: checked.body, headers});
       let json: Exchange['json'];
       try {
@@ -252,8 +257,8 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
       let verified: boolean | undefined;
       const signature = response.headers['x-signature'];
       if (signature) {
-        const parts = /signature=([A-Za-z0-9+/=]+)/.exec(signature);
         try {
+          const parsed = parseSignatureHeader(signature);
           const responseCanonical = responseCanonicalString({
             request: {method: operation.method, pathWithQuery: requestTargetText, clientId: who.clientId, timestamp, nonce},
             status: response.status,
@@ -261,13 +266,14 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             nonce: response.headers['x-nonce'] ?? '',
             body: response.body,
           });
-          verified = parts?.[1] ? await verifyCanonical(responseCanonical, parts[1], (await publishedKeys()).provider) : false;
+          // The published provider test key is version 1; another version is not one this page holds.
+          verified = parsed.keyVersion === 1 && (await verifyCanonical(responseCanonical, parsed.signature, (await publishedKeys()).provider));
         } catch {
           verified = false;
         }
       }
       const pointer = response.status < 300 ? operation.successPointer : operation.errorPointer;
-      const problems = json === undefined ? ['The body is not JSON.'] : pointer ? host.schemaProblems(pointer, json) : [];
+      const problems = json === undefined ? ['The body is not JSON.'] : pointer ? validators.schemaProblems(pointer, json) : [];
       const data = json?.data;
       const state = currentState(data, machines.filter((candidate) => operation.machines.includes(candidate.name) || operation.machines.length === 0));
       const found = valuesIn(data);
@@ -285,7 +291,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
           canonical,
           signatureHeader,
           rawRequest,
-          curl: curlSample?.code ?? '',
+          curl,
           status: response.status,
           headers: response.headers,
           body: response.body,
