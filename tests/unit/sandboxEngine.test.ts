@@ -72,6 +72,24 @@ describe('the sandbox engine', () => {
     );
   });
 
+  test('latestReferences names the newest order and refund, and the newest event that has a URL to redeliver to', async () => {
+    const {engine, client} = await setUp();
+    assert.equal(engine.latestReferences(client.clientId)['merchantOrderNo'], undefined);
+    const first = await paidOrder(engine, client);
+    const refundNo = number('RFD');
+    ok(await client.call('POST', `/v1/orders/${first}/refunds`, {merchantRefundNo: refundNo, amount: {value: 100, currency: 'USD'}}));
+    const withoutUrl = number('ORD');
+    ok(await client.call('POST', '/v1/orders', hostedOrder(withoutUrl, 1000, {notifyUrl: undefined})));
+    ok(await client.call('POST', `/v1/orders/${withoutUrl}/cancel`, {}));
+    const latest = engine.latestReferences(client.clientId);
+    assert.equal(latest['merchantOrderNo'], withoutUrl);
+    assert.equal(latest['merchantRefundNo'], refundNo);
+    const events = engine.snapshot(client.clientId)?.events ?? [];
+    const named = events.find((record) => record.event.notificationId === latest['notificationId']);
+    assert.equal(named?.event['notifyUrl'], 'https://shop.example.com/payments/notify', 'not the ORDER.CLOSED of the order without a URL');
+    assert.equal(engine.latestReferences('nobody')['merchantOrderNo'], undefined);
+  });
+
   test('every notification verifies with the published provider key over POST, the notifyUrl path, the client ID and the raw body', async () => {
     const {engine, client, received} = await setUp();
     await paidOrder(engine, client);

@@ -11,18 +11,20 @@
  * All are imported only by code a page loads on demand (the in-browser sandbox, the Try it panel): they
  * are never part of a page's first load.
  */
+import {existsSync} from 'node:fs';
 import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone';
-import {buildOperationView} from '../../../src/lib/apiModel';
+import {buildOperationView, type BodyView, type FieldView} from '../../../src/lib/apiModel';
 import {deref, listOperations, type OpenApiDocument} from '../../../src/lib/openapiTypes';
-import type {StateMachine} from '../../../src/lib/openapiTypes';
-import type {TryItData, TryItOperation} from '../../../src/lib/tryIt';
+import type {TryItBodyForm, TryItData, TryItField, TryItMachine, TryItOperation, TryItVariant} from '../../../src/lib/tryIt';
 import {buildEngineSpec, type BrowserSandboxData, type EngineSpec} from '../../../src/sandbox/engine/spec';
+import {diagramDirectory, diagramFileName} from '../mermaid-diagrams/diagramStore';
 import {contractRelativePath, loadContract} from '../openapi-contract/loadContract';
+import {stateDiagram} from '../openapi-contract/remarkApiReference';
 import {loadSandboxData, sandboxRelativePath} from '../openapi-contract/sandboxData';
 
 /** Every schema the engine validates a request against (parameters and bodies), and the responses Try it checks. */
@@ -38,7 +40,7 @@ export function validatedPointers(spec: EngineSpec, responsePointers: readonly s
 /** CommonJS module exporting `byPointer`: each pointer's compiled validation function. */
 export function standaloneValidators(document: object, pointers: readonly string[]): string {
   // The same options as src/lib/contract/validator.ts, plus source code for the standalone module.
-  const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false, code: {source: true}});
+  const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false, discriminator: true, code: {source: true}});
   addFormats(ajv);
   ajv.addSchema(document, 'contract');
   const exports: Record<string, string> = {};
@@ -53,16 +55,60 @@ export function standaloneValidators(document: object, pointers: readonly string
 /** A JSON pointer token: "~" and "/" escaped. */
 const token = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** The first sentence of a field's description, as plain text: the form's hint. */
+function hintOf(field: FieldView): string | undefined {
+  const text = field.descriptionHtml?.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+  if (!text) return undefined;
+  return /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+}
+
+function formField(field: FieldView): TryItField {
+  const variants = field.variants ? formVariants(field.variants) : undefined;
+  const hint = hintOf(field);
+  return {
+    name: field.name,
+    required: field.required,
+    type: field.fields || field.variants ? 'object' : ['string', 'integer', 'number', 'boolean'].includes(field.type) ? field.type : 'other',
+    ...(field.enumValues ? {enum: field.enumValues} : {}),
+    ...(hint ? {hint} : {}),
+    ...(field.fields ? {fields: field.fields.map(formField)} : {}),
+    ...(variants ? {variants} : {}),
+  };
+}
+
+/** One-of variants as the form switches them: by the field each gives a constant value. */
+function formVariants(variants: NonNullable<BodyView['variants']>): TryItVariant[] | undefined {
+  const result: TryItVariant[] = [];
+  for (const variant of variants) {
+    const discriminator = variant.fields.find((field) => field.constValue !== undefined);
+    // A one-of without a constant to tell its variants apart stays in the JSON editor.
+    if (!discriminator?.constValue) return undefined;
+    result.push({discriminator: discriminator.name, tag: discriminator.constValue, fields: variant.fields.map(formField)});
+  }
+  return result;
+}
+
+export function bodyForm(body: BodyView): TryItBodyForm {
+  const variants = body.variants ? formVariants(body.variants) : undefined;
+  return {fields: body.fields.map(formField), ...(variants ? {variants} : {})};
+}
+
 /** What the Try it panel needs of every operation (not webhooks), from the contract and the engine spec. */
-export function tryItData(document: OpenApiDocument, spec: EngineSpec): TryItData {
-  const machines: Record<string, StateMachine> = {};
+export function tryItData(document: OpenApiDocument, spec: EngineSpec, siteDir?: string): TryItData {
+  const machines: Record<string, TryItMachine> = {};
   const operations: TryItOperation[] = [];
   for (const location of listOperations(document)) {
     if (location.kind !== 'operation') continue;
     const engineOperation = spec.operations.find((candidate) => candidate.operationId === location.operationId);
     if (!engineOperation) throw new Error(`sandbox-engine: the engine has no operation ${location.operationId}.`);
     const view = buildOperationView(document, location, (markdown) => markdown);
-    for (const machine of view.stateMachines) machines[machine.schemaName] = {initial: machine.initial, states: machine.states, transitions: machine.transitions};
+    for (const machine of view.stateMachines) {
+      // The diagram the operation page shows, drawn at build time; the panel marks the current state on it.
+      const source = stateDiagram(machine);
+      const diagram = {light: diagramFileName(source, 'light'), dark: diagramFileName(source, 'dark')};
+      const drawn = siteDir !== undefined && existsSync(path.join(siteDir, diagramDirectory, diagram.light)) && existsSync(path.join(siteDir, diagramDirectory, diagram.dark));
+      machines[machine.schemaName] = {initial: machine.initial, states: machine.states, transitions: machine.transitions, ...(drawn ? {diagram} : {})};
+    }
     const responses = location.operation.responses ?? {};
     const success = Object.keys(responses).find((status) => /^2\d\d$/.test(status) && (responses[status] as {content?: Record<string, unknown>}).content?.['application/json']);
     const base = `/paths/${token(location.key)}/${location.method}/responses`;
@@ -94,6 +140,7 @@ export function tryItData(document: OpenApiDocument, spec: EngineSpec): TryItDat
       }),
       examples: view.requestExamples.map((example) => ({name: example.name, summary: example.summary, value: example.value})),
       ...(engineOperation.bodySchemaPointer ? {bodyPointer: engineOperation.bodySchemaPointer} : {}),
+      ...(view.requestBody ? {bodyForm: bodyForm(view.requestBody)} : {}),
       ...(success ? {successPointer: `${base}/${success}/content/application~1json/schema`} : {}),
       errorPointer: '/components/responses/Error/content/application~1json/schema',
       machines: view.stateMachines.map((machine) => machine.schemaName),
@@ -130,7 +177,7 @@ export default function sandboxEnginePlugin(context: LoadContext): Plugin {
       };
       await mkdir(outDir, {recursive: true});
       await writeFile(path.join(outDir, 'spec.json'), JSON.stringify(data));
-      const tryIt = tryItData(contract.document, spec);
+      const tryIt = tryItData(contract.document, spec, context.siteDir);
       await writeFile(path.join(outDir, 'tryit.json'), JSON.stringify(tryIt));
       await writeFile(path.join(outDir, 'validators.js'), standaloneValidators(contract.document as object, validatedPointers(spec, responsePointers(tryIt))));
     },

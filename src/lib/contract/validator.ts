@@ -37,7 +37,7 @@ export function pointerSegment(key: string): string {
 export function createContractValidator(document: OpenApiDocument): ContractValidator {
   // strict: false, because OpenAPI adds keywords JSON Schema does not know (discriminator, x-*);
   // validateSchema: false, because the document is not itself a schema.
-  const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false});
+  const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false, discriminator: true});
   addFormats(ajv);
   ajv.addSchema(document as object, documentKey);
   const schemaAt = (pointer: string) => ajv.getSchema(`${documentKey}#${pointer}`);

@@ -434,6 +434,30 @@ export class SandboxEngine {
     return [...(this.merchantOf(clientId)?.ledger.values() ?? [])];
   }
 
+  /**
+   * The identifiers of a merchant's newest objects, by the name a path parameter or body field gives them
+   * (merchantOrderNo, merchantRefundNo, notificationId, ...), so Try it can prefill "the order you just made".
+   * Payouts are kept apart by kind: a wallet transfer's number does not answer Query transfer to bank.
+   */
+  latestReferences(clientId: string): Readonly<Record<string, string | undefined>> {
+    const state = this.merchantOf(clientId);
+    if (!state) return {};
+    const last = <T>(map: Map<string, T>): T | undefined => [...map.values()].at(-1);
+    const payouts = [...state.payouts.values()];
+    const newestPayout = (kind: PayoutKind) => payouts.filter((record) => record.kind === kind).at(-1)?.payout.merchantTransferNo;
+    return {
+      merchantOrderNo: last(state.orders)?.order.merchantOrderNo,
+      merchantRefundNo: last(state.refunds)?.refund['merchantRefundNo'] as string | undefined,
+      merchantAgreementNo: last(state.agreements)?.agreement.merchantAgreementNo,
+      // The newest event that has somewhere to go: Redeliver event refuses one without a URL.
+      notificationId: ([...state.events.values()].filter((record) => typeof record.event['notifyUrl'] === 'string').at(-1) ?? last(state.events))?.event.notificationId,
+      quoteId: last(state.quotes)?.quote.quoteId,
+      WALLET: newestPayout('WALLET'),
+      BANK: newestPayout('BANK'),
+      CARD: newestPayout('CARD'),
+    };
+  }
+
   // ---- HTTP ---------------------------------------------------------------------------------------
 
   /** Carries out one API call. Never throws: bad input of any kind is answered with a documented code. */

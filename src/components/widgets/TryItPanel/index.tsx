@@ -1,4 +1,4 @@
-import {useId, useMemo, useRef, useState, type ReactNode} from 'react';
+import {useEffect, useId, useMemo, useRef, useState, type ReactNode} from 'react';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import tryItJson from '@generated/sandbox-engine/tryit.json';
 import {brand} from '@site/src/brand';
@@ -6,11 +6,12 @@ import {generateKeyPair, KeyInputError, readKey} from '@site/src/lib/signatureDi
 import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, parseSignatureHeader, responseCanonicalString, signCanonical, verifyCanonical} from '@site/src/lib/signing';
 import {curlTemplate} from '@site/src/lib/samples/curl';
 import {futureTimeFields, merchantNumberFields} from '@site/src/lib/samples/types';
-import {currentState, localSandboxOrigin, requestTarget, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
+import {creationWindow, currentState, latestValues, localSandboxOrigin, problemField, requestTarget, yesterdayUtc, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
+import BodyEditor from './BodyEditor';
+import ExchangeView, {type Exchange, type ShopperAction, type TargetId} from './ExchangeView';
 import styles from './styles.module.css';
 
-type TargetId = 'browser' | 'local' | 'hosted';
 type KeyMode = 'published' | 'generated' | 'pasted';
 
 const targets: readonly {id: TargetId; label: string; origin?: string}[] = [
@@ -26,24 +27,6 @@ interface Signer {
   readonly privateKey: CryptoKey;
 }
 
-interface Exchange {
-  readonly target: TargetId;
-  readonly operation: TryItOperation;
-  readonly canonical: string;
-  readonly signatureHeader: string;
-  readonly rawRequest: string;
-  readonly curl: string;
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly json?: {code?: string; message?: string; data?: unknown};
-  readonly verified: boolean | undefined;
-  readonly problems: readonly string[];
-  readonly state?: {machine: string; state: string};
-  readonly followUps: readonly {operationId: string; summary: string; values: Record<string, string>}[];
-  readonly orderNo?: string;
-}
-
 type Outcome = {readonly status: 'idle'} | {readonly status: 'sending'} | {readonly status: 'sent'; readonly exchange: Exchange} | {readonly status: 'failed'; readonly message: string};
 
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
@@ -54,7 +37,15 @@ const loadHost = () => import('@site/src/sandbox/browser/host');
 const loadValidators = () => import('@site/src/sandbox/browser/schemaProblems');
 
 function initialValues(operation: TryItOperation, given: Record<string, string> = {}): Record<string, string> {
-  return Object.fromEntries(operation.parameters.map((parameter) => [parameter.name, given[parameter.name] ?? (parameter.required ? (parameter.example ?? '') : '')]));
+  return Object.fromEntries(
+    operation.parameters.map((parameter) => {
+      const window = creationWindow(parameter.name, Date.now());
+      if (window !== undefined) return [parameter.name, given[parameter.name] ?? window];
+      // A statement exists only for a finished day: the example's date is long gone from a fresh sandbox.
+      const example = parameter.in === 'path' && /^\d{4}-\d{2}-\d{2}$/.test(parameter.example ?? '') ? yesterdayUtc(Date.now()) : parameter.example;
+      return [parameter.name, given[parameter.name] ?? (parameter.required ? (example ?? '') : '')];
+    }),
+  );
 }
 
 function exampleText(operation: TryItOperation, index: number, orderNo?: string): string {
@@ -109,6 +100,43 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
   const published = useRef<{merchant: CryptoKey; provider: CryptoKey} | undefined>(undefined);
 
   const machines = useMemo(() => Object.entries(tryIt.machines).map(([name, machine]) => ({name, machine})), []);
+
+  // In this browser's sandbox, an operation on an existing object starts from the newest one the reader made
+  // (the order just created), not from the example's number, which this sandbox has never seen.
+  useEffect(() => {
+    if (!operation || target !== 'browser') return undefined;
+    const wants = operation.parameters.some((parameter) => parameter.in === 'path' && parameter.example !== undefined) || body.includes('"quoteId"');
+    if (!wants) return undefined;
+    let current = true;
+    void loadHost()
+      .then((host) => host.browserSandbox())
+      .then((sandbox) => {
+        if (!current) return;
+        const latest = sandbox.engine.latestReferences(keyMode === 'generated' ? (generated.current.browser?.clientId ?? sandbox.clientId) : sandbox.clientId);
+        const found = latestValues(operation, latest);
+        // Only values still as prefilled are replaced: what the reader typed stays.
+        setValues((previous) => {
+          const next = {...previous};
+          for (const parameter of operation.parameters) {
+            const value = found[parameter.name];
+            if (value !== undefined && (previous[parameter.name] === parameter.example || previous[parameter.name] === '')) next[parameter.name] = value;
+          }
+          return next;
+        });
+        const quoteId = latest['quoteId'];
+        if (quoteId) {
+          const exampleQuote = (operation.examples[exampleIndex]?.value as {quoteId?: unknown} | undefined)?.quoteId;
+          if (typeof exampleQuote === 'string') setBody((previous) => previous.replace(JSON.stringify(exampleQuote), JSON.stringify(quoteId)));
+        }
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+    // Once per operation and target: the body and values it reads are the freshly prefilled ones.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [operation, target]);
+
   if (!operation) return <p role="alert">Try it has no operation {operationId}: rebuild the site.</p>;
 
   const publishedKeys = async () => {
@@ -191,6 +219,11 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
         parsed = JSON.parse(body);
         const problems = validators.schemaProblems(operation.bodyPointer, parsed);
         if (problems.length) found['body'] = problems.map((problem) => `• ${problem}`).join('\n');
+        // Each problem also next to the form input it is about, when the form shows one.
+        for (const problem of problems) {
+          const field = problemField(problem);
+          if (field) found[field] = found[field] ? `${found[field]}\n${problem}` : problem;
+        }
       } catch (error) {
         found['body'] = `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`;
       }
@@ -318,7 +351,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
   };
 
   /** What the customer does, or the clock: in this browser through the engine, locally through /_sandbox/. */
-  const shopper = async (action: 'pay' | 'decline' | 'expire', orderNo: string) => {
+  const shopper = async (action: ShopperAction, orderNo: string) => {
     try {
       const who = await signer();
       const cardNumber = action === 'decline' ? tryIt.cards.declined : tryIt.cards.pays;
@@ -457,9 +490,29 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
                 </select>
               </>
             ) : null}
-            <label htmlFor={`${id}-body`}>Request body (JSON, sent exactly as written)</label>
-            <textarea id={`${id}-body`} className={styles.code} rows={Math.min(18, body.split('\n').length + 1)} spellCheck={false} value={body} onChange={(event) => setBody(event.target.value)} {...described('body')} />
-            {fieldError('body')}
+            {operation.bodyForm ? (
+              <BodyEditor
+                id={id}
+                bodyForm={operation.bodyForm}
+                text={body}
+                onText={setBody}
+                errors={errors}
+                onVariant={(tag) => {
+                  // Create order's scenes each have an example: choosing a scene starts from it.
+                  const index = operation.examples.findIndex((example) => Object.values(example.value as Record<string, unknown>).includes(tag));
+                  if (index < 0) return false;
+                  setExampleIndex(index);
+                  setBody(exampleText(operation, index, values['merchantOrderNo']));
+                  return true;
+                }}
+              />
+            ) : (
+              <>
+                <label htmlFor={`${id}-body`}>Request body (JSON, sent exactly as written)</label>
+                <textarea id={`${id}-body`} className={styles.code} rows={Math.min(18, body.split('\n').length + 1)} spellCheck={false} value={body} onChange={(event) => setBody(event.target.value)} {...described('body')} />
+                {fieldError('body')}
+              </>
+            )}
           </div>
         ) : null}
         <button type="submit" className="button button--primary" disabled={outcome.status === 'sending'}>
@@ -477,112 +530,5 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
         {outcome.status === 'sent' ? <ExchangeView exchange={outcome.exchange} machines={tryIt.machines} onFollowUp={(next, given) => switchTo(operationsById.get(next) as TryItOperation, given)} onShopper={(action, orderNo) => void shopper(action, orderNo)} /> : null}
       </div>
     </section>
-  );
-}
-
-function ExchangeView({
-  exchange,
-  machines,
-  onFollowUp,
-  onShopper,
-}: {
-  exchange: Exchange;
-  machines: typeof tryIt.machines;
-  onFollowUp: (operationId: string, values: Record<string, string>) => void;
-  onShopper: (action: 'pay' | 'decline' | 'expire', orderNo: string) => void;
-}): ReactNode {
-  const machine = exchange.state ? machines[exchange.state.machine] : undefined;
-  const ok = exchange.status < 300;
-  return (
-    <div className={styles.exchange}>
-      <p className={ok ? form.pass : form.fail}>
-        <strong>
-          HTTP {exchange.status} {exchange.json?.code ?? ''}
-        </strong>
-        {exchange.json?.message ? ` ${exchange.json.message}` : ''}
-      </p>
-      <ul className={styles.checks} aria-label="Checks of the response">
-        <li>{exchange.verified === undefined ? 'The response is not signed.' : exchange.verified ? 'Its signature verifies with the provider test key.' : 'Its signature does NOT verify with the provider test key.'}</li>
-        <li>{exchange.problems.length === 0 ? 'It matches the contract.' : `It does not match the contract: ${exchange.problems.join('; ')}`}</li>
-        {exchange.state ? (
-          <li>
-            The {exchange.state.machine.replace(/Status$/, '').toLowerCase()} is now <strong>{exchange.state.state}</strong>.
-          </li>
-        ) : null}
-      </ul>
-      {machine && exchange.state ? (
-        <div className={styles.states}>
-          <p className={styles.statesTitle}>States of {exchange.state.machine}</p>
-          <ol aria-label={`States of ${exchange.state.machine}`}>
-            {machine.states.map((state) => (
-              <li key={state.name} aria-current={state.name === exchange.state?.state ? 'step' : undefined} className={state.name === exchange.state?.state ? styles.current : undefined}>
-                <code>{state.name}</code>
-                {state.terminal ? ' (final)' : ''}
-                {state.name === exchange.state?.state
-                  ? `: next ${machine.transitions.filter((transition) => transition.from === state.name).map((transition) => transition.to).join(', ') || 'nothing, it is final'}`
-                  : ''}
-              </li>
-            ))}
-          </ol>
-        </div>
-      ) : null}
-      {ok && (exchange.orderNo || exchange.followUps.length > 0) ? (
-        <div className={styles.next}>
-          <p className={styles.statesTitle}>Next</p>
-          <div className={styles.buttons}>
-            {exchange.orderNo && exchange.state?.state === 'PENDING' && exchange.target !== 'hosted' ? (
-              <>
-                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('pay', exchange.orderNo ?? '')}>
-                  Pay as the shopper
-                </button>
-                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('decline', exchange.orderNo ?? '')}>
-                  Pay with a declined card
-                </button>
-                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('expire', exchange.orderNo ?? '')}>
-                  Let it expire
-                </button>
-              </>
-            ) : null}
-            {exchange.followUps.map((followUp) => (
-              <button key={followUp.operationId} type="button" className="button button--sm button--outline button--primary" onClick={() => onFollowUp(followUp.operationId, followUp.values)}>
-                {followUp.summary}
-              </button>
-            ))}
-          </div>
-        </div>
-      ) : null}
-      <details className={styles.details}>
-        <summary>Canonical string and signature</summary>
-        <pre tabIndex={0} aria-label="Canonical string">
-          {exchange.canonical}
-        </pre>
-        <pre tabIndex={0} aria-label="X-Signature">
-          {exchange.signatureHeader}
-        </pre>
-      </details>
-      <details className={styles.details}>
-        <summary>Raw HTTP request</summary>
-        <pre tabIndex={0} aria-label="Raw HTTP request">
-          {exchange.rawRequest}
-        </pre>
-      </details>
-      <details className={styles.details}>
-        <summary>As a curl command that signs (bash and openssl)</summary>
-        <pre tabIndex={0} aria-label="curl command">
-          {exchange.curl}
-        </pre>
-      </details>
-      <details className={styles.details} open>
-        <summary>Response</summary>
-        <pre tabIndex={0} aria-label="Response headers">
-          {Object.entries(exchange.headers)
-            .map(([name, value]) => `${name}: ${value}`)
-            .join('\n')}
-        </pre>
-        <pre tabIndex={0} aria-label="Response body">
-          {exchange.json ? JSON.stringify(exchange.json, null, 2) : exchange.body}
-        </pre>
-      </details>
-    </div>
   );
 }

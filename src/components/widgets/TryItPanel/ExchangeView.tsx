@@ -1,0 +1,140 @@
+import type {ReactNode} from 'react';
+import type {TryItMachine, TryItOperation} from '@site/src/lib/tryIt';
+import form from '@site/src/components/ui/WidgetForm/styles.module.css';
+import StateDiagram from './StateDiagram';
+import styles from './styles.module.css';
+
+export type TargetId = 'browser' | 'local' | 'hosted';
+export type ShopperAction = 'pay' | 'decline' | 'expire';
+
+/** One signed call and what came back, as the panel shows it. */
+export interface Exchange {
+  readonly target: TargetId;
+  readonly operation: TryItOperation;
+  readonly canonical: string;
+  readonly signatureHeader: string;
+  readonly rawRequest: string;
+  readonly curl: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly json?: {code?: string; message?: string; data?: unknown};
+  readonly verified: boolean | undefined;
+  readonly problems: readonly string[];
+  readonly state?: {machine: string; state: string};
+  readonly followUps: readonly {operationId: string; summary: string; values: Record<string, string>}[];
+  readonly orderNo?: string;
+}
+
+/**
+ * The response of a call: status, the checks (signature, contract, state), the state diagram with the current
+ * state marked, one-click next steps, and every step of the exchange for a reader to copy.
+ */
+export default function ExchangeView({
+  exchange,
+  machines,
+  onFollowUp,
+  onShopper,
+}: {
+  exchange: Exchange;
+  machines: Readonly<Record<string, TryItMachine>>;
+  onFollowUp: (operationId: string, values: Record<string, string>) => void;
+  onShopper: (action: ShopperAction, orderNo: string) => void;
+}): ReactNode {
+
+  const machine = exchange.state ? machines[exchange.state.machine] : undefined;
+  const ok = exchange.status < 300;
+  return (
+    <div className={styles.exchange}>
+      <p className={ok ? form.pass : form.fail}>
+        <strong>
+          HTTP {exchange.status} {exchange.json?.code ?? ''}
+        </strong>
+        {exchange.json?.message ? ` ${exchange.json.message}` : ''}
+      </p>
+      <ul className={styles.checks} aria-label="Checks of the response">
+        <li>{exchange.verified === undefined ? 'The response is not signed.' : exchange.verified ? 'Its signature verifies with the provider test key.' : 'Its signature does NOT verify with the provider test key.'}</li>
+        <li>{exchange.problems.length === 0 ? 'It matches the contract.' : `It does not match the contract: ${exchange.problems.join('; ')}`}</li>
+        {exchange.state ? (
+          <li>
+            The {exchange.state.machine.replace(/Status$/, '').toLowerCase()} is now <strong>{exchange.state.state}</strong>.
+          </li>
+        ) : null}
+      </ul>
+      {machine && exchange.state ? (
+        <div className={styles.states}>
+          <p className={styles.statesTitle}>States of {exchange.state.machine}</p>
+          <StateDiagram name={exchange.state.machine} machine={machine} state={exchange.state.state} />
+          <ol aria-label={`States of ${exchange.state.machine}`}>
+            {machine.states.map((state) => (
+              <li key={state.name} aria-current={state.name === exchange.state?.state ? 'step' : undefined} className={state.name === exchange.state?.state ? styles.current : undefined}>
+                <code>{state.name}</code>
+                {state.terminal ? ' (final)' : ''}
+                {state.name === exchange.state?.state
+                  ? `: next ${machine.transitions.filter((transition) => transition.from === state.name).map((transition) => transition.to).join(', ') || 'nothing, it is final'}`
+                  : ''}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : null}
+      {ok && (exchange.orderNo || exchange.followUps.length > 0) ? (
+        <div className={styles.next}>
+          <p className={styles.statesTitle}>Next</p>
+          <div className={styles.buttons}>
+            {exchange.orderNo && exchange.state?.state === 'PENDING' && exchange.target !== 'hosted' ? (
+              <>
+                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('pay', exchange.orderNo ?? '')}>
+                  Pay as the shopper
+                </button>
+                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('decline', exchange.orderNo ?? '')}>
+                  Pay with a declined card
+                </button>
+                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('expire', exchange.orderNo ?? '')}>
+                  Let it expire
+                </button>
+              </>
+            ) : null}
+            {exchange.followUps.map((followUp) => (
+              <button key={followUp.operationId} type="button" className="button button--sm button--outline button--primary" onClick={() => onFollowUp(followUp.operationId, followUp.values)}>
+                {followUp.summary}
+              </button>
+            ))}
+          </div>
+        </div>
+      ) : null}
+      <details className={styles.details}>
+        <summary>Canonical string and signature</summary>
+        <pre tabIndex={0} aria-label="Canonical string">
+          {exchange.canonical}
+        </pre>
+        <pre tabIndex={0} aria-label="X-Signature">
+          {exchange.signatureHeader}
+        </pre>
+      </details>
+      <details className={styles.details}>
+        <summary>Raw HTTP request</summary>
+        <pre tabIndex={0} aria-label="Raw HTTP request">
+          {exchange.rawRequest}
+        </pre>
+      </details>
+      <details className={styles.details}>
+        <summary>As a curl command that signs (bash and openssl)</summary>
+        <pre tabIndex={0} aria-label="curl command">
+          {exchange.curl}
+        </pre>
+      </details>
+      <details className={styles.details} open>
+        <summary>Response</summary>
+        <pre tabIndex={0} aria-label="Response headers">
+          {Object.entries(exchange.headers)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join('\n')}
+        </pre>
+        <pre tabIndex={0} aria-label="Response body">
+          {exchange.json ? JSON.stringify(exchange.json, null, 2) : exchange.body}
+        </pre>
+      </details>
+    </div>
+  );
+}
