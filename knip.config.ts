@@ -26,6 +26,7 @@ function markdownImports(text: string): string {
 const componentsInsertedByRemark = [
   'OperationHeader',
   'TryIt',
+  'NotificationSimulator',
   'ApiRequest',
   'ApiResponses',
   'NotificationDelivery',

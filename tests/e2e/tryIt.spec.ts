@@ -8,10 +8,8 @@ import path from 'node:path';
 import {expect, test, type Locator, type Page} from '@playwright/test';
 import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
 import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
-import {localSandboxOrigin} from '../../src/lib/tryIt';
-import {createNodeEngine} from '../../src/sandbox/server/loadEngine';
-import {createHttpTransport, startSandboxServer} from '../../src/sandbox/server/server';
 import {axeViolations} from '../support/axe';
+import {startLocalSandbox} from '../support/localSandbox';
 import {repoRoot} from '../support/routeContract';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
@@ -165,8 +163,8 @@ test.describe('Try it', () => {
 
   test('the same panel works against npm run sandbox on its default port', async ({page}) => {
     // The page's Content-Security-Policy allows exactly this origin, so the server must be on it.
-    const port = Number(new URL(localSandboxOrigin).port);
-    const server = await startSandboxServer({engine: await createNodeEngine({transport: createHttpTransport()}), port});
+    // Another spec may hold it for a while: the helper waits for it.
+    const server = await startLocalSandbox();
     try {
       const panel = await openTryIt(page, '/docs/createorder', 'Create order');
       await panel.getByRole('radio', {name: /Your local sandbox/}).check();

@@ -227,6 +227,50 @@ describe('the sandbox server', () => {
     }
   });
 
+  test('POST /_sandbox/notifications/simulate delivers a signed notification of a contract example at once and answers how it went', async () => {
+    const endpoint = await receiver(200);
+    try {
+      const clientId = await merchantNotifying('http://127.0.0.1:9/unused');
+      const notifyUrl = `${endpoint.url}?shop=7`;
+      const simulated = await control(base, 'POST', '/_sandbox/notifications/simulate', {clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl});
+      assert.equal(simulated.status, 200, simulated.text);
+      const notificationId = String(simulated.json['notificationId']);
+      assert.match(notificationId, /^ntf_[A-Za-z0-9]{20}$/);
+      assert.deepEqual(simulated.json['delivery'], {...(simulated.json['delivery'] as object), notificationId, url: notifyUrl, acknowledged: true, httpStatus: 200});
+      const [delivery] = endpoint.received;
+      assert.equal(endpoint.received.length, 1, 'delivered before the answer, once');
+      assert.ok(delivery);
+      assert.equal(delivery.url, '/notify?shop=7');
+      const body = JSON.parse(delivery.body) as {notificationId: string; eventType: string};
+      assert.deepEqual([body.notificationId, body.eventType], [notificationId, 'CHARGEBACK.OPENED']);
+      const canonical = canonicalString({method: 'POST', pathWithQuery: '/notify?shop=7', clientId, timestamp: String(delivery.headers['x-timestamp']), nonce: String(delivery.headers['x-nonce']), body: delivery.body});
+      assert.ok(await verifyCanonical(canonical, parseSignatureHeader(String(delivery.headers['x-signature'])).signature, await providerPublicKey), 'signed over the path and query of the URL given');
+      const log = (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{notificationId: string; acknowledged: boolean}>;
+      assert.deepEqual(log.map((entry) => [entry.notificationId, entry.acknowledged]), [[notificationId, true]]);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  test('POST /_sandbox/notifications/simulate refuses bad JSON, an unknown scenario, bad data and an unknown client with a 4xx that says why', async () => {
+    const simulate = (body: unknown) => control(base, 'POST', '/_sandbox/notifications/simulate', body);
+    const notifyUrl = 'http://127.0.0.1:9/notify';
+    const badJson = await simulate('{"clientId": "sandbox-merchant-0001",');
+    assert.deepEqual([badJson.status, badJson.json.code, badJson.json.message], [400, 'INVALID_PARAMETER', 'The body is not valid JSON.']);
+    const unknownScenario = await simulate({clientId: testMerchant, operationId: 'paymentResult', scenario: 'shipped', notifyUrl});
+    assert.deepEqual([unknownScenario.status, unknownScenario.json.message], [400, 'paymentResultNotification has no scenario "shipped"; its scenarios are paid, paymentFailed, expired.']);
+    const badData = await simulate({clientId: testMerchant, operationId: 'paymentResult', scenario: 'paid', notifyUrl, data: {merchantOrderNo: 'ORD-1'}});
+    assert.equal(badData.status, 400);
+    assert.match(String(badData.json.message), /does not match the contract: \/data must have required property/);
+    const dataNotObject = await simulate({clientId: testMerchant, operationId: 'paymentResult', scenario: 'paid', notifyUrl, data: 'paid'});
+    assert.deepEqual([dataNotObject.status, dataNotObject.json.message], [400, 'data must be a JSON object.']);
+    const unknownMember = await simulate({clientId: testMerchant, operationId: 'paymentResult', scenario: 'paid', url: notifyUrl});
+    assert.equal(unknownMember.status, 400);
+    assert.match(String(unknownMember.json.message), /Unknown member "url"/);
+    const stranger = await simulate({clientId: 'nobody-here', operationId: 'paymentResult', scenario: 'paid', notifyUrl});
+    assert.deepEqual([stranger.status, stranger.json.code], [401, 'UNKNOWN_CLIENT']);
+  });
+
   test(`a body over ${requestBodyLimitBytes} bytes is 413 REQUEST_TOO_LARGE, with or without Content-Length`, async () => {
     const big = 'x'.repeat(70 * 1024);
     const declared = await control(base, 'POST', '/v1/orders', big);

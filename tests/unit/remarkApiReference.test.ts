@@ -36,6 +36,22 @@ describe('remarkApiReference', () => {
     assert.equal(children[children.length - 1]?.type, 'mdxJsxFlowElement', 'the code samples come last');
   });
 
+  test('an operation page gets Try it after its header; a notification page gets the simulator instead, with its scenario names', () => {
+    const names = (operationId: string) => {
+      const tree = page(apiOperation(operationId));
+      transform(tree, {path: `${repoRoot}/docs/page.md`});
+      return tree.children.flatMap((node) => (node.type === 'mdxJsxFlowElement' ? [node] : []));
+    };
+    const operation = names('createOrder').map((node) => node.name);
+    assert.deepEqual(operation.slice(0, 2), ['OperationHeader', 'TryIt']);
+    assert.ok(!operation.includes('NotificationSimulator'));
+    const webhook = names('paymentResultNotification');
+    assert.deepEqual(webhook.slice(0, 2).map((node) => node.name), ['OperationHeader', 'NotificationSimulator']);
+    assert.ok(!webhook.some((node) => node.name === 'TryIt'));
+    const scenarios = webhook[1]?.attributes.find((attribute) => attribute.type === 'mdxJsxAttribute' && attribute.name === 'scenarios');
+    assert.equal(typeof scenarios?.value === 'object' ? scenarios.value?.value : undefined, '["paid","paymentFailed","expired"]');
+  });
+
   test('an unknown operation fails with the file named', () => {
     assert.throws(
       () => transform(page(apiOperation('createOrdr')), {path: `${repoRoot}/docs/createorder.md`}),

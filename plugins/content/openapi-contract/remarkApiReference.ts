@@ -32,6 +32,7 @@ export interface RemarkApiReferenceOptions {
 const componentModules = {
   OperationHeader: '@site/src/components/api/OperationHeader',
   TryIt: '@site/src/components/api/TryIt',
+  NotificationSimulator: '@site/src/components/api/NotificationSimulator',
   ApiRequest: '@site/src/components/api/ApiRequest',
   ApiResponses: '@site/src/components/api/ApiResponses',
   NotificationDelivery: '@site/src/components/api/NotificationDelivery',
@@ -173,10 +174,13 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
   };
 
   add('OperationHeader', {operation: op});
+  // Closed by default: the page carries only its button; the panel loads when opened.
+  const literal = (value: unknown) => ({code: JSON.stringify(value), expression: valueToEstree(value) as Expression});
   if (!isWebhook) {
-    // Closed by default: the page carries only its button; the panel loads when opened.
-    const literal = (value: string) => ({code: JSON.stringify(value), expression: {type: 'Literal', value} as Expression});
     add('TryIt', {operationId: literal(operationId), summary: literal(operation.summary)});
+  } else {
+    const scenarios = Object.keys(location.operation.requestBody?.content?.['application/json']?.examples ?? {});
+    add('NotificationSimulator', {operationId: literal(operationId), summary: literal(operation.summary), scenarios: literal(scenarios)});
   }
   nodes.push(heading(isWebhook ? 'Notification' : 'Request', 'api-request'));
   add('ApiRequest', {operation: op});

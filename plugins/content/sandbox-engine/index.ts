@@ -8,6 +8,8 @@
  *   Content-Security-Policy needs no 'unsafe-eval' (Ajv otherwise compiles with `new Function`).
  * - `@generated/sandbox-engine/tryit.json`: what the Try it panel needs of each operation (parameters,
  *   examples, schema pointers, state machines); its validators.js also holds the responses' schemas.
+ * - `@generated/sandbox-engine/notifications.json`: the notifications and their example scenarios, for the
+ *   notification simulator on each notification page; its validators are in validators.js too.
  * All are imported only by code a page loads on demand (the in-browser sandbox, the Try it panel): they
  * are never part of a page's first load.
  */
@@ -20,6 +22,7 @@ import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone';
 import {buildOperationView, type BodyView, type FieldView} from '../../../src/lib/apiModel';
 import {deref, listOperations, type OpenApiDocument} from '../../../src/lib/openapiTypes';
+import type {NotificationSimulatorData} from '../../../src/lib/notificationSimulator';
 import type {TryItBodyForm, TryItData, TryItField, TryItMachine, TryItOperation, TryItVariant} from '../../../src/lib/tryIt';
 import {buildEngineSpec, type BrowserSandboxData, type EngineSpec} from '../../../src/sandbox/engine/spec';
 import {diagramDirectory, diagramFileName} from '../mermaid-diagrams/diagramStore';
@@ -34,6 +37,8 @@ export function validatedPointers(spec: EngineSpec, responsePointers: readonly s
     for (const parameter of operation.parameters) pointers.add(parameter.schemaPointer);
     if (operation.bodySchemaPointer) pointers.add(operation.bodySchemaPointer);
   }
+  // Notification bodies: the simulator checks a reader's edited data before anything is signed.
+  for (const webhook of spec.webhooks) pointers.add(webhook.bodySchemaPointer);
   return [...pointers].sort();
 }
 
@@ -153,6 +158,36 @@ export function tryItData(document: OpenApiDocument, spec: EngineSpec, siteDir?:
   return {basePath: spec.basePath, cards: {pays, declined}, operations, machines};
 }
 
+/** The first notifyUrl in the contract's request examples: where the simulator starts when the test merchant has no default URL. */
+function exampleNotifyUrl(document: OpenApiDocument): string | undefined {
+  const find = (value: unknown, depth: number): string | undefined => {
+    if (depth > 6 || value === null || typeof value !== 'object') return undefined;
+    const url = (value as Record<string, unknown>)['notifyUrl'];
+    if (typeof url === 'string') return url;
+    for (const item of Object.values(value)) {
+      const found = find(item, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  for (const location of listOperations(document)) {
+    if (location.kind !== 'operation') continue;
+    for (const example of Object.values(location.operation.requestBody?.content?.['application/json']?.examples ?? {})) {
+      const found = find(example.value, 0);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** What the notification simulator needs: the webhooks and their scenarios, the test merchant, where to deliver. */
+export function notificationSimulatorData(document: OpenApiDocument, spec: EngineSpec): NotificationSimulatorData {
+  const merchant = spec.sandbox.merchant;
+  const notifyUrl = merchant.defaultNotifyUrl ?? exampleNotifyUrl(document);
+  if (!notifyUrl) throw new Error('sandbox-engine: the test merchant has no defaultNotifyUrl and no request example has a notifyUrl: the simulator has no URL to start from.');
+  return {clientId: merchant.clientId, notifyUrl, notifyUrlIsDefault: merchant.defaultNotifyUrl !== null, timestampWindowSeconds: spec.signing.timestampWindowSeconds, webhooks: spec.webhooks};
+}
+
 /** The schema pointers of the responses Try it validates. */
 export function responsePointers(data: TryItData): string[] {
   return [...new Set(data.operations.flatMap((operation) => [operation.successPointer, operation.errorPointer].filter((pointer): pointer is string => pointer !== undefined)))];
@@ -179,6 +214,7 @@ export default function sandboxEnginePlugin(context: LoadContext): Plugin {
       await writeFile(path.join(outDir, 'spec.json'), JSON.stringify(data));
       const tryIt = tryItData(contract.document, spec, context.siteDir);
       await writeFile(path.join(outDir, 'tryit.json'), JSON.stringify(tryIt));
+      await writeFile(path.join(outDir, 'notifications.json'), JSON.stringify(notificationSimulatorData(contract.document, spec)));
       await writeFile(path.join(outDir, 'validators.js'), standaloneValidators(contract.document as object, validatedPointers(spec, responsePointers(tryIt))));
     },
   };

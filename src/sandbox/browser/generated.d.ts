@@ -19,3 +19,10 @@ declare module '@generated/sandbox-engine/tryit.json' {
   const data: TryItData;
   export default data;
 }
+
+declare module '@generated/sandbox-engine/notifications.json' {
+  import type {NotificationSimulatorData} from '../../lib/notificationSimulator';
+
+  const data: NotificationSimulatorData;
+  export default data;
+}

@@ -11,7 +11,7 @@ import generated from '@generated/sandbox-engine/spec.json';
 import {brand} from '../../brand';
 import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical} from '../../lib/signing';
 import {createClock, isoSeconds} from '../engine/clock';
-import {SandboxEngine, type RequestValidator} from '../engine/engine';
+import {SandboxEngine, type ActionResult, type RequestValidator, type SimulateNotificationInput, type SimulatedNotification} from '../engine/engine';
 import type {NotificationTransport, SandboxResponse} from '../engine/http';
 import {indexedDbStore} from './indexedDbStore';
 import {schemaProblems} from './schemaProblems';
@@ -35,6 +35,8 @@ export interface BrowserSandbox {
   readonly clientId: string;
   /** Sends a request signed with the published test merchant key, as a merchant's backend would. */
   call(method: string, target: string, body?: unknown): Promise<SandboxResponse & {readonly json: {code: string; message: string; data?: unknown}}>;
+  /** Raises a notification of a contract scenario as the test merchant's, and delivers it to the inbox now. */
+  simulateNotification(input: SimulateNotificationInput): Promise<ActionResult<{simulated: SimulatedNotification; delivery: InboxEntry}>>;
 }
 
 let started: Promise<BrowserSandbox> | undefined;
@@ -84,6 +86,16 @@ async function start(): Promise<BrowserSandbox> {
       await engine.runDue();
       await engine.settle();
       return {...response, json: JSON.parse(response.body) as {code: string; message: string; data?: unknown}};
+    },
+    async simulateNotification(input) {
+      const result = await engine.control.simulateNotification(clientId, input);
+      if (!result.ok) return result;
+      await engine.runDue();
+      await engine.settle();
+      const {notificationId} = result.value;
+      const delivery = [...inbox].reverse().find((entry) => (JSON.parse(entry.body) as {notificationId?: string}).notificationId === notificationId);
+      if (!delivery) return {ok: false, code: 'INTERNAL_ERROR', message: `The notification ${notificationId} was raised but not delivered.`};
+      return {ok: true, value: {simulated: result.value, delivery}};
     },
   };
 }

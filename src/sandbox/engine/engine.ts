@@ -130,6 +130,25 @@ export interface DeliveryLogEntry {
   readonly error?: string;
 }
 
+/** What the notification simulator is asked for: a webhook (operationId or key), one of its scenarios, and optionally other data and URL. */
+export interface SimulateNotificationInput {
+  readonly operationId: string;
+  readonly scenario: string;
+  readonly data?: unknown;
+  readonly notifyUrl?: string;
+}
+
+/** A simulated notification, raised as an event: its delivery is due now. */
+export interface SimulatedNotification {
+  readonly operationId: string;
+  readonly scenario: string;
+  readonly notificationId: string;
+  readonly eventType: string;
+  readonly notifyUrl: string;
+  /** The body as delivered: notificationId, eventType, createdAt and data. */
+  readonly notification: JsonObject;
+}
+
 export interface Fault {
   readonly resultCode: string;
   /** Only this operation; every operation when absent. */
@@ -201,6 +220,16 @@ function copyJson<T extends Json>(value: T): T {
  */
 async function requestKeyOf(value: Json): Promise<string> {
   return bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(value)))));
+}
+
+/** An absolute http or https URL (the local sandbox delivers to plain http on this machine too). */
+function isHttpUrl(text: string): boolean {
+  if (!/^https?:\/\/[^\s]+$/.test(text)) return false;
+  try {
+    return new URL(text).host !== '';
+  } catch {
+    return false;
+  }
 }
 
 function isObject(value: unknown): value is JsonObject {
@@ -1552,6 +1581,7 @@ export class SandboxEngine {
 
   /** The URL an event goes to, by the contract's routing rules. */
   private routeEvent(state: MerchantState, eventType: string, source: EventRecord['source']): string | undefined {
+    if (source.notifyUrl) return source.notifyUrl;
     const rule = this.spec.delivery.routing.find((candidate) => candidate.prefixes.some((prefix) => eventType.startsWith(prefix)));
     const urls: Record<NotifySource, string | undefined> = {
       order: source.order ? state.orders.get(source.order)?.notifyUrl : undefined,
@@ -1568,8 +1598,7 @@ export class SandboxEngine {
   }
 
   /** Raises a notification: an event in the list, and its first delivery attempt, now. */
-  private emit(state: MerchantState, eventType: string, data: JsonObject, source: EventRecord['source']): void {
-    const notificationId = randomId('ntf_', 20);
+  private emit(state: MerchantState, eventType: string, data: JsonObject, source: EventRecord['source'], notificationId = randomId('ntf_', 20)): EventRecord {
     const createdAt = isoSeconds(this.clock.now());
     const url = this.routeEvent(state, eventType, source);
     const record: EventRecord = {
@@ -1587,6 +1616,7 @@ export class SandboxEngine {
     };
     this.put(state, 'event', notificationId, record);
     if (url) this.schedule({at: this.clock.now(), clientId: state.merchant.clientId, kind: 'event.deliver', ref: notificationId, data: {trigger: 'SCHEDULE'}});
+    return record;
   }
 
   /** Signs and sends one delivery attempt, and records its result and the next attempt. */
@@ -2255,6 +2285,34 @@ export class SandboxEngine {
       await this.store.clear();
       await this.load();
     },
+
+    /**
+     * Raises a notification of one of the contract's example scenarios (a webhook's named request example),
+     * as the event it describes would: a fresh notificationId and createdAt, an event in List events, and its
+     * first delivery attempt due now, signed and retried like any other. `data` replaces the example's and
+     * must match the contract; the URL is `notifyUrl`, else the merchant's default one.
+     */
+    simulateNotification: (clientId: string, input: SimulateNotificationInput) =>
+      this.act(clientId, (state): SimulatedNotification => {
+        const webhook = this.spec.webhooks.find((candidate) => candidate.operationId === input.operationId || candidate.key === input.operationId);
+        if (!webhook) return reject('INVALID_PARAMETER', `${String(input.operationId).slice(0, 60)} is not a notification of the contract; one of ${this.spec.webhooks.map((candidate) => candidate.operationId).join(', ')}.`);
+        const scenario = webhook.scenarios.find((candidate) => candidate.name === input.scenario);
+        if (!scenario) return reject('INVALID_PARAMETER', `${webhook.operationId} has no scenario "${String(input.scenario).slice(0, 60)}"; its scenarios are ${webhook.scenarios.map((candidate) => candidate.name).join(', ')}.`);
+        const example = scenario.value as JsonObject;
+        const eventType = String(example['eventType']);
+        if (input.notifyUrl !== undefined && !isHttpUrl(input.notifyUrl)) reject('INVALID_PARAMETER', 'notifyUrl must be an http or https URL, such as https://shop.example.com/payments/notify.');
+        const url = input.notifyUrl ?? state.merchant.defaultNotifyUrl ?? undefined;
+        if (!url) return reject('NOTIFY_URL_MISSING', `${clientId} has no default notification URL: give notifyUrl, the URL of your endpoint, or set a default URL for the merchant first.`);
+        const data = input.data === undefined ? example['data'] : input.data;
+        if (!isObject(data)) return reject('INVALID_PARAMETER', 'data must be a JSON object: the notification\'s data member.');
+        if (hasForbiddenMember(data)) reject('INVALID_PARAMETER', 'data must not have a member named __proto__.');
+        const notificationId = randomId('ntf_', 20);
+        const notification = {notificationId, eventType, createdAt: isoSeconds(this.clock.now()), data};
+        const problems = this.validator.problems(webhook.bodySchemaPointer, notification);
+        if (problems.length > 0) reject('INVALID_PARAMETER', `The notification does not match the contract: ${problems.join('; ')}.`);
+        const record = this.emit(state, eventType, data, {notifyUrl: url}, notificationId);
+        return {operationId: webhook.operationId, scenario: scenario.name, notificationId, eventType, notifyUrl: url, notification: record.event.notification as JsonObject};
+      }),
 
     /** Every notification delivery attempt, newest last. */
     deliveries: (clientId?: string): readonly DeliveryLogEntry[] => this.deliveryLog.filter((entry) => clientId === undefined || entry.clientId === clientId),

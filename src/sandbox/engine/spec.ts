@@ -34,6 +34,26 @@ export interface OperationSpec {
   readonly rateClass: string;
 }
 
+/** A named example of a notification's body: one scenario the simulator can produce. */
+export interface NotificationScenarioSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly value: JsonValue;
+}
+
+/** A notification (a webhook of the contract): what it carries and the scenarios its examples name. */
+export interface WebhookSpec {
+  /** The webhook's key under `webhooks:`, such as paymentResult. */
+  readonly key: string;
+  readonly operationId: string;
+  readonly summary: string;
+  /** The event types its body may carry, from the schema's eventType enum (or const). */
+  readonly eventTypes: readonly string[];
+  /** JSON pointer of the body schema, for the compiled validator. */
+  readonly bodySchemaPointer: string;
+  readonly scenarios: readonly NotificationScenarioSpec[];
+}
+
 export interface ResultCodeSpec {
   readonly httpStatus: number;
   readonly message: string;
@@ -51,6 +71,8 @@ export interface EngineSpec {
   readonly basePath: string;
   readonly contractVersion: string;
   readonly operations: readonly OperationSpec[];
+  /** The notifications the sandbox sends, with their example scenarios (for the notification simulator). */
+  readonly webhooks: readonly WebhookSpec[];
   readonly resultCodes: Readonly<Record<string, ResultCodeSpec>>;
   /** State machines by the schema that declares them: OrderStatus, RefundStatus, TransferStatus... */
   readonly stateMachines: Readonly<Record<string, StateMachineSpec>>;
@@ -117,6 +139,39 @@ function routingSources(to: string): NotifySource[] {
     else throw new SpecError(`x-notification-delivery.routing: cannot read "${clause}" as a URL source.`);
   }
   return sources;
+}
+
+/** The eventType values a notification schema allows: its enum or const, looked for through allOf and $ref. */
+function eventTypesOf(doc: OpenApiDocument, schema: SchemaObject | undefined, depth = 0): string[] {
+  if (!schema || depth > 8) return [];
+  const resolved = deref(doc, schema);
+  const property = resolved.properties?.['eventType'];
+  const own = property ? deref(doc, property) : undefined;
+  const found = [...(own?.enum ?? []), ...(own?.const !== undefined ? [own.const] : [])].filter((value): value is string => typeof value === 'string');
+  for (const part of resolved.allOf ?? []) found.push(...eventTypesOf(doc, part, depth + 1));
+  return [...new Set(found)];
+}
+
+function webhookSpecs(doc: OpenApiDocument): WebhookSpec[] {
+  const webhooks: WebhookSpec[] = [];
+  for (const location of listOperations(doc)) {
+    if (location.kind !== 'webhook') continue;
+    const media = location.operation.requestBody?.content?.['application/json'];
+    if (!media?.schema) throw new SpecError(`The webhook ${location.key} has no application/json request body schema.`);
+    const eventTypes = eventTypesOf(doc, media.schema);
+    if (eventTypes.length === 0) throw new SpecError(`The webhook ${location.key}'s body schema names no eventType (enum or const).`);
+    const scenarios = Object.entries(media.examples ?? {}).map(([name, example]) => ({name, summary: example.summary ?? name, value: example.value}));
+    if (scenarios.length === 0) throw new SpecError(`The webhook ${location.key} has no named examples: the simulator has no scenario to produce.`);
+    webhooks.push({
+      key: location.key,
+      operationId: location.operationId,
+      summary: location.operation.summary ?? location.operationId,
+      eventTypes,
+      bodySchemaPointer: `${location.pointer}/requestBody/content/${escapePointerToken('application/json')}/schema`,
+      scenarios,
+    });
+  }
+  return webhooks;
 }
 
 export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): EngineSpec {
@@ -188,6 +243,7 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
     contractVersion: doc.info.version,
     sceneFields,
     operations,
+    webhooks: webhookSpecs(doc),
     resultCodes,
     stateMachines,
     signing: {timestampWindowSeconds: signing?.timestampWindowSeconds ?? 300, nonceRetentionSeconds: signing?.nonceRetentionSeconds ?? 600},

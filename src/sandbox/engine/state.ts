@@ -95,8 +95,8 @@ export interface DeliveryAttempt {
 export interface EventRecord {
   /** The Event object of the contract, delivery included. */
   event: JsonObject & {notificationId: string; eventType: string; createdAt: string; delivery: JsonObject & {status: string; attempts: number}};
-  /** Where the object that raised it points, for routing again on Redeliver event. */
-  source: {order?: string; refund?: string; payout?: string; agreement?: string};
+  /** Where the object that raised it points, for routing again on Redeliver event; a simulated notification names its URL itself. */
+  source: {order?: string; refund?: string; payout?: string; agreement?: string; notifyUrl?: string};
   /** Scheduled attempts made so far (Redeliver event's extra ones are not counted here). */
   scheduledAttempts: number;
   log: DeliveryAttempt[];

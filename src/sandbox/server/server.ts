@@ -70,6 +70,7 @@ export const controlEndpoints = [
   {method: 'POST', path: '/_sandbox/vam-top-ups', input: '{clientId, iban, amount, payerName?}', does: 'a bank transfer arrives on a virtual account'},
   {method: 'POST', path: '/_sandbox/faults', input: '{resultCode, operationId?, count?}', does: 'answers the next calls with SYSTEM_BUSY or INTERNAL_ERROR'},
   {method: 'GET', path: '/_sandbox/notifications', input: '?clientId=', does: 'every notification delivery attempt; answers {deliveries}'},
+  {method: 'POST', path: '/_sandbox/notifications/simulate', input: '{clientId, operationId, scenario, data?, notifyUrl?}', does: 'a signed notification of a contract example, delivered now; answers {notificationId, ..., delivery}'},
   {method: 'POST', path: '/_sandbox/notifications/{notificationId}/redeliver', input: '{clientId}', does: 'delivers an event again now'},
   {method: 'GET', path: '/_sandbox/statements/{date}', input: '?clientId=&currency=', does: 'the statement file (gzip, X-Sha256 header)'},
   {method: 'GET', path: '/_sandbox/ledger', input: '?clientId=', does: 'the ledger; answers {clientId, entries}'},
@@ -180,6 +181,14 @@ class Fields {
     const value = this.values[name];
     if (typeof value !== 'number' || !(value >= min && value <= max)) throw invalid(`${name} is required: a number from ${min} to ${max}.`);
     return value;
+  }
+
+  /** A JSON object, or absent. */
+  optionalObject(name: string): Record<string, unknown> | undefined {
+    const value = this.values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`${name} must be a JSON object.`);
+    return value as Record<string, unknown>;
   }
 
   optionalBoolean(name: string): boolean | undefined {
@@ -336,6 +345,25 @@ function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promi
     'GET /_sandbox/notifications': ({query}) => {
       const clientId = Fields.query(query, ['clientId']).optionalString('clientId');
       return jsonReply({deliveries: engine.control.deliveries(clientId === undefined ? undefined : knownClient(clientId))});
+    },
+
+    'POST /_sandbox/notifications/simulate': async ({body}) => {
+      const fields = Fields.body(body, ['clientId', 'operationId', 'scenario', 'data', 'notifyUrl']);
+      const clientId = knownClient(fields.string('clientId'));
+      const notifyUrl = fields.optionalString('notifyUrl');
+      const data = fields.optionalObject('data');
+      const result = await engine.control.simulateNotification(clientId, {
+        operationId: fields.string('operationId'),
+        scenario: fields.string('scenario'),
+        ...(data !== undefined ? {data} : {}),
+        ...(notifyUrl !== undefined ? {notifyUrl} : {}),
+      });
+      if (!result.ok) return errorReply(result.code, result.message);
+      // The first attempt is due now: run it here rather than on the timer, so the answer can say how it went.
+      await exclusive(() => engine.runDue());
+      await engine.settle();
+      const delivery = engine.control.deliveries(clientId).find((entry) => entry.notificationId === result.value.notificationId);
+      return jsonReply({...result.value, delivery: delivery ?? null});
     },
 
     'POST /_sandbox/notifications/{notificationId}/redeliver': async ({params, body}) => {
