@@ -182,11 +182,19 @@ test.describe('Try it', () => {
   });
 
   for (const mode of ['light', 'dark'] as const) {
-    test(`open, with a response on screen: axe clean in ${mode} mode and no sideways scrolling at 360 px`, async ({page}) => {
+    test(`open, with the body form, a response and its state diagram on screen: axe clean in ${mode} mode and no sideways scrolling at 360 px`, async ({page}) => {
       await page.setViewportSize({width: 360, height: 800});
-      const panel = await openTryIt(page, `/docs/transfer-to-bank/list-countries-and-currencies?docusaurus-theme=${mode}`, 'List countries and currencies');
+      const panel = await openTryIt(page, `/docs/createorder?docusaurus-theme=${mode}`, 'Create order');
       await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
+      // The form writes the JSON that is sent, and a bad value is named next to its input.
+      await panel.getByLabel('amount.value (required)').fill('0');
+      await expect(panel.getByLabel('Request body (JSON, sent exactly as written)')).toHaveValue(/"value": 0,/);
+      await panel.getByRole('button', {name: 'Send signed request'}).click();
+      await expect(panel.getByLabel('amount.value (required)')).toHaveAttribute('aria-invalid', 'true');
+      await expect(panel.getByText('/amount/value must be >= 1').first()).toBeVisible();
+      await panel.getByLabel('amount.value (required)').fill('1250');
       await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
+      await expect(panel.getByRole('img', {name: /State diagram of OrderStatus, with PENDING marked/})).toBeVisible();
       expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop', '.theme-doc-markdown > :not([class*="tryIt"])']})).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
