@@ -301,6 +301,15 @@ export function fileStore(file: string, options: FileStoreOptions = {}): FileSto
         live.clear();
       }),
 
+    replace: (records: ReadonlyArray<readonly [string, RecordValue]>) =>
+      enqueue(async () => {
+        // One rename: a crash leaves the old journal or the new one, never an empty one in between.
+        const next = new Map(records.map(([key, value]) => [key, JSON.stringify(value)] as const));
+        await rewrite(next);
+        live.clear();
+        for (const [key, text] of next) live.set(key, text);
+      }),
+
     close: () =>
       enqueue(async () => {
         if (!handle) return;
