@@ -32,6 +32,7 @@ export interface InboxEntry {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** When it arrived, on the sandbox clock (ISO 8601). */
   readonly receivedAt: string;
 }
 
@@ -89,9 +90,12 @@ async function start(): Promise<BrowserSandbox> {
   const inbox: InboxEntry[] = await inboxStore.load();
   /** Replaces the list's contents, keeping the list: pages hold on to `inbox`. */
   const setInbox = (entries: readonly InboxEntry[]) => inbox.splice(0, inbox.length, ...entries.slice(-inboxLimit));
+  const clock = createClock();
   const transport: NotificationTransport = {
     deliver: async (delivery) => {
-      const entry = {url: delivery.url, headers: delivery.headers, body: delivery.body, receivedAt: new Date().toISOString()};
+      // On the sandbox clock, which the notification's X-Timestamp is on too: after the reader advances it,
+      // real time would put every notification outside the timestamp window.
+      const entry = {url: delivery.url, headers: delivery.headers, body: delivery.body, receivedAt: new Date(clock.now()).toISOString()};
       inbox.push(entry);
       if (inbox.length > inboxLimit) inbox.splice(0, inbox.length - inboxLimit);
       // Kept for the next page load; a failed write loses only that (the notification is acknowledged all the same).
@@ -106,7 +110,7 @@ async function start(): Promise<BrowserSandbox> {
     defaultMerchantPublicKeyPem: generated.merchantPublicKeyPem,
     hosts: {cashier: brand.hosts.sandboxCashier, files: brand.hosts.statementFiles},
     store: await indexedDbStore(databaseName),
-    clock: createClock(),
+    clock,
     transport,
   });
   const merchantKey = await importPrivateKey(generated.merchantPrivateKeyPem);

@@ -2324,6 +2324,11 @@ export class SandboxEngine {
     };
   }
 
+  /** A merchant's payouts with their product: wallet transfers, bank transfers and card payouts. */
+  payouts(clientId: string): Array<{kind: PayoutKind; payout: JsonObject}> {
+    return [...(this.merchantOf(clientId)?.payouts.values() ?? [])].map((record) => ({kind: record.kind, payout: record.payout}));
+  }
+
   /** How many jobs wait on the clock (for one merchant, or all): payments, refunds, settlement, retries. */
   pendingJobs(clientId?: string): number {
     return this.jobs.values().filter((job) => clientId === undefined || job.clientId === clientId).length;
