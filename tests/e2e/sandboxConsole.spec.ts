@@ -135,6 +135,8 @@ test('sandbox console: a Try it journey shows up, notifications verify, the cloc
   for (const mode of ['light', 'dark'] as const) {
     const shown = await openConsole(page, `?docusaurus-theme=${mode}`);
     await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
+    // A full page load finds the imported state and inbox in IndexedDB.
+    await expect(shown.getByRole('region', {name: 'Orders', exact: true}).locator('tbody tr')).toHaveCount(1);
     await expect(shown.getByRole('list', {name: 'Notifications'}).getByRole('listitem').first()).toBeVisible();
     await shown.getByText('Raw headers and body').first().click();
     expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop']}), mode).toEqual([]);
