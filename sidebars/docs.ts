@@ -16,6 +16,7 @@ const sidebars = {
         'general/test-accounts',
         'local-sandbox',
         'signature-debugger',
+        'sandbox-console',
         'response-code',
         'idempotency',
         'rate-limits',

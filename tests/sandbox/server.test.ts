@@ -427,6 +427,47 @@ describe('the journal file', () => {
     assert.deepEqual(found, numbers.map(() => true));
   });
 
+  test('export and import: the state moves to another sandbox, durably, and a bad body is a 400 that changes nothing', async () => {
+    const no = orderNo();
+    const exported = await withSandbox(path.join(directory, 'export-from.journal'), async (base) => {
+      assert.equal((await call(base, testMerchant, 'POST', '/v1/orders', hostedOrder(no))).json.code, 'SUCCESS');
+      assert.equal((await control(base, 'POST', '/_sandbox/shopper/pay', {clientId: testMerchant, merchantOrderNo: no, method: 'CARD', cardNumber: '4000000000000002'})).status, 200);
+      const answer = await control(base, 'GET', '/_sandbox/export');
+      assert.equal(answer.status, 200, answer.text);
+      assert.match(answer.headers.get('Content-Disposition') ?? '', /^attachment; filename="sandbox-state-\d{4}-\d{2}-\d{2}\.json"$/);
+      return answer;
+    });
+    assert.equal(exported.json['format'], 'veloxa-sandbox-state');
+
+    const file = path.join(directory, 'import-into.journal');
+    const other = orderNo();
+    await withSandbox(file, async (base) => {
+      assert.equal((await call(base, testMerchant, 'POST', '/v1/orders', hostedOrder(other))).json.code, 'SUCCESS');
+      const bad: Array<[string, RegExp]> = [
+        ['{not json', /not valid JSON/],
+        ['[]', /not a JSON object/],
+        [JSON.stringify({...exported.json, format: 'zip'}), /format is "zip"/],
+        [JSON.stringify({...exported.json, records: [['~/nothing/1', 1]]}), /Record 1 .* is not a sandbox record/],
+      ];
+      for (const [body, message] of bad) {
+        const refused = await control(base, 'POST', '/_sandbox/import', body);
+        assert.equal(refused.status, 400, refused.text);
+        assert.equal(refused.json.code, 'INVALID_PARAMETER');
+        assert.match(refused.json.message ?? '', message);
+      }
+      assert.ok(await orderExists(base, other), 'a refused import changes nothing');
+      // Larger than an API request may be: the import endpoint takes whole states.
+      const imported = await control(base, 'POST', '/_sandbox/import', `${exported.text}${' '.repeat(requestBodyLimitBytes)}`);
+      assert.equal(imported.status, 200, imported.text);
+      assert.equal(imported.json['ok'], true);
+      assert.ok(await orderExists(base, no));
+      assert.equal(await orderExists(base, other), false, 'the import replaced the whole state');
+    });
+    // The journal holds the imported state alone.
+    assert.deepEqual(await withSandbox(file, async (base) => [await orderExists(base, no), await orderExists(base, other)]), [true, false]);
+    assert.equal(await withSandbox(file, async (base) => ((await call(base, testMerchant, 'GET', `/v1/orders/${no}`)).json.data as {status: string}).status), 'PAID');
+  });
+
   test('refuses a damaged journal, a file that is not one, and a journal another sandbox holds, naming the file', async () => {
     const damaged = path.join(directory, 'damaged.journal');
     await withSandbox(damaged, async (base) => {

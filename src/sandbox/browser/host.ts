@@ -2,7 +2,8 @@
  * Host 1: the sandbox engine inside the reader's browser. No account, no network: requests are
  * signed here with the published test key, carried out by the same engine as the local server, and
  * kept in IndexedDB so a reload finds them. Notifications cannot be posted to the reader's own
- * endpoint from a page, so they land in an inbox here, acknowledged, and are listed there.
+ * endpoint from a page, so they land in an inbox here, acknowledged, and are listed there; the inbox is
+ * kept in IndexedDB too (the newest `inboxLimit`), cleared by a reset and carried by an export.
  *
  * Loaded only on demand (a dynamic import from the component that needs it), with the spec and the
  * validators the sandbox-engine plugin compiled at build time.
@@ -13,17 +14,25 @@ import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical}
 import {createClock, isoSeconds} from '../engine/clock';
 import {SandboxEngine, type ActionResult, type RequestValidator, type SimulateNotificationInput, type SimulatedNotification} from '../engine/engine';
 import type {NotificationTransport, SandboxResponse} from '../engine/http';
+import type {SandboxStateDocument} from '../engine/stateDocument';
+import type {RecordValue} from '../engine/store';
+import {indexedDbInbox} from './inboxStore';
 import {indexedDbStore} from './indexedDbStore';
 import {schemaProblems} from './schemaProblems';
 
 /** The IndexedDB database of the in-browser sandbox. */
 export const databaseName = 'veloxa-sandbox';
+/** The IndexedDB database of its notification inbox. */
+export const inboxDatabaseName = 'veloxa-sandbox-inbox';
+/** Notifications kept in the inbox: the newest ones, enough for a long session of trying things. */
+export const inboxLimit = 500;
 
 /** A notification as the in-browser inbox received it. */
 export interface InboxEntry {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** When it arrived, on the sandbox clock (ISO 8601). */
   readonly receivedAt: string;
 }
 
@@ -31,12 +40,43 @@ const validator: RequestValidator = {problems: schemaProblems};
 
 export interface BrowserSandbox {
   readonly engine: SandboxEngine;
+  /** The notifications received, oldest first (the same list for the page's lifetime, updated in place). */
   readonly inbox: readonly InboxEntry[];
   readonly clientId: string;
   /** Sends a request signed with the published test merchant key, as a merchant's backend would. */
   call(method: string, target: string, body?: unknown): Promise<SandboxResponse & {readonly json: {code: string; message: string; data?: unknown}}>;
   /** Raises a notification of a contract scenario as the test merchant's, and delivers it to the inbox now. */
   simulateNotification(input: SimulateNotificationInput): Promise<ActionResult<{simulated: SimulatedNotification; delivery: InboxEntry}>>;
+  /** Empties the inbox (here and in IndexedDB). */
+  clearInbox(): Promise<void>;
+  /** The engine's reset, and an empty inbox. */
+  reset(): Promise<void>;
+  /** The engine's export, with the inbox. */
+  exportState(): SandboxStateDocument;
+  /** Replaces the state and the inbox with an export's; a malformed document changes neither. */
+  importState(document: unknown): Promise<ActionResult<{merchants: number; records: number; notifications: number}>>;
+}
+
+/** An export's inbox as entries, or the first problem with it. */
+function inboxOf(document: unknown): {ok: true; entries: InboxEntry[]} | {ok: false; message: string} {
+  const list = typeof document === 'object' && document !== null ? (document as {inbox?: unknown}).inbox : undefined;
+  if (list === undefined) return {ok: true, entries: []};
+  if (!Array.isArray(list)) return {ok: false, message: 'The export\'s inbox is not a list.'};
+  const entries: InboxEntry[] = [];
+  for (const [index, item] of (list as unknown[]).entries()) {
+    const entry = item as Partial<Record<keyof InboxEntry, unknown>> | null;
+    const headers = entry?.headers;
+    const valid =
+      typeof entry?.url === 'string' &&
+      typeof entry.body === 'string' &&
+      typeof entry.receivedAt === 'string' &&
+      typeof headers === 'object' &&
+      headers !== null &&
+      Object.values(headers).every((value) => typeof value === 'string');
+    if (!valid) return {ok: false, message: `Notification ${index + 1} of the export's inbox needs url, headers (text values), body and receivedAt.`};
+    entries.push({url: entry.url as string, headers: {...(headers as Record<string, string>)}, body: entry.body as string, receivedAt: entry.receivedAt as string});
+  }
+  return {ok: true, entries};
 }
 
 let started: Promise<BrowserSandbox> | undefined;
@@ -48,10 +88,20 @@ export function browserSandbox(): Promise<BrowserSandbox> {
 }
 
 async function start(): Promise<BrowserSandbox> {
-  const inbox: InboxEntry[] = [];
+  const inboxStore = await indexedDbInbox(inboxDatabaseName, inboxLimit);
+  const inbox: InboxEntry[] = await inboxStore.load();
+  /** Replaces the list's contents, keeping the list: pages hold on to `inbox`. */
+  const setInbox = (entries: readonly InboxEntry[]) => inbox.splice(0, inbox.length, ...entries.slice(-inboxLimit));
+  const clock = createClock();
   const transport: NotificationTransport = {
     deliver: async (delivery) => {
-      inbox.push({url: delivery.url, headers: delivery.headers, body: delivery.body, receivedAt: new Date().toISOString()});
+      // On the sandbox clock, which the notification's X-Timestamp is on too: after the reader advances it,
+      // real time would put every notification outside the timestamp window.
+      const entry = {url: delivery.url, headers: delivery.headers, body: delivery.body, receivedAt: new Date(clock.now()).toISOString()};
+      inbox.push(entry);
+      if (inbox.length > inboxLimit) inbox.splice(0, inbox.length - inboxLimit);
+      // Kept for the next page load; a failed write loses only that (the notification is acknowledged all the same).
+      await inboxStore.add(entry).catch(() => undefined);
       return {status: 200, body: '{"code":"SUCCESS"}'};
     },
   };
@@ -62,7 +112,7 @@ async function start(): Promise<BrowserSandbox> {
     defaultMerchantPublicKeyPem: generated.merchantPublicKeyPem,
     hosts: {cashier: brand.hosts.sandboxCashier, files: brand.hosts.statementFiles},
     store: await indexedDbStore(databaseName),
-    clock: createClock(),
+    clock,
     transport,
   });
   const merchantKey = await importPrivateKey(generated.merchantPrivateKeyPem);
@@ -71,6 +121,28 @@ async function start(): Promise<BrowserSandbox> {
     engine,
     inbox,
     clientId,
+    async clearInbox() {
+      await inboxStore.clear();
+      setInbox([]);
+    },
+    async reset() {
+      await engine.control.reset();
+      await inboxStore.clear();
+      setInbox([]);
+    },
+    exportState() {
+      return {...engine.exportState(), inbox: inbox.map((entry) => ({...entry}) as unknown as RecordValue)};
+    },
+    async importState(document) {
+      // The inbox is checked before the engine replaces anything, so a bad one changes nothing either.
+      const checked = inboxOf(document);
+      if (!checked.ok) return {ok: false, code: 'INVALID_PARAMETER', message: checked.message};
+      const imported = await engine.importState(document);
+      if (!imported.ok) return imported;
+      await inboxStore.replace(checked.entries);
+      setInbox(checked.entries);
+      return {ok: true, value: {...imported.value, notifications: inbox.length}};
+    },
     async call(method, target, body) {
       const raw = body === undefined ? '' : JSON.stringify(body);
       const timestamp = isoSeconds(engine.clock.now());

@@ -49,5 +49,13 @@ export async function indexedDbStore(databaseName: string): Promise<SandboxStore
       transaction.objectStore(storeName).clear();
       await done(transaction);
     },
+    async replace(entries: ReadonlyArray<readonly [string, RecordValue]>) {
+      // One transaction: a closed tab or a failed write leaves the old state, never an empty one.
+      const transaction = database.transaction(storeName, 'readwrite');
+      const records = transaction.objectStore(storeName);
+      records.clear();
+      for (const [key, value] of entries) records.put(value, key);
+      await done(transaction);
+    },
   };
 }

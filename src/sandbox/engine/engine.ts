@@ -63,6 +63,7 @@ import {
   type PayoutRecord,
   type RefundRecord,
 } from './state';
+import {checkStateDocument, stateFormat, stateFormatVersion, type SandboxStateDocument} from './stateDocument';
 import {memoryStore, type RecordValue, type SandboxStore} from './store';
 
 /** Checks a value against the schema at a JSON pointer of the contract; one line per problem. */
@@ -147,6 +148,17 @@ export interface SimulatedNotification {
   readonly notifyUrl: string;
   /** The body as delivered: notificationId, eventType, createdAt and data. */
   readonly notification: JsonObject;
+}
+
+/** A merchant as the sandbox console shows it. */
+export interface MerchantView {
+  readonly clientId: string;
+  /** Public keys (SPKI PEM) by key version, oldest first. */
+  readonly keys: ReadonlyArray<{readonly keyVersion: number; readonly publicKeyPem: string}>;
+  readonly defaultNotifyUrl: string | null;
+  /** The ten delivery attempts within 300 seconds instead of about 46 hours. */
+  readonly compressedRetries: boolean;
+  readonly createdAt: string;
 }
 
 export interface Fault {
@@ -326,8 +338,9 @@ export class SandboxEngine {
 
   // ---- State, store and jobs ----------------------------------------------------------------------
 
-  private async load(): Promise<void> {
-    const records = await this.store.load();
+  /** Loads the store's records, or `records` (an import the store already holds), into an empty engine. */
+  private async load(records?: Iterable<readonly [string, RecordValue]>): Promise<void> {
+    records ??= await this.store.load();
     const merchantRecords: MerchantRecord[] = [];
     const rest: Array<[string, RecordValue]> = [];
     for (const [key, value] of records) {
@@ -2274,12 +2287,9 @@ export class SandboxEngine {
 
     /** Forgets everything and starts again with the test merchant, as after a fresh install. */
     reset: async (): Promise<void> => {
-      this.merchants.clear();
-      this.jobs.clear();
+      // Deliveries under way first: one that fails schedules its retry, which is forgotten with the rest.
       await this.settle();
-      this.faults.length = 0;
-      this.rateWindows.clear();
-      this.deliveryLog.length = 0;
+      this.forget();
       this.changes.drain();
       await this.commitChain;
       await this.store.clear();
@@ -2321,10 +2331,89 @@ export class SandboxEngine {
     redeliver: (clientId: string, notificationId: string) => this.act(clientId, (state) => this.redeliverEvent(state, notificationId).data as Json),
   };
 
+  /** Empties the working set: no merchants, jobs, faults, rate windows or delivery log (reset and import). */
+  private forget(): void {
+    this.merchants.clear();
+    this.jobs.clear();
+    this.jobSeq = 0;
+    this.faults.length = 0;
+    this.rateWindows.clear();
+    this.deliveryLog.length = 0;
+  }
+
+  // ---- Export and import: the whole state as one document ---------------------------------------------
+
+  /**
+   * The whole state as a versioned JSON document: every record the store would hold (merchants, their
+   * collections, jobs, the clock offset), copied, so the caller may keep or change it freely.
+   */
+  exportState(): SandboxStateDocument {
+    const records: Array<[string, RecordValue]> = [];
+    const copy = (value: unknown) => JSON.parse(JSON.stringify(value)) as RecordValue;
+    for (const state of this.merchants.values()) records.push([engineKey('merchant', state.merchant.clientId), copy(state.merchant)]);
+    for (const state of this.merchants.values()) {
+      for (const collection of collections) {
+        for (const [id, value] of state.map(collection)) records.push([recordKey(state.merchant.clientId, collection, id), copy(value)]);
+      }
+    }
+    for (const job of this.jobs.values().sort((a, b) => a.seq - b.seq)) records.push([engineKey('job', job.id), copy(job)]);
+    records.push([engineKey('clock', 'offset'), this.clock.offsetMs]);
+    return {format: stateFormat, version: stateFormatVersion, contractVersion: this.spec.contractVersion, exportedAt: isoSeconds(this.clock.now()), records};
+  }
+
+  /**
+   * Replaces the whole state with an exported one, as a reset followed by a load of its records. The document
+   * is checked in full first: a malformed one is refused with a sentence naming the problem, and nothing
+   * changes. The store takes the records in one step (`replace`) where it can. The clock only moves forward:
+   * an export from an earlier time leaves it where it is.
+   */
+  async importState(document: unknown): Promise<ActionResult<{merchants: number; records: number}>> {
+    const checked = checkStateDocument(document, this.spec.contractVersion);
+    if (!checked.ok) return {ok: false, code: 'INVALID_PARAMETER', message: checked.message};
+    await this.settle();
+    await this.commitChain;
+    // The store first: if it fails, the old state is still both in memory and stored.
+    if (this.store.replace) {
+      await this.store.replace(checked.records);
+    } else {
+      await this.store.clear();
+      await this.store.commit(checked.records.map(([key, value]) => ({key, value})));
+    }
+    this.forget();
+    this.changes.drain();
+    await this.load(checked.records);
+    return {ok: true, value: {merchants: this.merchants.size, records: checked.records.length}};
+  }
+
   // ---- Reading state: the console and the tests ------------------------------------------------------
 
   merchantIds(): string[] {
     return [...this.merchants.keys()];
+  }
+
+  /** A merchant's settings and public keys (newest key version last), for the console; undefined when unknown. */
+  merchant(clientId: string): MerchantView | undefined {
+    const merchant = this.merchantOf(clientId)?.merchant;
+    if (!merchant) return undefined;
+    return {
+      clientId: merchant.clientId,
+      keys: Object.entries(merchant.keys)
+        .map(([version, publicKeyPem]) => ({keyVersion: Number(version), publicKeyPem}))
+        .sort((a, b) => a.keyVersion - b.keyVersion),
+      defaultNotifyUrl: merchant.defaultNotifyUrl,
+      compressedRetries: merchant.compressedRetries,
+      createdAt: isoSeconds(merchant.createdAt),
+    };
+  }
+
+  /** A merchant's payouts with their product: wallet transfers, bank transfers and card payouts. */
+  payouts(clientId: string): Array<{kind: PayoutKind; payout: JsonObject}> {
+    return [...(this.merchantOf(clientId)?.payouts.values() ?? [])].map((record) => ({kind: record.kind, payout: record.payout}));
+  }
+
+  /** How many jobs wait on the clock (for one merchant, or all): payments, refunds, settlement, retries. */
+  pendingJobs(clientId?: string): number {
+    return this.jobs.values().filter((job) => clientId === undefined || job.clientId === clientId).length;
   }
 
   /** A merchant's objects, as the API shows them. */

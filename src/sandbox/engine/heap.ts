@@ -48,4 +48,9 @@ export class MinHeap<T> {
   clear(): void {
     this.items.length = 0;
   }
+
+  /** Every item, in no particular order (a copy: for an export, not for taking jobs off). */
+  values(): T[] {
+    return [...this.items];
+  }
 }

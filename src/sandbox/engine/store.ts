@@ -24,6 +24,11 @@ export interface SandboxStore {
   commit(changes: readonly RecordChange[]): Promise<void>;
   /** Deletes everything (reset). */
   clear(): Promise<void>;
+  /**
+   * Replaces everything with `records` in one step (an imported state), so a crash leaves either the old
+   * state or the new one. A store without it is cleared, then given the records as one batch.
+   */
+  replace?(records: ReadonlyArray<readonly [string, RecordValue]>): Promise<void>;
 }
 
 /** The default store: nothing outlives the process. */
@@ -32,5 +37,6 @@ export function memoryStore(): SandboxStore {
     load: async () => [],
     commit: async () => undefined,
     clear: async () => undefined,
+    replace: async () => undefined,
   };
 }

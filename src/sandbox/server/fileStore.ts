@@ -14,6 +14,8 @@
  * journal, and the directory is fsync'd so the rename survives a power cut. A crash before the rename
  * leaves the journal untouched; the temporary file is removed on the next load.
  *
+ * An import (replace) rewrites the journal the same way, with the imported records alone.
+ *
  * One process writes a journal at a time: load() takes FILE.lock (holding its process ID) and close()
  * gives it back. Two sandboxes appending to one file, or one compacting it under the other, would lose
  * batches; a lock left by a process that no longer runs is taken over.
@@ -299,6 +301,15 @@ export function fileStore(file: string, options: FileStoreOptions = {}): FileSto
       enqueue(async () => {
         await rewrite(new Map());
         live.clear();
+      }),
+
+    replace: (records: ReadonlyArray<readonly [string, RecordValue]>) =>
+      enqueue(async () => {
+        // One rename: a crash leaves the old journal or the new one, never an empty one in between.
+        const next = new Map(records.map(([key, value]) => [key, JSON.stringify(value)] as const));
+        await rewrite(next);
+        live.clear();
+        for (const [key, text] of next) live.set(key, text);
       }),
 
     close: () =>

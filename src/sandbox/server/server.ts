@@ -24,6 +24,8 @@ import {sandboxFiles} from './loadEngine';
 
 /** The contract's limit on a request body (REQUEST_TOO_LARGE): 64 KiB. */
 export const requestBodyLimitBytes = 65_536;
+/** The limit for POST /_sandbox/import alone: an exported state holds every record, far more than one request. */
+export const importBodyLimitBytes = 64 * 1024 * 1024;
 /** How often the job timer looks at the clock when no job is due sooner. */
 const jobPollMs = 200;
 /** One step of /_sandbox/clock/advance at most: a year; far larger steps would run the clock past what Date can show. */
@@ -75,6 +77,8 @@ export const controlEndpoints = [
   {method: 'GET', path: '/_sandbox/statements/{date}', input: '?clientId=&currency=', does: 'the statement file (gzip, X-Sha256 header)'},
   {method: 'GET', path: '/_sandbox/ledger', input: '?clientId=', does: 'the ledger; answers {clientId, entries}'},
   {method: 'GET', path: '/_sandbox/balances', input: '?clientId=', does: 'balances by currency; answers {clientId, balances}'},
+  {method: 'GET', path: '/_sandbox/export', input: '', does: 'the whole state as one JSON document (format veloxa-sandbox-state)'},
+  {method: 'POST', path: '/_sandbox/import', input: '<an export>', does: 'replaces the whole state with an export; answers {ok, merchants, records}'},
 ] as const;
 
 /** "POST /_sandbox/reset" and so on: one key per endpoint (distributed over the list, not a cross product). */
@@ -396,6 +400,23 @@ function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promi
       const clientId = knownClient(Fields.query(query, ['clientId']).string('clientId'));
       return jsonReply({clientId, balances: [...engine.balances(clientId)].map(([currency, balance]) => ({currency, ...balance}))});
     },
+
+    'GET /_sandbox/export': ({query}) => {
+      Fields.query(query, []);
+      const document = engine.exportState();
+      return {...jsonReply(document), headers: {'Content-Type': 'application/json', 'Content-Disposition': `attachment; filename="sandbox-state-${document.exportedAt.slice(0, 10)}.json"`}};
+    },
+
+    'POST /_sandbox/import': async ({body}) => {
+      let document: unknown;
+      try {
+        document = JSON.parse(body);
+      } catch {
+        throw invalid('The body is not valid JSON: send the document GET /_sandbox/export answered.');
+      }
+      // Apart from the job timer, as a reset is: no job runs against a half-replaced state.
+      return actionReply(await exclusive(() => engine.importState(document)), (value) => ({ok: true, ...value}));
+    },
   };
 }
 
@@ -597,14 +618,15 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   }
 
   async function answer(request: IncomingMessage): Promise<{reply: Reply; closeAfter: boolean}> {
-    reading.add(request);
-    const bytes = await readBody(request, limit).finally(() => reading.delete(request));
     const method = request.method ?? 'GET';
     const target = request.url ?? '/';
+    const bodyLimit = method === 'POST' && target === '/_sandbox/import' ? Math.max(limit, importBodyLimitBytes) : limit;
+    reading.add(request);
+    const bytes = await readBody(request, bodyLimit).finally(() => reading.delete(request));
     // API calls are answered as the engine answers: signed when the signing headers allow it.
     const refuse = async (code: string, message: string): Promise<Reply> =>
       target.startsWith('/_sandbox') ? errorReply(code, message) : engine.refuse({method, target, headers: requestHeaders(request)}, code, message);
-    if (!bytes) return {reply: await refuse('REQUEST_TOO_LARGE', `The body is larger than ${limit} bytes, so it was not read.`), closeAfter: true};
+    if (!bytes) return {reply: await refuse('REQUEST_TOO_LARGE', `The body is larger than ${bodyLimit} bytes, so it was not read.`), closeAfter: true};
     let body: string;
     try {
       body = utf8.decode(bytes);
