@@ -56,6 +56,7 @@ test('sandbox console: a Try it journey shows up, notifications verify, the cloc
   await expect(paid.getByRole('list')).toContainText('signature verifies with the provider test key');
   await expect(paid.getByRole('list')).toContainText('timestamp within 5 minutes of receipt');
   await expect(paid.getByRole('list')).toContainText('client ID sandbox-merchant-0001 matches');
+  await expect(paid.getByRole('list')).toContainText('body matches the contract');
 
   // The clock: an hour on completes the refund, which is notified and verifies.
   const sandboxTime = widget.getByText(/^Sandbox time:/);
