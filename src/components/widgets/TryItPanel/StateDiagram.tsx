@@ -34,7 +34,8 @@ function markState(svgText: string, state: string, mode: 'light' | 'dark', label
   const width = svg.getAttribute('width');
   svg.removeAttribute('height');
   svg.setAttribute('width', '100%');
-  if (width) svg.setAttribute('style', `max-width:${width}px;height:auto`);
+  // Legible on a phone: no narrower than 34rem (or its own width), the box scrolls sideways instead.
+  if (width) svg.setAttribute('style', `max-width:${width}px;min-width:min(${width}px, 34rem);height:auto`);
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', label);
   svg.removeAttribute('aria-roledescription');
@@ -64,5 +65,6 @@ export default function StateDiagram({name, machine, state}: {name: string; mach
   }, [file, url, state, colorMode, name]);
   if (!file || !svg) return null;
   // Our own diagram file from this site, not reader input; inlined so the current state can be marked.
-  return <div className={styles.diagram} dangerouslySetInnerHTML={{__html: svg}} />;
+  // Focusable, so a keyboard can scroll it where it is wider than the screen.
+  return <div className={styles.diagram} tabIndex={0} role="region" aria-label={`State diagram of ${name}`} dangerouslySetInnerHTML={{__html: svg}} />;
 }
