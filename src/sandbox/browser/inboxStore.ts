@@ -4,23 +4,9 @@
  * records without knowing about the inbox. Only the newest `limit` entries are kept.
  */
 import type {InboxEntry} from './host';
+import {done, request} from './indexedDb';
 
 const storeName = 'entries';
-
-function request<T>(operation: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    operation.onsuccess = () => resolve(operation.result);
-    operation.onerror = () => reject(operation.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-function done(transaction: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
-    transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
-  });
-}
 
 export interface InboxStore {
   /** The kept entries, oldest first. */

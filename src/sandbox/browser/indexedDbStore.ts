@@ -3,23 +3,9 @@
  * readwrite transaction, so a reload finds the sandbox as it was after the last completed call.
  */
 import type {RecordChange, RecordValue, SandboxStore} from '../engine/store';
+import {done, request} from './indexedDb';
 
 const storeName = 'records';
-
-function request<T>(operation: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    operation.onsuccess = () => resolve(operation.result);
-    operation.onerror = () => reject(operation.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-function done(transaction: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
-    transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
-  });
-}
 
 export async function indexedDbStore(databaseName: string): Promise<SandboxStore> {
   const opening = indexedDB.open(databaseName, 1);

@@ -101,33 +101,37 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
 
   const machines = useMemo(() => Object.entries(tryIt.machines).map(([name, machine]) => ({name, machine})), []);
 
-  // In this browser's sandbox, an operation on an existing object starts from the newest one the reader made
-  // (the order just created), not from the example's number, which this sandbox has never seen.
+  /**
+   * In this browser's sandbox, an operation on an existing object starts from the newest one the reader made
+   * (the order just created), not from the example's number, which this sandbox has never seen. Only values
+   * still as prefilled are replaced: what the reader typed stays.
+   */
+  const withLatest = async (given: {values: Record<string, string>; body: string}, clientId?: string): Promise<{values: Record<string, string>; body: string}> => {
+    if (!operation) return given;
+    const sandbox = await (await loadHost()).browserSandbox();
+    const latest = sandbox.engine.latestReferences(clientId ?? (keyMode === 'generated' ? (generated.current.browser?.clientId ?? sandbox.clientId) : sandbox.clientId));
+    const found = latestValues(operation, latest);
+    const values = {...given.values};
+    for (const parameter of operation.parameters) {
+      const value = found[parameter.name];
+      if (value !== undefined && (given.values[parameter.name] === parameter.example || given.values[parameter.name] === '')) values[parameter.name] = value;
+    }
+    const quoteId = latest['quoteId'];
+    const exampleQuote = (operation.examples[exampleIndex]?.value as {quoteId?: unknown} | undefined)?.quoteId;
+    const body = quoteId && typeof exampleQuote === 'string' ? given.body.replace(JSON.stringify(exampleQuote), JSON.stringify(quoteId)) : given.body;
+    return {values, body};
+  };
+  const wantsLatest = (candidate: TryItOperation | undefined, text: string) => candidate !== undefined && (candidate.parameters.some((parameter) => parameter.in === 'path' && parameter.example !== undefined) || text.includes('"quoteId"'));
+
+  // Shown as soon as the panel opens; a send that comes first applies the same (see run).
   useEffect(() => {
-    if (!operation || target !== 'browser') return undefined;
-    const wants = operation.parameters.some((parameter) => parameter.in === 'path' && parameter.example !== undefined) || body.includes('"quoteId"');
-    if (!wants) return undefined;
+    if (target !== 'browser' || !wantsLatest(operation, body)) return undefined;
     let current = true;
-    void loadHost()
-      .then((host) => host.browserSandbox())
-      .then((sandbox) => {
+    void withLatest({values, body})
+      .then((next) => {
         if (!current) return;
-        const latest = sandbox.engine.latestReferences(keyMode === 'generated' ? (generated.current.browser?.clientId ?? sandbox.clientId) : sandbox.clientId);
-        const found = latestValues(operation, latest);
-        // Only values still as prefilled are replaced: what the reader typed stays.
-        setValues((previous) => {
-          const next = {...previous};
-          for (const parameter of operation.parameters) {
-            const value = found[parameter.name];
-            if (value !== undefined && (previous[parameter.name] === parameter.example || previous[parameter.name] === '')) next[parameter.name] = value;
-          }
-          return next;
-        });
-        const quoteId = latest['quoteId'];
-        if (quoteId) {
-          const exampleQuote = (operation.examples[exampleIndex]?.value as {quoteId?: unknown} | undefined)?.quoteId;
-          if (typeof exampleQuote === 'string') setBody((previous) => previous.replace(JSON.stringify(exampleQuote), JSON.stringify(quoteId)));
-        }
+        setValues((previous) => ({...previous, ...Object.fromEntries(Object.entries(next.values).filter(([name]) => previous[name] === values[name]))}));
+        if (next.body !== body) setBody((previous) => (previous === body ? next.body : previous));
       })
       .catch(() => undefined);
     return () => {
@@ -253,13 +257,17 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
     try {
       const who = await signer();
       const validators = await loadValidators();
-      const requestTargetText = requestTarget(tryIt.basePath, operation, values);
+      // The newest objects, if the prefill had not come yet when the reader clicked; the form then shows what was sent.
+      const sending = target === 'browser' && wantsLatest(operation, checked.body) ? await withLatest({values, body: checked.body}, who.clientId) : {values, body: checked.body};
+      if (sending.body !== checked.body) setBody(sending.body);
+      if (sending.values !== values) setValues(sending.values);
+      const requestTargetText = requestTarget(tryIt.basePath, operation, sending.values);
       const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
       const nonce = crypto.randomUUID();
-      const canonical = canonicalString({method: operation.method, pathWithQuery: requestTargetText, clientId: who.clientId, timestamp, nonce, body: checked.body});
+      const canonical = canonicalString({method: operation.method, pathWithQuery: requestTargetText, clientId: who.clientId, timestamp, nonce, body: sending.body});
       const signatureHeader = formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: who.keyVersion, signature: await signCanonical(canonical, who.privateKey)});
       const headers: Record<string, string> = {
-        ...(checked.body === '' ? {} : {'Content-Type': 'application/json'}),
+        ...(sending.body === '' ? {} : {'Content-Type': 'application/json'}),
         'X-Client-Id': who.clientId,
         'X-Timestamp': timestamp,
         'X-Nonce': nonce,
@@ -268,7 +276,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
       const origin = targets.find((candidate) => candidate.id === target)?.origin ?? `https://${brand.hosts.sandboxApi}`;
       const rawRequest = `${operation.method} ${requestTargetText} HTTP/1.1\nHost: ${new URL(origin).host}\n${Object.entries(headers)
         .map(([name, value]) => `${name}: ${value}`)
-        .join('\n')}\n\n${checked.body}`;
+        .join('\n')}\n\n${sending.body}`;
       const curl = curlTemplate.render({
         kind: 'request',
         operationId: operation.operationId,
@@ -277,10 +285,10 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
         pathWithQuery: requestTargetText.slice(tryIt.basePath.length),
         requestTarget: requestTargetText,
         pathParameters: [],
-        body: checked.body === '' ? undefined : (JSON.parse(checked.body) as never),
+        body: sending.body === '' ? undefined : (JSON.parse(sending.body) as never),
         generated: [],
       });
-      const response = await send({method: operation.method, target: requestTargetText, body: checked.body, headers});
+      const response = await send({method: operation.method, target: requestTargetText, body: sending.body, headers});
       let json: Exchange['json'];
       try {
         json = JSON.parse(response.body) as Exchange['json'];
