@@ -11,7 +11,7 @@ import {readFileSync} from 'node:fs';
 import {mkdir, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
-import {loadRouteContract, sitePages, type RouteContract} from '../../../tests/support/routeContract';
+import {loadRouteContract, sitePages, type RouteContract} from '../../../tooling/routeContract';
 import {extraRoutes} from '../../../src/extraRoutes';
 import {brand} from '../../../src/brand';
 import {buildOperationView, type OperationView} from '../../../src/lib/apiModel';

@@ -33,7 +33,7 @@ export const apiReferenceMarker = 'data-twin-api-reference';
 
 const classesOf = (node: Element): string[] => {
   const value = node.properties.className;
-  return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/\s+/) : [];
+  return Array.isArray(value) ? value.map(String) : [];
 };
 const hasClass = (node: Element, test: (name: string) => boolean): boolean => classesOf(node).some(test);
 const isElement = (node: HastNodes | ElementContent | undefined): node is Element => node?.type === 'element';
