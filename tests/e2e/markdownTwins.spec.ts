@@ -8,7 +8,7 @@ test.describe('Markdown twins', () => {
     expect(twin.status()).toBe(200);
     expect(twin.headers()['content-type']).toBe('text/markdown; charset=utf-8');
     expect(twin.headers()['vary']).toMatch(/Accept(,|$)/);
-    expect(await twin.text()).toMatch(/^# Refund\n/);
+    expect(await twin.text()).toMatch(/^# Refund order\n/);
     const html = await request.get('/docs/refund');
     expect(html.headers()['content-type']).toBe('text/html; charset=utf-8');
     const llms = await request.get('/llms.txt');
@@ -25,6 +25,8 @@ test.describe('Markdown twins', () => {
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
       const view = page.getByRole('link', {name: 'View as Markdown'});
       await expect(view).toHaveAttribute('href', '/docs/createorder.md');
+      // A press before hydration would do nothing: the button's handler comes with React.
+      await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
       const copy = page.getByRole('button', {name: 'Copy page'});
       await copy.focus();
       await page.keyboard.press('Enter');
