@@ -19,6 +19,7 @@ import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
 import openapiContractPlugin from './plugins/content/openapi-contract';
 import sandboxEnginePlugin from './plugins/content/sandbox-engine';
+import markdownTwinsPlugin from './plugins/content/markdown-twins';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/content/openapi-contract/remarkApiReference';
 import remarkSandboxData, {type RemarkSandboxDataOptions} from './plugins/content/openapi-contract/remarkSandboxData';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
@@ -196,6 +197,8 @@ const config: Config = {
   plugins: [
     openapiContractPlugin,
     sandboxEnginePlugin,
+    // After the build: a Markdown twin of every page, /llms.txt and /llms-full.txt.
+    markdownTwinsPlugin,
     [deferredHighlightingPlugin, {themes: codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
     ...(without.has('start-up') ? [] : [docsPluginLookupPlugin, compileHintsPlugin, stagedStartUpPlugin]),
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.

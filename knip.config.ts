@@ -80,8 +80,7 @@ const config: KnipConfig = {
     // scripts/bench.ts runs node_modules/.bin/lighthouse by path (its Node API breaks under tsx).
     'lighthouse',
     // Declared with @types/mdast for the syntax-tree types that replace the plugins' local MdNode
-    // interfaces (issue 18). Once something imports them, knip reports these lines as unneeded: delete them then.
-    '@types/hast',
+    // interfaces (issue 18). Once something imports it, knip reports this line as unneeded: delete it then.
     '@types/unist',
   ],
   // System tools the tests run, installed by scripts/ensure-toolchains.ts from Debian, not npm.

@@ -1,12 +1,15 @@
 /**
- * Validates every page of a build with tooling/htmlCheck.ts and exits non-zero,
- * listing the problems, when any page breaks a rule.
+ * Validates every page of a build with tooling/htmlCheck.ts, and its Markdown twins with
+ * tooling/markdownTwinsCheck.ts, and exits non-zero, listing the problems, when any page breaks a rule.
  *
  * Usage: tsx scripts/checkHtml.ts [BUILD_DIR]   (default build-test)
  */
 import {readdirSync} from 'node:fs';
 import path from 'node:path';
+import config from '../docusaurus.config';
 import {checkHtmlFiles} from '../tooling/htmlCheck';
+import {checkMarkdownTwins} from '../tooling/markdownTwinsCheck';
+import {loadRouteContract} from '../tooling/routeContract';
 
 const buildDir = path.resolve(process.argv[2] ?? 'build-test');
 const files = readdirSync(buildDir, {recursive: true, encoding: 'utf8'})
@@ -22,4 +25,10 @@ for (const problem of problems) {
   console.error(`${path.relative(buildDir, problem.file)}: ${problem.rule}: ${problem.message}${problem.selector ? ` at ${problem.selector}` : ''}`);
 }
 console.log(`[check:html] ${checked} pages, ${problems.length} problems, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-process.exit(problems.length > 0 ? 1 : 0);
+
+const twinsStarted = Date.now();
+const siteUrl = `${config.url.replace(/\/$/, '')}${config.baseUrl.replace(/\/$/, '')}`;
+const twinProblems = checkMarkdownTwins(buildDir, path.resolve(__dirname, '..'), loadRouteContract(), siteUrl);
+for (const problem of twinProblems) console.error(`${problem.page}: markdown twin: ${problem.message}`);
+console.log(`[check:html] Markdown twins: ${twinProblems.length} problems, in ${((Date.now() - twinsStarted) / 1000).toFixed(1)} s`);
+process.exit(problems.length > 0 || twinProblems.length > 0 ? 1 : 0);

@@ -3,7 +3,8 @@
  * Brotli or gzip copy scripts/precompress.ts wrote next to a file when the
  * client accepts it (nginx brotli_static/gzip_static), otherwise gzip on the
  * fly; the security and cache headers of hosting/_headers, the 301s
- * of hosting/_redirects, clean URLs and the not-found page with status 404.
+ * of hosting/_redirects, clean URLs and the not-found page with status 404; a page asked
+ * for with `Accept: text/markdown` answers with its Markdown twin, as hosting/nginx.conf does.
  * Used by the end-to-end tests and the benchmark; not a production server.
  *
  * Usage: tsx scripts/serve-production.ts [build-dir] [port]
@@ -13,7 +14,7 @@ import {createServer, type IncomingMessage, type ServerResponse} from 'node:http
 import path from 'node:path';
 import compression from 'compression';
 import serveHandler from 'serve-handler';
-import {headersFor, loadHosting} from '../tooling/hosting';
+import {headersFor, loadHosting, prefersMarkdown} from '../tooling/hosting';
 import {contentTypes, copyExtension, preferredEncoding, type Encoding} from '../tooling/precompress';
 
 const root = path.resolve(process.argv[2] ?? 'build');
@@ -40,7 +41,7 @@ function resolveFile(pathname: string): string | undefined {
 function sendPrecompressed(req: IncomingMessage, res: ServerResponse, file: string, status: number): boolean {
   const local = path.join(root, file);
   const available = (Object.keys(copyExtension) as Encoding[]).filter((encoding) => isFile(`${local}.${copyExtension[encoding]}`));
-  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Vary', 'Accept-Encoding, Accept');
   const encoding = preferredEncoding(req.headers['accept-encoding'], available);
   if (encoding === undefined) return false;
   const copy = `${local}.${copyExtension[encoding]}`;
@@ -63,7 +64,15 @@ const server = createServer((req, res) => {
       res.writeHead(redirect.status, {Location: redirect.to + url.search}).end();
       return;
     }
-    const file = resolveFile(url.pathname);
+    let file = resolveFile(url.pathname);
+    // Accept: text/markdown on a page: its twin (/docs/refund -> /docs/refund.md, / -> /index.md).
+    if (file?.endsWith('.html') && prefersMarkdown(req.headers.accept)) {
+      const twin = resolveFile(url.pathname === '/' ? '/index.md' : `${url.pathname.replace(/\/+$/, '')}.md`);
+      if (twin) file = twin;
+    }
+    // serve-handler's own type for .md lacks the charset; the hosting's _headers rules set it.
+    const type = file ? contentTypes[path.extname(file)] : undefined;
+    if (type && file?.endsWith('.md')) res.setHeader('Content-Type', type);
     if (sendPrecompressed(req, res, file ?? '/404.html', file ? 200 : 404)) return;
     if (!file) {
       res.statusCode = 404;

@@ -8,7 +8,7 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 
 export interface HeaderRule {
-  /** Path pattern: an exact path, or a prefix ending in "*". */
+  /** Path pattern: an exact path, or one with "*" standing for any characters ("/assets/*", "/*.md"). */
   readonly pattern: string;
   readonly headers: ReadonlyArray<readonly [string, string]>;
 }
@@ -50,7 +50,14 @@ export function parseRedirects(text: string): Redirect[] {
 }
 
 export function matches(pattern: string, pathname: string): boolean {
-  return pattern.endsWith('*') ? pathname.startsWith(pattern.slice(0, -1)) : pathname === pattern;
+  if (!pattern.includes('*')) return pathname === pattern;
+  const expression = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${expression}$`).test(pathname);
+}
+
+/** The Markdown twin a request for a page asks for with `Accept: text/markdown`, as nginx.conf's map picks it. */
+export function prefersMarkdown(accept: string | undefined): boolean {
+  return /text\/markdown/i.test(accept ?? '');
 }
 
 /** Headers for a path: later rules override earlier ones, as static hosts apply them. */

@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {headersFor, hostingDir, loadHosting, parseHeaders, parseRedirects} from '../../tooling/hosting';
+import {headersFor, hostingDir, loadHosting, parseHeaders, parseRedirects, prefersMarkdown} from '../../tooling/hosting';
 import {routeAliases} from '../../src/routeAliases';
 import {brand} from '../../src/brand';
 import {localSandboxOrigin} from '../../src/lib/tryIt';
@@ -32,12 +32,33 @@ describe('hosting configuration', () => {
   test('nginx.conf sets the same headers with the same values, on pages and on assets', () => {
     for (const rule of hosting.headers) {
       for (const [name, value] of rule.headers) {
+        // nginx sets a type with default_type in the location of those files, not with add_header.
+        if (name === 'Content-Type') {
+          assert.ok(nginx.includes(`default_type "${value}";`), `nginx.conf lacks default_type ${value} for ${rule.pattern}`);
+          continue;
+        }
         assert.ok(nginx.includes(`add_header ${name} "${value}" always;`), `nginx.conf lacks ${name}: ${value}`);
       }
     }
     const page = headersFor(hosting.headers, '/');
     const assetsBlock = nginx.slice(nginx.indexOf('location ~ ^/(assets|diagrams)/'));
     for (const [name] of page) assert.ok(assetsBlock.includes(`add_header ${name} `), `assets location lacks ${name}`);
+  });
+
+  test('Markdown twins are text/markdown and the llms files text/plain, in _headers and nginx.conf; pages vary on Accept', () => {
+    assert.equal(headersFor(hosting.headers, '/docs/createorder.md').get('Content-Type'), 'text/markdown; charset=utf-8');
+    assert.equal(headersFor(hosting.headers, '/index.md').get('Content-Type'), 'text/markdown; charset=utf-8');
+    assert.equal(headersFor(hosting.headers, '/docs/createorder').get('Content-Type'), undefined);
+    assert.equal(headersFor(hosting.headers, '/llms.txt').get('Content-Type'), 'text/plain; charset=utf-8');
+    assert.equal(headersFor(hosting.headers, '/llms-full.txt').get('Content-Type'), 'text/plain; charset=utf-8');
+    assert.equal(headersFor(hosting.headers, '/docs/createorder').get('Vary'), 'Accept');
+    const mdLocation = nginx.slice(nginx.indexOf('location ~ \\.md$'));
+    assert.match(mdLocation, /^location ~ \\\.md\$ \{\s*types \{ \}\s*default_type "text\/markdown; charset=utf-8";/);
+    assert.match(nginx, /map \$http_accept \$markdown_twin \{[^}]*"~\*text\/markdown" 1;/);
+    const pages = nginx.slice(nginx.indexOf('location / {'));
+    assert.match(pages, /if \(\$markdown_twin\) \{\s*rewrite \^\/\$ \/index\.md last;\s*rewrite \^\(\.\+\?\)\/\?\$ \$1\.md last;/);
+    assert.equal(prefersMarkdown('text/markdown, text/html;q=0.5'), true);
+    assert.equal(prefersMarkdown('text/html,*/*'), false);
   });
 
   test('redirects equal the route aliases, in _redirects and in nginx.conf', () => {

@@ -1,0 +1,114 @@
+/**
+ * Local plugin that writes, after the build, a Markdown twin of every page of the route contract
+ * (../shared/spec/routes.json) and of the portal's extra pages (src/extraRoutes.ts) next to its
+ * HTML: `/docs/createorder` -> `<outDir>/docs/createorder.md`, `/` -> `<outDir>/index.md`. Also
+ * `/llms.txt`, `/llms-full.txt` and `/markdown-twins.json`, the index the MCP server's docs
+ * tools read. Twins are converted from the built HTML (src/lib/markdownTwins), so they say what
+ * the page says; an API page's reference part comes from the contract instead, because the
+ * page shows one example and one sample language at a time.
+ */
+import {readFileSync} from 'node:fs';
+import {mkdir, writeFile} from 'node:fs/promises';
+import path from 'node:path';
+import type {LoadContext, Plugin} from '@docusaurus/types';
+import {loadRouteContract, sitePages, type RouteContract} from '../../../tooling/routeContract';
+import {extraRoutes} from '../../../src/extraRoutes';
+import {brand} from '../../../src/brand';
+import {buildOperationView, type OperationView} from '../../../src/lib/apiModel';
+import {renderSamples, sampleInputFor, type RenderedSample} from '../../../src/lib/samples';
+import {apiReferenceMarkdown} from '../../../src/lib/markdownTwins/apiReference';
+import {twinPath, type LinkContext} from '../../../src/lib/markdownTwins/htmlToMarkdown';
+import {buildTwin, llmsFullTxt, llmsTxt, pageUrl, type TwinEntry} from '../../../src/lib/markdownTwins/twins';
+import {scanApiPages} from '../openapi-contract/apiPages';
+import {contractRelativePath, loadContract} from '../openapi-contract/loadContract';
+import {renderMarkdown} from '../openapi-contract/markdown';
+import {stateDiagram} from '../openapi-contract/remarkApiReference';
+
+/**
+ * Pages whose interactive part renders nothing on the server (a lazily loaded widget), so the
+ * twin says in one line what the web page offers there.
+ */
+export const interactivePages: Readonly<Record<string, string>> = {
+  '/docs/signature-debugger': 'the signature debugger builds the canonical string of a pasted request, response or notification, verifies its signature and names the likely cause of a mismatch; it also generates a key pair. Everything runs in the browser.',
+  '/docs/sandbox-console': 'the sandbox console lists the in-browser sandbox\'s orders, refunds, payouts, balances, ledger, notification inbox and clock, and resets, exports and imports its state.',
+  '/blog/mdx-blog-post': 'a converter between decimal amounts and integer minor units per currency.',
+};
+
+/** Every page with a twin, with its section of the route contract, in contract order. */
+export function twinPages(contract: RouteContract): Array<{path: string; section: string}> {
+  const sections = [...new Set([...Object.keys(contract.pages), ...Object.keys(extraRoutes)])];
+  return sections.flatMap((section) => sitePages(contract, section).map((pagePath) => ({path: pagePath, section})));
+}
+
+/** The built HTML file of a page. */
+export function htmlFileOf(outDir: string, pagePath: string): string {
+  return pagePath === '/' ? path.join(outDir, 'index.html') : path.join(outDir, pagePath, 'index.html');
+}
+
+export interface ApiPageReference {
+  readonly operation: OperationView;
+  readonly samples: RenderedSample[];
+}
+
+/** Each API page's operation view and code samples, keyed by page URL. */
+export function apiPageReferences(siteDir: string): Map<string, ApiPageReference> {
+  const contract = loadContract(path.join(siteDir, contractRelativePath));
+  const references = new Map<string, ApiPageReference>();
+  for (const page of scanApiPages(siteDir)) {
+    const location = contract.operations.get(page.operationId);
+    if (!location) continue;
+    references.set(page.url, {
+      operation: buildOperationView(contract.document, location, renderMarkdown),
+      samples: renderSamples(sampleInputFor(contract.document, location)),
+    });
+  }
+  return references;
+}
+
+export interface TwinsOutput {
+  readonly entries: TwinEntry[];
+  readonly twins: Map<string, string>;
+}
+
+/** Builds every twin from the HTML in outDir and writes them with the llms files and the index. */
+export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUrl: string, contract: RouteContract = loadRouteContract()): Promise<TwinsOutput> {
+  const pages = twinPages(contract);
+  const known = new Set(pages.map((page) => page.path));
+  const references = apiPageReferences(siteDir);
+  const entries: TwinEntry[] = [];
+  const twins = new Map<string, string>();
+  for (const page of pages) {
+    const context: LinkContext = {siteUrl, pagePath: page.path, isTwinPage: (pathname) => known.has(pathname)};
+    const reference = references.get(page.path);
+    const {entry, markdown} = buildTwin({
+      html: readFileSync(htmlFileOf(outDir, page.path), 'utf8'),
+      path: page.path,
+      section: page.section,
+      siteTitle: brand.name,
+      context,
+      interactive: interactivePages[page.path],
+      apiReference: reference && apiReferenceMarkdown({...reference, pageUrl: pageUrl(siteUrl, page.path), context, stateDiagram}),
+    });
+    const file = path.join(outDir, twinPath(page.path));
+    await mkdir(path.dirname(file), {recursive: true});
+    await writeFile(file, markdown);
+    entries.push(entry);
+    twins.set(entry.markdown, markdown);
+  }
+  const llms = {siteTitle: brand.name, summary: `${brand.tagline} Developer documentation of the ${brand.name} payments API: guides, API reference, code samples and demos.`, siteUrl, entries};
+  await writeFile(path.join(outDir, 'llms.txt'), llmsTxt(llms));
+  await writeFile(path.join(outDir, 'llms-full.txt'), llmsFullTxt(llms, twins));
+  await writeFile(path.join(outDir, 'markdown-twins.json'), `${JSON.stringify(entries, null, 2)}\n`);
+  return {entries, twins};
+}
+
+export default function markdownTwinsPlugin(context: LoadContext): Plugin {
+  return {
+    name: 'markdown-twins',
+    async postBuild({outDir, siteConfig}) {
+      const siteUrl = `${siteConfig.url.replace(/\/$/, '')}${siteConfig.baseUrl.replace(/\/$/, '')}`;
+      const {entries} = await writeMarkdownTwins(context.siteDir, outDir, siteUrl);
+      console.log(`[markdown-twins] ${entries.length} twins, llms.txt and llms-full.txt in ${path.relative(context.siteDir, outDir)}`);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import {expect, test} from '@playwright/test';
+import {axeViolations} from '../support/axe';
+
+// The production-like server (scripts/serve-production.ts) answers as hosting/nginx.conf does.
+test.describe('Markdown twins', () => {
+  test('a page asked for with Accept: text/markdown answers with its twin; without it, with HTML', async ({request}) => {
+    const twin = await request.get('/docs/refund', {headers: {Accept: 'text/markdown'}});
+    expect(twin.status()).toBe(200);
+    expect(twin.headers()['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(twin.headers()['vary']).toMatch(/Accept(,|$)/);
+    expect(await twin.text()).toMatch(/^# Refund order\n/);
+    const html = await request.get('/docs/refund');
+    expect(html.headers()['content-type']).toBe('text/html; charset=utf-8');
+    const llms = await request.get('/llms.txt');
+    expect(llms.headers()['content-type']).toBe('text/plain; charset=utf-8');
+    expect(await llms.text()).toContain('/docs/refund.md)');
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`"View as Markdown" opens the twin and "Copy page" copies it, by keyboard, at 360 px (${theme})`, async ({page, context, browserName}) => {
+      test.skip(browserName !== 'chromium', 'clipboard permissions are Chromium-only in Playwright');
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.setViewportSize({width: 360, height: 800});
+      await page.goto(`/docs/createorder?docusaurus-theme=${theme}`);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      const view = page.getByRole('link', {name: 'View as Markdown'});
+      await expect(view).toHaveAttribute('href', '/docs/createorder.md');
+      // A press before hydration would do nothing: the button's handler comes with React.
+      await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+      const copy = page.getByRole('button', {name: 'Copy page'});
+      await copy.focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('group', {name: 'This page as Markdown'}).getByRole('status')).toHaveText('Copied');
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      expect(copied).toMatch(/^# Create order\n/);
+      expect(copied).toContain('### Go');
+      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop']})).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+      if (theme === 'light') {
+        const response = await page.request.get(`${await view.getAttribute('href')}`);
+        expect(response.status()).toBe(200);
+        expect(response.headers()['content-type']).toBe('text/markdown; charset=utf-8');
+      }
+    });
+  }
+});

@@ -1,0 +1,119 @@
+import {describe, test} from 'node:test';
+import assert from 'node:assert/strict';
+import {buildTwin, llmsFullTxt, llmsTxt, type TwinEntry} from '../../src/lib/markdownTwins/twins';
+import {rewriteUrl, twinPath, type LinkContext} from '../../src/lib/markdownTwins/htmlToMarkdown';
+import {fenced, flattenFields} from '../../src/lib/markdownTwins/apiReference';
+import {linkProblems} from '../../tooling/markdownTwinsCheck';
+
+const siteUrl = 'https://developers.example.com';
+const pages = new Set(['/', '/docs/refund', '/docs/createorder']);
+const context: LinkContext = {siteUrl, pagePath: '/docs/createorder', isTwinPage: (pathname) => pages.has(pathname)};
+
+/** A built doc page around some content, as Docusaurus writes it. */
+function page(content: string, description = 'What the page is for.'): string {
+  return `<!DOCTYPE html><html><head><title>Create order | Veloxa Pay</title><meta name="description" content="${description}"></head><body>
+<nav aria-label="Main"><a href="/docs/refund">Navbar link</a></nav>
+<main><article><nav class="theme-doc-breadcrumbs" aria-label="Breadcrumbs"><a href="/">Home</a></nav>
+<div class="theme-doc-markdown markdown"><header><h1>Create order</h1></header>${content}</div></article></main>
+<footer>Footer text</footer></body></html>`;
+}
+
+const convert = (content: string, extra: Partial<Parameters<typeof buildTwin>[0]> = {}) =>
+  buildTwin({html: page(content), path: '/docs/createorder', section: 'docs', siteTitle: 'Veloxa Pay', context, ...extra});
+
+describe('Markdown twins: converting a page', () => {
+  test('starts with the title, the description and the source URL; leaves out navbar, breadcrumbs and footer', () => {
+    const {markdown, entry} = convert('<p>Body text.</p>');
+    assert.equal(markdown, '# Create order\n\n> What the page is for.\n\nSource: https://developers.example.com/docs/createorder\n\nBody text.\n');
+    assert.deepEqual(entry, {path: '/docs/createorder', markdown: '/docs/createorder.md', title: 'Create order', description: 'What the page is for.', section: 'docs'});
+  });
+
+  test('a code block keeps its language, title and plain text, without line numbers or button labels', () => {
+    const {markdown} = convert(`<div class="language-bash codeBlockContainer_x theme-code-block"><div class="codeBlockTitle_y">send.sh</div>
+<div class="codeBlockContent_z"><pre tabindex="0" class="prism-code language-bash"><code class="codeBlockLines_p"><div class="token-line"><span class="codeLineNumber_a"></span><span class="codeLineContent_b"><span class="token comment"># first</span></span><br></div><div class="token-line"><span class="codeLineNumber_a"></span><span class="codeLineContent_b">echo "a | b"</span><br></div></code></pre>
+<div class="buttonGroup_q"><button type="button" aria-label="Copy code to clipboard">Copy</button></div></div></div>`);
+    assert.match(markdown, /```bash title="send.sh"\n# first\necho "a \| b"\n```/);
+    assert.doesNotMatch(markdown, /Copy/);
+  });
+
+  test('a table becomes a GFM table; an admonition becomes quoted text with its kind', () => {
+    const {markdown} = convert(`<table><thead><tr><th>Code<th>Meaning<tbody><tr><td><code>SUCCESS</code><td>It worked</table>
+<div class="theme-admonition theme-admonition-warning admonition_a alert alert--warning"><div class="admonitionHeading_h"><span class="admonitionIcon_i"><svg></svg></span>warning</div><div class="admonitionContent_c"><p>Never log the <strong>private key</strong>.</p></div></div>`);
+    assert.match(markdown, /\| Code \| Meaning \|\n\| -+ \| -+ \|\n\| `SUCCESS` \| It worked \|/);
+    assert.match(markdown, /> \*\*Warning:\*\* Never log the \*\*private key\*\*\./);
+  });
+
+  test('a diagram becomes a mermaid block with its source, not its images', () => {
+    const {markdown} = convert(`<figure data-diagram=""><img src="/diagrams/a.svg" alt="Sequence diagram."><img src="/diagrams/b.svg" alt="Sequence diagram.">
+<details><summary>Diagram as text</summary><pre><code>sequenceDiagram
+    A->>B: Hello</code></pre></details></figure>`);
+    assert.match(markdown, /```mermaid\nsequenceDiagram\n {4}A->>B: Hello\n```/);
+    assert.doesNotMatch(markdown, /diagrams\/a\.svg|Diagram as text/);
+  });
+
+  test('internal page links point to twins, anchors kept; files and external links stay links of their own', () => {
+    const {markdown} = convert(`<p><a href="/docs/refund#request">Refund</a>, <a href="/openapi.yaml">YAML</a>, <a href="https://example.org/x">out</a>, <a href="#local">here</a>, <a href="/">home</a></p><h2 id="x">Part<a href="#x" class="hash-link">&#8203;</a></h2>`);
+    assert.match(markdown, /\[Refund\]\(https:\/\/developers\.example\.com\/docs\/refund\.md#request\)/);
+    assert.match(markdown, /\[YAML\]\(https:\/\/developers\.example\.com\/openapi\.yaml\)/);
+    assert.match(markdown, /\[out\]\(https:\/\/example\.org\/x\)/);
+    assert.match(markdown, /\[here\]\(#local\)/);
+    assert.match(markdown, /\[home\]\(https:\/\/developers\.example\.com\/index\.md\)/);
+    assert.match(markdown, /^## Part$/m);
+  });
+
+  test('every tab of a tab group, each under its label; buttons are left out', () => {
+    const {markdown} = convert(`<div class="theme-tabs-container tabs-container"><ul role="tablist"><li role="tab">Node.js<li role="tab">Python</ul>
+<div><div role="tabpanel"><p>Node text</p></div><div role="tabpanel" hidden><p>Python text</p></div></div></div><button type="button">Try Create order in the sandbox</button>`);
+    assert.match(markdown, /\*\*Node\.js\*\*\n\nNode text\n\n\*\*Python\*\*\n\nPython text/);
+    assert.doesNotMatch(markdown, /Try Create order/);
+  });
+
+  test("an API page's reference is replaced by the contract's; an API page without one fails", () => {
+    const reference = `<section data-operation-id="createOrder"><p>POST /v1/orders</p></section><div class="tryIt"><button>Try it</button></div>
+<h2 id="api-request">Request</h2><p>One example tab</p><h2 id="api-code-samples">Code samples</h2>\n<div class="tabs-container"><p>One language</p></div>`;
+    const {markdown} = convert(`<p>Intro.</p>${reference}<p>After.</p>`, {apiReference: '## Request\n\nFrom the contract.'});
+    assert.match(markdown, /Intro\.\n\n## Request\n\nFrom the contract\.\n\nAfter\./);
+    assert.doesNotMatch(markdown, /One example tab|One language/);
+    assert.throws(() => convert('<p>No reference here.</p>', {apiReference: 'x'}), /API page without/);
+  });
+});
+
+describe('Markdown twins: helpers', () => {
+  test('twin paths and URL rewriting', () => {
+    assert.equal(twinPath('/'), '/index.md');
+    assert.equal(twinPath('/docs/refund/'), '/docs/refund.md');
+    assert.equal(rewriteUrl('refund', {...context, pagePath: '/docs/createorder'}), `${siteUrl}/docs/refund.md`);
+    assert.equal(rewriteUrl('https://developers.example.com/docs/refund', context), `${siteUrl}/docs/refund.md`);
+    assert.equal(rewriteUrl('/docs/unknown-page', context), `${siteUrl}/docs/unknown-page`);
+  });
+
+  test('fields are listed with dotted paths; fences outgrow backticks in the code', () => {
+    const rows = flattenFields([
+      {name: 'amount', required: true, type: 'object', constraints: [], fields: [{name: 'value', required: true, type: 'integer', constraints: []}]},
+      {name: 'items', required: false, type: 'array of object', constraints: [], fields: [{name: 'sku', required: true, type: 'string', constraints: []}]},
+    ]);
+    assert.deepEqual(rows.map((row) => row.path), ['amount', 'amount.value', 'items', 'items[].sku']);
+    assert.equal(fenced('a ``` b', 'md'), '````md\na ``` b\n````');
+  });
+
+  test('the link check accepts anchors, external links and what the build serves; rejects the rest', () => {
+    const exists = (pathname: string) => pathname === '/docs/refund.md';
+    assert.deepEqual(linkProblems(['#x', 'https://example.org/y', `${siteUrl}/docs/refund.md#a`], siteUrl, exists), []);
+    assert.equal(linkProblems([`${siteUrl}/docs/gone.md`, '/docs/refund.md'], siteUrl, exists).length, 2);
+  });
+
+  test('llms.txt: title, summary, instructions, sections linking each twin once with one line', () => {
+    const entries: TwinEntry[] = [
+      {path: '/docs/refund', markdown: '/docs/refund.md', title: 'Refund', description: 'Give money\nback.', section: 'docs'},
+      {path: '/blog/x', markdown: '/blog/x.md', title: 'A post', description: '', section: 'blog'},
+    ];
+    const input = {siteTitle: 'Veloxa Pay', summary: 'One API.', siteUrl, entries};
+    const text = llmsTxt(input);
+    assert.match(text, /^# Veloxa Pay\n\n> One API\.\n\n/);
+    for (const rule of [/veloxa/, /private key/i, /sandbox/, /idempotent/i, /X-Timestamp/, /nonce/, /X-Client-Id/]) assert.match(text, rule);
+    assert.match(text, /## Docs\n\n- \[Refund\]\(https:\/\/developers\.example\.com\/docs\/refund\.md\): Give money back\.\n/);
+    assert.match(text, /## Optional\n\n- \[A post\]\(https:\/\/developers\.example\.com\/blog\/x\.md\)\n/);
+    const full = llmsFullTxt(input, new Map([['/docs/refund.md', '# Refund\n\nBody.\n']]));
+    assert.match(full, /<!-- https:\/\/developers\.example\.com\/docs\/refund\.md -->\n\n# Refund\n\nBody\./);
+  });
+});
