@@ -9,8 +9,12 @@
  * its memory for 100,000 orders (tooling/bench/sandbox.ts); prints the table, writes nothing, and exits
  * non-zero when one of its budgets is broken.
  *
+ * Every run against stock also records, per page type, the bytes of the HTML page and of its Markdown twin
+ * (tooling/bench/twinBytes.ts); `--twins [DIR]` prints that table alone for a build already made (default build/).
+ *
  * Usage: npm run bench [-- --runs N --only TYPES --ab GROUP --skip-build]
  *        npm run bench -- --sandbox [--seconds N --orders N]
+ *        npm run bench -- --twins [DIR]
  *   --runs N       interleaved runs of each build (default 5)
  *   --only TYPES   comma-separated page types, for example "guide,demo"
  *   --ab GROUP     A/B of a group of first-load mechanisms (plugins/performance/first-load-switches)
@@ -26,6 +30,7 @@ import {comparisonTable, tableLegend, type PairedRuns} from '../tooling/bench/re
 import {benchSandbox} from '../tooling/bench/sandbox';
 import {pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
 import {brokenBudgets, medians, parseBudgets} from '../tooling/bench/stats';
+import {twinBytes, twinBytesTable} from '../tooling/bench/twinBytes';
 
 function parseArgs(argv: string[]) {
   const value = (name: string) => {
@@ -54,8 +59,20 @@ async function sandboxBench(argv: string[]): Promise<void> {
   process.exitCode = broken.length ? 1 : 0;
 }
 
+/** The HTML and Markdown twin bytes per page type of a build, as a table with a line of context. */
+function twinSection(buildDir: string): string {
+  const rows = twinBytes(buildDir, Object.entries(pageTypes).map(([type, {portal}]) => [type, portal] as const));
+  return `Bytes of each page type's HTML and of its Markdown twin (${buildDir}; gzip at level 6 for both):\n\n${twinBytesTable(rows)}`;
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--sandbox')) return sandboxBench(process.argv.slice(2));
+  const twinsAt = process.argv.indexOf('--twins');
+  if (twinsAt >= 0) {
+    const dir = process.argv[twinsAt + 1] && !process.argv[twinsAt + 1]?.startsWith('--') ? (process.argv[twinsAt + 1] as string) : 'build';
+    console.log(twinSection(dir));
+    return;
+  }
   const options = parseArgs(process.argv.slice(2));
   const found = findChromium();
   if (!found) throw new Error('No Chromium found; set CHROME_PATH.');
@@ -115,7 +132,9 @@ async function main(): Promise<void> {
   const broken = pages.flatMap(([type]) => brokenBudgets(type, medians(runsOf(type).a), medians(runsOf(type).b), budgets));
   const verdict = broken.length ? `Budgets broken:\n${broken.map((line) => `- ${line}`).join('\n')}` : 'All budgets met.';
   console.log(verdict);
-  writeFileSync('bench/results.md', `# Benchmark: the portal against stock Docusaurus\n\n${table}\n${verdict}\n`);
+  const twins = twinSection(buildA.dir);
+  console.log(`\n${twins}`);
+  writeFileSync('bench/results.md', `# Benchmark: the portal against stock Docusaurus\n\n${table}\n${verdict}\n\n## Markdown twins\n\n${twins}\n`);
   writeFileSync('bench/results.json', `${JSON.stringify({measuredAt: started.toISOString(), pages: Object.fromEntries(pages), runs, broken}, null, 2)}\n`);
   process.exitCode = broken.length ? 1 : 0;
 }
