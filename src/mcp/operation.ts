@@ -18,7 +18,7 @@ function resolveRefs(doc: OpenApiDocument, value: unknown, depth = 6, seen: read
   const ref = object['$ref'];
   if (typeof ref === 'string' && ref.startsWith('#/')) {
     if (depth <= 0 || seen.includes(ref)) return {$ref: ref};
-    const {$ref: _dropped, ...siblings} = object;
+    const siblings = Object.fromEntries(Object.entries(object).filter(([key]) => key !== '$ref'));
     const target = resolvePointer(doc, ref) as Record<string, unknown>;
     const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
     return {...(name ? {title: name} : {}), ...(resolveRefs(doc, target, depth - 1, [...seen, ref]) as object), ...(resolveRefs(doc, siblings, depth, seen) as object)};
