@@ -136,9 +136,9 @@ export default tseslint.config(
     rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.tests, importRules.tooling, importRules.plugins, importRules.node)},
   },
   {
-    // The sandbox's local server is a Node program beside the engine: it reads the contract with the
-    // build's loaders and serves node:http, so it may import what tooling/ may.
-    files: ['src/sandbox/server/**'],
+    // The sandbox's local server and the MCP server are Node programs beside the engine: they read the
+    // contract with the build's loaders and files from disk, so they may import what tooling/ may.
+    files: ['src/sandbox/server/**', 'src/mcp/**'],
     rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests)},
   },
   {
