@@ -110,7 +110,7 @@ describe('Markdown twins: helpers', () => {
     const input = {siteTitle: 'Veloxa Pay', summary: 'One API.', siteUrl, entries};
     const text = llmsTxt(input);
     assert.match(text, /^# Veloxa Pay\n\n> One API\.\n\n/);
-    for (const rule of [/veloxa/, /private key/i, /sandbox/, /idempotent/i, /X-Timestamp/, /nonce/, /X-Client-Id/]) assert.match(text, rule);
+    for (const rule of [/createVeloxaClient/, /private key/i, /sandbox/, /idempotent/i, /X-Timestamp/, /nonce/, /X-Client-Id/]) assert.match(text, rule);
     assert.match(text, /## Docs\n\n- \[Refund\]\(https:\/\/developers\.example\.com\/docs\/refund\.md\): Give money back\.\n/);
     assert.match(text, /## Optional\n\n- \[A post\]\(https:\/\/developers\.example\.com\/blog\/x\.md\)\n/);
     const full = llmsFullTxt(input, new Map([['/docs/refund.md', '# Refund\n\nBody.\n']]));

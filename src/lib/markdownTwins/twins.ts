@@ -74,7 +74,7 @@ export function agentInstructions(siteUrl: string): string {
   return [
     'Instructions for coding agents writing a Veloxa Pay integration:',
     '',
-    `- Sign every request with the \`veloxa\` helper of the integration guide (${twin('/docs/integration-guide', '#call-the-api')}); do not write your own canonical string. It signs, sends, and verifies the response before parsing it.`,
+    `- Sign every request with the \`createVeloxaClient\` helper of the integration guide (${twin('/docs/integration-guide', '#call-the-api')}); do not write your own canonical string. It signs, sends, and verifies the response before parsing it.`,
     '- Keep the merchant private key on the server: never in a browser, a mobile app, client-side code, a repository or logs. Clients talk to your server, and only your server calls the API.',
     `- Start in the sandbox: the test merchant and test accounts (${twin('/docs/general/test-accounts')}), the local sandbox server \`npm run sandbox\` (${twin('/docs/local-sandbox')}) and the signature debugger (${twin('/docs/signature-debugger')}) when a signature is rejected. Switch hosts to production only when the sandbox flow passes.`,
     `- Make every write idempotent: generate the merchant number (\`merchantOrderNo\`, \`merchantRefundNo\`, ...) once, store it before the call, and resend the identical request with the same number after a timeout or 5xx (${twin('/docs/idempotency')}).`,
