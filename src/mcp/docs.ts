@@ -7,16 +7,9 @@
 import {existsSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {brand} from '../brand';
+import type {TwinEntry} from '../lib/markdownTwins/twins';
 import {ToolInputError} from './toolError';
 
-/** One entry of markdown-twins.json. */
-export interface TwinEntry {
-  readonly path: string;
-  readonly markdown: string;
-  readonly title: string;
-  readonly description: string;
-  readonly section: string;
-}
 
 interface LoadedTwin extends TwinEntry {
   readonly text: string;
