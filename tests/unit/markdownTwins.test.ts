@@ -61,6 +61,13 @@ describe('Markdown twins: converting a page', () => {
     assert.match(markdown, /^## Part$/m);
   });
 
+  test("a demo's mock screen reads as its name and its words one by one, fake buttons apart", () => {
+    const {markdown} = convert(`<figure class="frame_a phone_b" aria-label="Phone screen: Veloxa Pay"><div class="screen_c"><p class="merchant_d">Corner Bakery</p>
+<dl><div><dt>Total<dd>48.00 USD</div></dl><div class="row_e"><span class="button_f">Pay 48.00 USD</span><span class="button_f">Cancel</span></div><span aria-hidden="true">•••</span></div></figure>`);
+    assert.match(markdown, /^> _Phone screen: Veloxa Pay:_ Corner Bakery · Total · 48\.00 USD · Pay 48\.00 USD · Cancel$/m);
+    assert.doesNotMatch(markdown, /USDCancel|•/);
+  });
+
   test('every tab of a tab group, each under its label; buttons are left out', () => {
     const {markdown} = convert(`<div class="theme-tabs-container tabs-container"><ul role="tablist"><li role="tab">Node.js<li role="tab">Python</ul>
 <div><div role="tabpanel"><p>Node text</p></div><div role="tabpanel" hidden><p>Python text</p></div></div></div><button type="button">Try Create order in the sandbox</button>`);

@@ -52,6 +52,22 @@ function findAll(node: HastNodes, test: (element: Element) => boolean, found: El
 
 const findFirst = (node: HastNodes, test: (element: Element) => boolean): Element | undefined => findAll(node, test)[0];
 
+/** The texts of a mock screen's innermost elements, each whole, skipping what is hidden from readers. */
+function screenTexts(node: Element, found: string[] = []): string[] {
+  if (String(node.properties.ariaHidden) === 'true') return found;
+  const elements = node.children.filter(isElement);
+  if (elements.length === 0 || elements.every((candidate) => ['b', 'strong', 'em', 'i', 'code', 'br'].includes(candidate.tagName))) {
+    const value = textOf(node).replace(/\s+/g, ' ').trim();
+    if (value !== '') found.push(value);
+    return found;
+  }
+  for (const child of node.children) {
+    if (isElement(child)) screenTexts(child, found);
+    else if (child.type === 'text' && child.value.trim() !== '') found.push(child.value.replace(/\s+/g, ' ').trim());
+  }
+  return found;
+}
+
 const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({type: 'element', tagName, properties, children});
 const text = (value: string): ElementContent => ({type: 'text', value});
 
@@ -106,6 +122,13 @@ function simplify(node: Element | HastRoot): void {
     if (child.tagName === 'figure' && child.properties.dataDiagram !== undefined) {
       const source = findFirst(child, (candidate) => candidate.tagName === 'code');
       if (source) out.push(plainPre(textOf(source).trim(), 'mermaid', undefined));
+      continue;
+    }
+    if (child.tagName === 'figure' && typeof child.properties.ariaLabel === 'string') {
+      // A demo's mock screen (a phone or browser window drawn in HTML): its words one by one, in reading
+      // order, under the screen's name; converted as markup, its fake buttons ran together ("USDCancel").
+      const words = screenTexts(child);
+      out.push(element('blockquote', {}, [element('p', {}, [element('em', {}, [text(`${child.properties.ariaLabel}:`)]), text(` ${words.join(' · ')}`)])]));
       continue;
     }
     if (has((name) => name === 'theme-code-block') || (child.tagName === 'pre' && !findFirst(child, (candidate) => candidate.tagName === 'pre' && candidate !== child))) {
