@@ -252,6 +252,41 @@ describe('the sandbox server', () => {
     }
   });
 
+  test('POST /_sandbox/notifications/simulate answers once its own delivery is done, whatever another receiver is still doing', async () => {
+    // One endpoint holds its answer until the test lets it go; the other answers at once.
+    let release: () => void = () => undefined;
+    let called = false;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = http.createServer((request, response) => {
+      called = true;
+      request.resume();
+      void held.then(() => {
+        response.writeHead(200, {'Content-Type': 'application/json'});
+        response.end('{"code":"SUCCESS"}');
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const fast = await receiver(200);
+    try {
+      const clientId = await merchantNotifying('http://127.0.0.1:9/unused');
+      const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/notify`;
+      const pending = control(base, 'POST', '/_sandbox/notifications/simulate', {clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl: slowUrl});
+      await until('the held endpoint is called', async () => (called ? true : undefined));
+      const quick = await control(base, 'POST', '/_sandbox/notifications/simulate', {clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl: fast.url});
+      assert.equal(quick.status, 200, quick.text);
+      assert.equal((quick.json['delivery'] as {acknowledged?: boolean} | null)?.acknowledged, true);
+      const log = (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{url: string}>;
+      assert.deepEqual(log.map((entry) => entry.url), [fast.url], 'the held delivery has no result yet: the answer did not wait for it');
+      release();
+      const first = await pending;
+      assert.equal((first.json['delivery'] as {acknowledged?: boolean} | null)?.acknowledged, true);
+    } finally {
+      release();
+      await fast.close();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+  });
+
   test('POST /_sandbox/notifications/simulate refuses bad JSON, an unknown scenario, bad data and an unknown client with a 4xx that says why', async () => {
     const simulate = (body: unknown) => control(base, 'POST', '/_sandbox/notifications/simulate', body);
     const notifyUrl = 'http://127.0.0.1:9/notify';

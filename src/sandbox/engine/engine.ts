@@ -1775,7 +1775,11 @@ export class SandboxEngine {
         // merchants' notifications, nor the jobs behind it. Its result is committed when it comes.
         const delivery = this.runJob(job).then(() => this.commit());
         this.inFlight.add(delivery);
-        void delivery.finally(() => this.inFlight.delete(delivery));
+        this.inFlightByEvent.set(job.ref, delivery);
+        void delivery.finally(() => {
+          this.inFlight.delete(delivery);
+          if (this.inFlightByEvent.get(job.ref) === delivery) this.inFlightByEvent.delete(job.ref);
+        });
       } else {
         await this.runJob(job);
       }
@@ -1787,6 +1791,13 @@ export class SandboxEngine {
 
   /** Deliveries runDue started and that have not answered yet. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** The same, by the notificationId they deliver. */
+  private readonly inFlightByEvent = new Map<string, Promise<void>>();
+
+  /** Waits for the delivery of one notification that runDue started, if one is under way; not for the others. */
+  async settleDelivery(notificationId: string): Promise<void> {
+    await this.inFlightByEvent.get(notificationId)?.catch(() => undefined);
+  }
 
   /** Waits for every delivery in flight (before a reset, or when a host stops). */
   async settle(): Promise<void> {

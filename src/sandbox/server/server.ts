@@ -365,7 +365,8 @@ function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promi
       if (!result.ok) return errorReply(result.code, result.message);
       // The first attempt is due now: run it here rather than on the timer, so the answer can say how it went.
       await exclusive(() => engine.runDue());
-      await engine.settle();
+      // Only this notification's attempt: a slow receiver of another one must not hold up the answer.
+      await engine.settleDelivery(result.value.notificationId);
       const delivery = engine.control.deliveries(clientId).find((entry) => entry.notificationId === result.value.notificationId);
       return jsonReply({...result.value, delivery: delivery ?? null});
     },
