@@ -145,3 +145,20 @@ test('sandbox console: a Try it journey shows up, notifications verify, the cloc
   }
   expect(errors).toEqual([]);
 });
+
+test('a console open in one tab follows what Try it does in another, without a reload', async ({page, context}) => {
+  const widget = await openConsole(page);
+  const orders = widget.getByRole('region', {name: 'Orders', exact: true});
+  await expect(widget.getByText('No orders yet.')).toBeVisible();
+  const other = await context.newPage();
+  const panel = await openTryIt(other, '/docs/createorder', 'Create order');
+  await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
+  await expect(orders.locator('tbody tr')).toHaveCount(1);
+  await expect(orders.locator('tbody tr td').nth(3)).toHaveText('PENDING');
+  // And the other way: a reset here reaches the other tab, whose next call no longer finds the order.
+  await widget.getByRole('button', {name: 'Reset…'}).click();
+  await widget.getByRole('button', {name: 'Yes, reset the sandbox'}).click();
+  await expect(widget.getByText('No orders yet.')).toBeVisible();
+  await panel.getByRole('button', {name: 'Retrieve order detail'}).click();
+  await sendAndCheck(panel, /^HTTP 404 ORDER_NOT_FOUND/);
+});

@@ -15,8 +15,8 @@ import {createClock, isoSeconds} from '../engine/clock';
 import {SandboxEngine, type ActionResult, type RequestValidator, type SimulateNotificationInput, type SimulatedNotification} from '../engine/engine';
 import type {NotificationTransport, SandboxResponse} from '../engine/http';
 import type {SandboxStateDocument} from '../engine/stateDocument';
-import type {RecordValue} from '../engine/store';
-import {indexedDbInbox} from './inboxStore';
+import type {RecordValue, SandboxStore} from '../engine/store';
+import {indexedDbInbox, type InboxStore} from './inboxStore';
 import {indexedDbStore} from './indexedDbStore';
 import {schemaProblems} from './schemaProblems';
 
@@ -81,14 +81,67 @@ function inboxOf(document: unknown): {ok: true; entries: InboxEntry[]} | {ok: fa
 
 let started: Promise<BrowserSandbox> | undefined;
 
-/** The page's one sandbox, started on first use. */
+/** The page's one sandbox, started on first use, and again after another tab changed it. */
 export function browserSandbox(): Promise<BrowserSandbox> {
   started ??= start();
   return started;
 }
 
+/**
+ * Every tab of the site runs its own engine over the same IndexedDB. A tab that changes the sandbox says so
+ * on this channel; the others drop their engine, so their next call starts one from what is stored instead
+ * of working on (and writing back) a stale copy.
+ */
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('veloxa-sandbox') : undefined;
+const changedElsewhere = new Set<() => void>();
+channel?.addEventListener('message', () => {
+  started = undefined;
+  for (const listener of changedElsewhere) listener();
+});
+const announce = () => channel?.postMessage('changed');
+
+/** Calls `listener` when another tab changed the sandbox (browserSandbox() then reads it afresh); answers how to stop. */
+export function onChangedElsewhere(listener: () => void): () => void {
+  changedElsewhere.add(listener);
+  return () => changedElsewhere.delete(listener);
+}
+
+/** The engine's store, announcing each write to the other tabs. */
+function announcingStore(store: SandboxStore): SandboxStore {
+  return {
+    load: () => store.load(),
+    commit: async (changes) => {
+      await store.commit(changes);
+      if (changes.length > 0) announce();
+    },
+    clear: async () => {
+      await store.clear();
+      announce();
+    },
+    ...(store.replace
+      ? {
+          replace: async (records: Parameters<NonNullable<SandboxStore['replace']>>[0]) => {
+            await store.replace?.(records);
+            announce();
+          },
+        }
+      : {}),
+  };
+}
+
+/** The inbox's store, announcing each write to the other tabs. */
+function announcingInbox(store: InboxStore): InboxStore {
+  const after =
+    <A extends unknown[]>(write: (...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      await write(...args);
+      announce();
+    };
+  return {load: () => store.load(), add: after(store.add.bind(store)), replace: after(store.replace.bind(store)), clear: after(store.clear.bind(store))};
+}
+
 async function start(): Promise<BrowserSandbox> {
-  const inboxStore = await indexedDbInbox(inboxDatabaseName, inboxLimit);
+  const inboxStore = announcingInbox(await indexedDbInbox(inboxDatabaseName, inboxLimit));
   const inbox: InboxEntry[] = await inboxStore.load();
   /** Replaces the list's contents, keeping the list: pages hold on to `inbox`. */
   const setInbox = (entries: readonly InboxEntry[]) => inbox.splice(0, inbox.length, ...entries.slice(-inboxLimit));
@@ -111,7 +164,7 @@ async function start(): Promise<BrowserSandbox> {
     providerKey: {privateKeyPem: generated.providerPrivateKeyPem, keyVersion: generated.spec.sandbox.merchant.providerKey.keyVersion},
     defaultMerchantPublicKeyPem: generated.merchantPublicKeyPem,
     hosts: {cashier: brand.hosts.sandboxCashier, files: brand.hosts.statementFiles},
-    store: await indexedDbStore(databaseName),
+    store: announcingStore(await indexedDbStore(databaseName)),
     clock,
     transport,
   });

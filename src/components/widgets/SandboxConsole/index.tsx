@@ -99,6 +99,8 @@ export default function SandboxConsole(): ReactNode {
   const refresh = useCallback(
     async (wanted: string) => {
       if (!sandbox.current || !checkers.current) return;
+      // Afresh each time: after another tab changed the sandbox, the host starts a new engine from what is stored.
+      sandbox.current = await (await loadHost()).browserSandbox();
       const next = await readConsole(sandbox.current, wanted, checkers.current);
       setView(next);
       setClientId(next.clientId);
@@ -121,10 +123,29 @@ export default function SandboxConsole(): ReactNode {
     };
   }, [providerKeyUrl, refresh]);
 
+  // What another tab does to the sandbox shows here without a reload.
+  const shownClient = useRef(clientId);
+  useEffect(() => {
+    shownClient.current = clientId;
+  }, [clientId]);
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let live = true;
+    void loadHost().then((host) => {
+      if (live) stop = host.onChangedElsewhere(() => void refresh(shownClient.current).catch(() => undefined));
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [refresh]);
+
   /** Runs an action, then reads everything again; the status line says what happened. */
   const act = async (busy: string, action: (started: BrowserSandbox) => Promise<string | undefined>) => {
-    const started = sandbox.current;
-    if (!started) return;
+    if (!sandbox.current) return;
+    // The current engine: one another tab's change replaced must not act on (and write back) old state.
+    const started = await (await loadHost()).browserSandbox();
+    sandbox.current = started;
     setStatus({kind: 'busy', text: busy});
     try {
       const done = await action(started);
