@@ -5,6 +5,7 @@ import {canonicalString, importPublicKey, isTimestampFresh, parseSignatureHeader
 import {localSimulateCommands, notificationTarget, rawNotificationRequest, type NotificationSimulatorData} from '@site/src/lib/notificationSimulator';
 import {localSandboxOrigin} from '@site/src/lib/tryIt';
 import type {DeliveryLogEntry} from '@site/src/sandbox/engine/engine';
+import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import styles from './styles.module.css';
 
@@ -179,16 +180,7 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
     }
   };
 
-  const fieldError = (name: string) =>
-    errors[name] ? (
-      <p id={`${id}-${name}-error`} className={form.fieldError}>
-        {errors[name]}
-      </p>
-    ) : null;
-  const described = (name: string, hint?: string) => {
-    const ids = [hint, errors[name] ? `${id}-${name}-error` : undefined].filter(Boolean).join(' ');
-    return {'aria-invalid': errors[name] !== undefined, ...(ids ? {'aria-describedby': ids} : {})};
-  };
+  const {error: fieldError, described} = fieldErrors(id, errors);
 
   return (
     <section className={styles.panel} aria-label="Notification simulator">

@@ -14,6 +14,7 @@ import {
   type MessageKind,
   type ReadKey,
 } from '@site/src/lib/signatureDiagnosis';
+import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import styles from './styles.module.css';
 
@@ -154,17 +155,8 @@ export default function SignatureDebugger(): ReactNode {
   };
 
   const errors = result.status === 'invalid' ? result.errors : {};
-  const fieldProps = (field: Field) => ({
-    id: `${id}-${field}`,
-    'aria-invalid': errors[field] !== undefined,
-    ...(errors[field] === undefined ? {} : {'aria-describedby': `${id}-${field}-error`}),
-  });
-  const fieldError = (field: Field) =>
-    errors[field] === undefined ? null : (
-      <p id={`${id}-${field}-error`} className={form.fieldError}>
-        {errors[field]}
-      </p>
-    );
+  const {error: fieldError, described} = fieldErrors(id, errors);
+  const fieldProps = (field: Field) => ({id: `${id}-${field}`, ...described(field)});
 
   return (
     <section className={styles.debugger} aria-labelledby={`${id}-title`}>

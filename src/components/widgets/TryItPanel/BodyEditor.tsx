@@ -1,5 +1,6 @@
 import type {ReactNode} from 'react';
 import {formRows, setFormValue, type FormRow, type TryItBodyForm} from '@site/src/lib/tryIt';
+import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import styles from './styles.module.css';
 
@@ -35,13 +36,7 @@ export default function BodyEditor({id, bodyForm, text, onText, onVariant, error
     if (row.switchesVariant && row.path.length === 1 && onVariant?.(value)) return;
     onText(JSON.stringify(setFormValue(parsed, row, value), null, 2));
   };
-  const describedBy = (key: string) => (errors[key] ? {'aria-invalid': true, 'aria-describedby': `${id}-${key.replace(/\W/g, '_')}-error`} : {'aria-invalid': false});
-  const errorOf = (key: string) =>
-    errors[key] ? (
-      <p id={`${id}-${key.replace(/\W/g, '_')}-error`} className={form.fieldError}>
-        {errors[key]}
-      </p>
-    ) : null;
+  const {error: errorOf, described: describedBy} = fieldErrors(id, errors);
 
   return (
     <div className={styles.bodyEditor}>

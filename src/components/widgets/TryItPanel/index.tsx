@@ -7,6 +7,7 @@ import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKe
 import {curlTemplate} from '@site/src/lib/samples/curl';
 import {futureTimeFields, merchantNumberFields} from '@site/src/lib/samples/types';
 import {creationWindow, currentState, latestValues, localSandboxOrigin, problemField, requestTarget, yesterdayUtc, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
+import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import BodyEditor from './BodyEditor';
 import ExchangeView, {type Exchange, type ShopperAction, type TargetId} from './ExchangeView';
@@ -391,13 +392,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
     }
   };
 
-  const fieldError = (name: string) =>
-    errors[name] ? (
-      <p id={`${id}-${name}-error`} className={form.fieldError}>
-        {errors[name]}
-      </p>
-    ) : null;
-  const described = (name: string) => ({'aria-invalid': errors[name] !== undefined, ...(errors[name] ? {'aria-describedby': `${id}-${name}-error`} : {})});
+  const {error: fieldError, described} = fieldErrors(id, errors);
 
   return (
     <section className={styles.panel} aria-label="Try it">
