@@ -6,6 +6,7 @@ import {listOperations, type OpenApiDocument} from '../../src/lib/openapiTypes';
 import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
 import {testVectorDir, testVectorFiles} from '../../plugins/content/openapi-contract';
+import {consoleErrors} from '../support/pageWatch';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -62,10 +63,7 @@ test.describe('API reference pages', () => {
   });
 
   test('reference tables keep their server markup through hydration and render on client-side navigation', async ({page}) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
+    const errors = consoleErrors(page);
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     const fields = page.locator('[data-static-markup] code[data-field="amount.value"]').first();

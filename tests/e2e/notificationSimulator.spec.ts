@@ -17,6 +17,7 @@ import {canonicalString, parseSignatureHeader} from '../../src/lib/signing';
 import {axeViolations} from '../support/axe';
 import {startLocalSandbox} from '../support/localSandbox';
 import {repoRoot} from '../support/routeContract';
+import {requestedScripts} from '../support/pageWatch';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
 const providerPublicKeyPem = readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'provider-test-public.pem'), 'utf8');
@@ -72,10 +73,7 @@ test.describe('Notification simulator', () => {
   test('every notification page has one: closed until opened, then a signed notification that verifies', async ({page}) => {
     test.setTimeout(120_000);
     expect(notificationPages.length).toBe(8);
-    const scripts: string[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.push(request.url());
-    });
+    const scripts = requestedScripts(page);
     for (const {url, scenarios} of notificationPages) {
       const panel = await openSimulator(page, url);
       await produce(panel);

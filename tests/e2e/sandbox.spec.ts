@@ -1,15 +1,10 @@
 import {expect, test} from '@playwright/test';
+import {consoleErrors, requestedScripts} from '../support/pageWatch';
 
 test.describe('the sandbox in the browser', () => {
   test('loads only when asked, runs a payment to a partial refund, keeps its state across a reload, and resets', async ({page}) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    const scripts: string[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.push(request.url());
-    });
+    const errors = consoleErrors(page);
+    const scripts = requestedScripts(page);
     await page.goto('/docs/local-sandbox');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     const firstLoad = scripts.length;

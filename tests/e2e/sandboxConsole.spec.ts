@@ -9,6 +9,7 @@ import {readFileSync} from 'node:fs';
 import {expect, test, type Locator, type Page} from '@playwright/test';
 import {axeViolations} from '../support/axe';
 import {openTryIt, sendAndCheck} from '../support/tryIt';
+import {consoleErrors} from '../support/pageWatch';
 
 async function openConsole(page: Page, query = ''): Promise<Locator> {
   await page.goto(`/docs/sandbox-console${query}`);
@@ -25,10 +26,7 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 
 test('sandbox console: a Try it journey shows up, notifications verify, the clock moves, export, reset and import round-trip', async ({page}, testInfo) => {
   test.setTimeout(120_000);
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
+  const errors = consoleErrors(page);
 
   // The journey in Try it: create, pay as the shopper, retrieve, refund.
   const panel = await openTryIt(page, '/docs/createorder', 'Create order');

@@ -12,6 +12,7 @@ import {axeViolations} from '../support/axe';
 import {startLocalSandbox} from '../support/localSandbox';
 import {repoRoot} from '../support/routeContract';
 import {openTryIt, sendAndCheck} from '../support/tryIt';
+import {consoleErrors, requestedScripts} from '../support/pageWatch';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
 /** Every operation page (not the notification pages), with its operation's summary. */
@@ -22,14 +23,8 @@ const operationPages = scanApiPages(repoRoot)
 
 test.describe('Try it', () => {
   test('from Create order to a refund in a few clicks: shopper pays, follow-ups prefilled, state marked', async ({page}) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    const scripts: string[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.push(request.url());
-    });
+    const errors = consoleErrors(page);
+    const scripts = requestedScripts(page);
     const panel = await openTryIt(page, '/docs/createorder', 'Create order');
     expect(scripts.some((url) => /try-it/.test(url)), 'the panel came in a chunk of its own').toBe(true);
     await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
