@@ -1,5 +1,5 @@
 /**
- * Pages the portal publishes beyond the route contract (../shared/spec/routes.json), each with
+ * Pages the portal publishes beyond the route contract (spec/routes.json), each with
  * the reason it exists. The contract lists what the product spec requires; this list holds what
  * the portal adds. The tests read both lists as one: every page here must have exactly one source
  * file and a place in its sidebar (tests/unit/contentTree.test.ts), and answer 200 with its own

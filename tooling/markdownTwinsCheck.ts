@@ -9,12 +9,12 @@ import {existsSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import type {Nodes} from 'mdast';
 import {fromMarkdown} from 'mdast-util-from-markdown';
-import {apiPageReferences, htmlFileOf, twinPages} from '../plugins/content/markdown-twins';
+import {apiPageReferences, htmlFileOf} from '../plugins/content/markdown-twins';
 import {brand} from '../src/brand';
 import {operationFieldPaths} from '../src/lib/markdownTwins/apiReference';
 import {pageCodeBlocks, parsePage, twinPath} from '../src/lib/markdownTwins/htmlToMarkdown';
 import type {TwinEntry} from '../src/lib/markdownTwins/twins';
-import type {RouteContract} from '../tooling/routeContract';
+import {allPages, type RouteContract} from '../tooling/routeContract';
 
 export interface TwinProblem {
   readonly page: string;
@@ -61,7 +61,8 @@ export function linkProblems(urls: readonly string[], siteUrl: string, exists: (
 
 export function checkMarkdownTwins(buildDir: string, siteDir: string, contract: RouteContract, siteUrl: string): TwinProblem[] {
   const problems: TwinProblem[] = [];
-  const pages = twinPages(contract);
+  // The twins come from the build's routes; every page the contract and src/extraRoutes.ts require must be among them.
+  const pages = allPages(contract).map((pagePath) => ({path: pagePath}));
   const indexFile = path.join(buildDir, 'markdown-twins.json');
   const index = existsSync(indexFile) ? (JSON.parse(readFileSync(indexFile, 'utf8')) as TwinEntry[]) : [];
   if (index.length === 0) problems.push({page: '/markdown-twins.json', message: 'missing or empty'});

@@ -1,10 +1,11 @@
 /**
- * The route contract (../shared/spec/routes.json): every URL the portal must
- * serve. Read from the shared spec beside the repository, never copied into it.
- * The portal's own extra pages (src/extraRoutes.ts) are held to the same tests:
- * sitePages and allPages return both lists. Here in tooling/ because the build
- * (plugins/content/markdown-twins) reads it too; the tests import it through
- * tests/support/routeContract.ts.
+ * The route contract (spec/routes.json): every URL the product spec requires the portal to
+ * serve. The repository keeps its own copy, so a clone builds and tests with nothing beside it;
+ * tests/unit/routeContract.test.ts compares the copy with the product spec's file
+ * (../shared/spec/routes.json) when that exists. The portal's own extra pages (src/extraRoutes.ts)
+ * are held to the same tests: sitePages and allPages return both lists. The build does not read
+ * it (the Markdown twins take their pages from the build's own routes); scripts/checkHtml.ts and
+ * the tests do, the tests through tests/support/routeContract.ts.
  */
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,9 @@ export interface RouteContract {
 }
 
 export const repoRoot = path.resolve(__dirname, '..');
-export const routeContractPath = path.resolve(repoRoot, '..', 'shared', 'spec', 'routes.json');
+export const routeContractPath = path.resolve(repoRoot, 'spec', 'routes.json');
+/** The product spec's route contract, beside the repository where the team keeps it; absent in a plain clone. */
+export const specRouteContractPath = path.resolve(repoRoot, '..', 'shared', 'spec', 'routes.json');
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
@@ -25,7 +28,7 @@ function isStringArray(value: unknown): value is string[] {
 
 export function loadRouteContract(file: string = routeContractPath): RouteContract {
   if (!existsSync(file)) {
-    throw new Error(`Route contract not found at ${file}: the tests expect the shared spec folder beside the repository.`);
+    throw new Error(`Route contract not found at ${file}: it is part of the repository (spec/routes.json); restore it from git.`);
   }
   const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
   if (typeof raw !== 'object' || raw === null) {

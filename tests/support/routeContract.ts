@@ -1,2 +1,2 @@
-/** The route contract and the portal's extra pages, for the tests: the code lives in tooling/routeContract.ts, which the build reads too. */
-export {allPages, loadRouteContract, repoRoot, sitePages, type RouteContract} from '../../tooling/routeContract';
+/** The route contract and the portal's extra pages, for the tests: the code lives in tooling/routeContract.ts, which scripts/checkHtml.ts reads too. */
+export {allPages, loadRouteContract, repoRoot, routeContractPath, sitePages, specRouteContractPath, type RouteContract} from '../../tooling/routeContract';

@@ -4,6 +4,7 @@ import {buildTwin, llmsFullTxt, llmsTxt, type TwinEntry} from '../../src/lib/mar
 import {rewriteUrl, twinPath, type LinkContext} from '../../src/lib/markdownTwins/htmlToMarkdown';
 import {fenced, flattenFields} from '../../src/lib/markdownTwins/apiReference';
 import {linkProblems} from '../../tooling/markdownTwinsCheck';
+import {twinPages} from '../../plugins/content/markdown-twins';
 
 const siteUrl = 'https://developers.example.com';
 const pages = new Set(['/', '/docs/refund', '/docs/createorder']);
@@ -122,5 +123,20 @@ describe('Markdown twins: helpers', () => {
     assert.match(text, /## Optional\n\n- \[A post\]\(https:\/\/developers\.example\.com\/blog\/x\.md\)\n/);
     const full = llmsFullTxt(input, new Map([['/docs/refund.md', '# Refund\n\nBody.\n']]));
     assert.match(full, /<!-- https:\/\/developers\.example\.com\/docs\/refund\.md -->\n\n# Refund\n\nBody\./);
+  });
+});
+
+describe('Markdown twins: which pages get one', () => {
+  test("the build's routes, less search, 404, pagination and test pages; home first, then the sidebars' order, then the rest", () => {
+    const routes = ['/blog', '/blog/page/2', '/docs/refund/', '/404.html', '/search', '/tests/crash', '/docs/integration-guide', '/', '/demos/dynqr', '/markdown-page'];
+    const pages = twinPages(routes, ['/docs/integration-guide', '/docs/refund', '/docs/not-built']);
+    assert.deepEqual(pages, [
+      {path: '/', section: 'general'},
+      {path: '/docs/integration-guide', section: 'docs'},
+      {path: '/docs/refund', section: 'docs'},
+      {path: '/blog', section: 'blog'},
+      {path: '/demos/dynqr', section: 'demos'},
+      {path: '/markdown-page', section: 'general'},
+    ]);
   });
 });

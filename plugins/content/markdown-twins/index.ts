@@ -1,7 +1,8 @@
 /**
- * Local plugin that writes, after the build, a Markdown twin of every page of the route contract
- * (../shared/spec/routes.json) and of the portal's extra pages (src/extraRoutes.ts) next to its
- * HTML: `/docs/createorder` -> `<outDir>/docs/createorder.md`, `/` -> `<outDir>/index.md`. Also
+ * Local plugin that writes, after the build, a Markdown twin of every content page the build
+ * produced (the routes `postBuild` receives, less the search page, the 404 page, blog list
+ * pagination and test-only pages) next to its HTML: `/docs/createorder` ->
+ * `<outDir>/docs/createorder.md`, `/` -> `<outDir>/index.md`. Also
  * `/llms.txt`, `/llms-full.txt` and `/markdown-twins.json`, the index the MCP server's docs
  * tools read. Twins are converted from the built HTML (src/lib/markdownTwins), so they say what
  * the page says; an API page's reference part comes from the contract instead, because the
@@ -10,9 +11,8 @@
 import {readFileSync} from 'node:fs';
 import {mkdir, writeFile} from 'node:fs/promises';
 import path from 'node:path';
-import type {LoadContext, Plugin} from '@docusaurus/types';
-import {loadRouteContract, sitePages, type RouteContract} from '../../../tooling/routeContract';
-import {extraRoutes} from '../../../src/extraRoutes';
+import type {LoadedContent as DocsContent, LoadedVersion} from '@docusaurus/plugin-content-docs';
+import type {LoadContext, LoadedPlugin, Plugin} from '@docusaurus/types';
 import {brand} from '../../../src/brand';
 import {buildOperationView, type OperationView} from '../../../src/lib/apiModel';
 import {renderSamples, sampleInputFor, type RenderedSample} from '../../../src/lib/samples';
@@ -34,10 +34,49 @@ export const interactivePages: Readonly<Record<string, string>> = {
   '/blog/mdx-blog-post': 'a converter between decimal amounts and integer minor units per currency.',
 };
 
-/** Every page with a twin, with its section of the route contract, in contract order. */
-export function twinPages(contract: RouteContract): Array<{path: string; section: string}> {
-  const sections = [...new Set([...Object.keys(contract.pages), ...Object.keys(extraRoutes)])];
-  return sections.flatMap((section) => sitePages(contract, section).map((pagePath) => ({path: pagePath, section})));
+/** Routes the build serves that are not content: no twin. */
+const routesWithoutTwin: readonly RegExp[] = [/^\/404(\.html)?$/, /^\/search$/, /^\/tests(\/|$)/, /\/page\/\d+$/];
+
+/** A page's section, by the first segment of its path: "docs", "demos", "blog", or "general" for the rest. */
+export function sectionOf(pagePath: string): string {
+  const first = pagePath.split('/')[1] ?? '';
+  return ['docs', 'demos', 'blog'].includes(first) ? first : 'general';
+}
+
+type SidebarItems = LoadedVersion['sidebars'][string];
+
+/** The permalinks of the docs plugins' pages in sidebar order: the order a reader meets them. */
+export function sidebarOrder(plugins: readonly LoadedPlugin[]): string[] {
+  const order: string[] = [];
+  for (const plugin of plugins) {
+    if (plugin.name !== 'docusaurus-plugin-content-docs' || !plugin.content) continue;
+    for (const version of (plugin.content as DocsContent).loadedVersions) {
+      const permalinks = new Map(version.docs.map((doc) => [doc.id, doc.permalink]));
+      const visit = (items: SidebarItems): void => {
+        for (const item of items) {
+          if (item.type === 'doc' || item.type === 'ref') order.push(permalinks.get(item.id) ?? '');
+          if (item.type === 'category') {
+            if (item.link?.type === 'doc') order.push(permalinks.get(item.link.id) ?? '');
+            visit(item.items);
+          }
+        }
+      };
+      for (const sidebar of Object.values(version.sidebars)) visit(sidebar);
+    }
+  }
+  return order.filter(Boolean);
+}
+
+/**
+ * Every page with a twin, with its section, from the build's own routes, one entry per path: the
+ * home page first, then the pages of `order` (the sidebars) in that order, then the rest as the
+ * build lists them.
+ */
+export function twinPages(routesPaths: readonly string[], order: readonly string[] = []): Array<{path: string; section: string}> {
+  const normalised = routesPaths.map((route) => (route.length > 1 ? route.replace(/\/$/, '') : route));
+  const pages = new Set(normalised.filter((route) => !routesWithoutTwin.some((pattern) => pattern.test(route))));
+  const ordered = [...new Set(['/', ...order])].filter((route) => pages.has(route));
+  return [...new Set([...ordered, ...pages])].map((pagePath) => ({path: pagePath, section: sectionOf(pagePath)}));
 }
 
 /** The built HTML file of a page. */
@@ -71,8 +110,7 @@ export interface TwinsOutput {
 }
 
 /** Builds every twin from the HTML in outDir and writes them with the llms files and the index. */
-export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUrl: string, contract: RouteContract = loadRouteContract()): Promise<TwinsOutput> {
-  const pages = twinPages(contract);
+export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUrl: string, pages: ReadonlyArray<{path: string; section: string}>): Promise<TwinsOutput> {
   const known = new Set(pages.map((page) => page.path));
   const references = apiPageReferences(siteDir);
   const entries: TwinEntry[] = [];
@@ -105,9 +143,10 @@ export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUr
 export default function markdownTwinsPlugin(context: LoadContext): Plugin {
   return {
     name: 'markdown-twins',
-    async postBuild({outDir, siteConfig}) {
+    async postBuild({outDir, siteConfig, routesPaths, plugins}) {
       const siteUrl = `${siteConfig.url.replace(/\/$/, '')}${siteConfig.baseUrl.replace(/\/$/, '')}`;
-      const {entries} = await writeMarkdownTwins(context.siteDir, outDir, siteUrl);
+      const pages = twinPages(routesPaths, sidebarOrder(plugins));
+      const {entries} = await writeMarkdownTwins(context.siteDir, outDir, siteUrl, pages);
       console.log(`[markdown-twins] ${entries.length} twins, llms.txt and llms-full.txt in ${path.relative(context.siteDir, outDir)}`);
     },
   };
