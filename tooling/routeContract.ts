@@ -1,8 +1,8 @@
 /**
  * The route contract (spec/routes.json): every URL the product spec requires the portal to
  * serve. The repository keeps its own copy, so a clone builds and tests with nothing beside it;
- * tests/unit/routeContract.test.ts compares the copy with the product spec's file
- * (../shared/spec/routes.json) when that exists. The portal's own extra pages (src/extraRoutes.ts)
+ * tests/unit/routeContract.test.ts compares the copy with the product spec's own file when that
+ * is beside the repository. The portal's own extra pages (src/extraRoutes.ts)
  * are held to the same tests: sitePages and allPages return both lists. The build does not read
  * it (the Markdown twins take their pages from the build's own routes); scripts/checkHtml.ts and
  * the tests do, the tests through tests/support/routeContract.ts.
@@ -19,8 +19,6 @@ export interface RouteContract {
 
 export const repoRoot = path.resolve(__dirname, '..');
 export const routeContractPath = path.resolve(repoRoot, 'spec', 'routes.json');
-/** The product spec's route contract, beside the repository where the team keeps it; absent in a plain clone. */
-export const specRouteContractPath = path.resolve(repoRoot, '..', 'shared', 'spec', 'routes.json');
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
