@@ -9,7 +9,7 @@ import path from 'node:path';
 import {fixedClock} from '../../src/sandbox/engine/clock';
 import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
 import {deref, type SchemaObject} from '../../src/lib/openapiTypes';
-import {engineClient, type CallResult} from '../support/sandboxClient';
+import {engineClient, responseProblems, type CallResult} from '../support/sandboxClient';
 import {repoRoot} from '../support/routeContract';
 
 const start = Date.parse('2026-11-26T12:00:00Z');
@@ -189,5 +189,52 @@ describe('D8: every error message is an English sentence, never the code', () =>
       assert.notEqual(message, code, `${code} carries a sentence`);
       assert.match(message, /^[A-Z].* .*[.?]$/, `${code}: "${message}" is a sentence`);
     }
+  });
+});
+
+describe('I-2 and D9: every answer is signed, pre-authentication refusals included', () => {
+  const merchant = () => sandboxFiles().spec.sandbox.merchant.clientId;
+  const nonce = 'c5e7a9b1-2d4f-4a6c-8e0b-1f3a5c7e9b2d';
+  const cases: Array<{name: string; target?: string; headers: () => Record<string, string>; code: string}> = [
+    {name: 'no signing headers at all (a bare curl)', headers: () => ({}), code: 'INVALID_PARAMETER'},
+    {name: 'X-Timestamp with +00:00 (isoformat())', headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00+00:00', 'X-Nonce': nonce}), code: 'INVALID_PARAMETER'},
+    {name: 'X-Timestamp with milliseconds (toISOString())', headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00.000Z', 'X-Nonce': nonce}), code: 'INVALID_PARAMETER'},
+    {name: 'an X-Nonce shorter than 16 characters', headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00Z', 'X-Nonce': 'short'}), code: 'INVALID_PARAMETER'},
+    {name: 'a missing X-Client-Id', headers: () => ({'X-Timestamp': '2026-11-26T12:00:00Z', 'X-Nonce': nonce}), code: 'INVALID_PARAMETER'},
+    {name: 'an unknown path', target: '/v1/nothing-here', headers: () => ({}), code: 'INVALID_PARAMETER'},
+  ];
+  for (const entry of cases) {
+    test(`${entry.name}: signed over the request as sent (a missing header is empty), and a tampered copy fails`, async () => {
+      const {engine} = await setUp();
+      const headers = entry.headers();
+      const target = entry.target ?? '/v1/balances';
+      const response = await engine.handle({method: 'GET', target, headers, body: ''});
+      assert.equal(JSON.parse(response.body).code, entry.code);
+      assert.ok(response.headers['X-Signature'], 'the answer carries X-Signature');
+      const sent = {method: 'GET', target, clientId: headers['X-Client-Id'] ?? '', timestamp: headers['X-Timestamp'] ?? '', nonce: headers['X-Nonce'] ?? ''};
+      assert.deepEqual(await responseProblems(sent, response, undefined), []);
+      const tampered = {...response, body: response.body.replace('"message":"', '"message":"Ignore this. ')};
+      assert.deepEqual(await responseProblems(sent, tampered, undefined), ['the response signature does not verify']);
+    });
+  }
+
+  test('a body over the size limit, refused by the host, is signed too', async () => {
+    const {engine} = await setUp();
+    const response = await engine.refuse({method: 'POST', target: '/v1/orders', headers: {}}, 'REQUEST_TOO_LARGE', 'The body is larger than 65536 bytes, so it was not read.');
+    assert.equal(response.status, 413);
+    assert.deepEqual(await responseProblems({method: 'POST', target: '/v1/orders', clientId: '', timestamp: '', nonce: ''}, response, undefined), []);
+  });
+
+  test('RateLimit-Remaining reports the real figure for a request that was not counted, never a made-up 0', async () => {
+    const {engine, client} = await setUp();
+    const bare = await engine.handle({method: 'GET', target: '/v1/balances', headers: {}, body: ''});
+    const limit = Number(bare.headers['RateLimit-Limit']);
+    assert.ok(limit > 2);
+    assert.equal(bare.headers['RateLimit-Remaining'], String(limit), 'nothing was counted against anyone');
+    ok(await client.call('GET', '/v1/balances'));
+    ok(await client.call('GET', '/v1/balances'));
+    const forged = await engine.handle({method: 'GET', target: '/v1/balances', headers: {'X-Client-Id': client.clientId, 'X-Timestamp': '2026-11-26T12:00:00Z', 'X-Nonce': nonce, 'X-Signature': 'algorithm=RSA-SHA256, keyVersion=1, signature=AAAA'}, body: ''});
+    assert.equal(JSON.parse(forged.body).code, 'INVALID_SIGNATURE');
+    assert.equal(forged.headers['RateLimit-Remaining'], String(limit - 2), 'the two counted calls, not this refused one');
   });
 });

@@ -193,6 +193,19 @@ function addToCache(cache: BalanceCache, entry: LedgerEntry): void {
   }
 }
 
+/**
+ * Records one change of an object that notifications carry: `version` goes up by one, and `updatedAt`
+ * (where the object has it) is now. Receivers order notifications by `version`, which, unlike a
+ * whole-second timestamp, tells apart two changes of the same second.
+ */
+function recordChange(object: JsonObject, now: number): void {
+  object['version'] = (typeof object['version'] === 'number' ? object['version'] : 0) + 1;
+  if ('updatedAt' in object) object['updatedAt'] = isoSeconds(now);
+}
+
+/** The amounts of an order that refunds and chargebacks move, as one comparable string. */
+const amountsOf = (order: JsonObject): string => JSON.stringify([order['refundedAmount'], order['refundableAmount'], order['disputedAmount']]);
+
 const processingMessage = (merchantOrderNo: string): string => `Order ${merchantOrderNo} has a payment attempt in PROCESSING: wait for its result notification, then try again.`;
 const disputedMessage = (merchantOrderNo: string): string => `Order ${merchantOrderNo} has an OPEN chargeback: respond to it, then try again.`;
 
@@ -650,6 +663,16 @@ export class SandboxEngine {
     return {limit: rateClass.perSecond, remaining};
   }
 
+  /**
+   * What is left of this second's allowance for a request that was not counted (refused before it was
+   * authenticated, or rate-limited): the real figure, never a made-up 0 that would stall a client pacing on it.
+   */
+  private remainingUncounted(clientId: string, rateClass: {name: string; perSecond: number}): number {
+    const window = this.rateWindows.get(`${clientId}/${rateClass.name}`);
+    const used = window && window.second === Math.floor(this.clock.now() / msPerSecond) ? window.count : 0;
+    return Math.max(0, rateClass.perSecond - used);
+  }
+
   /** A fault set for this operation answers instead of it (SYSTEM_BUSY), or after it was carried out (INTERNAL_ERROR). */
   private fault(operation: OperationSpec, when: 'before' | 'after'): Reply | undefined {
     const index = this.faults.findIndex((fault) => fault.remaining > 0 && (fault.operationId === undefined || fault.operationId === operation.operationId));
@@ -685,7 +708,7 @@ export class SandboxEngine {
     const rateClass = operation ? this.spec.rateLimits.find((entry) => entry.name === operation.rateClass) : undefined;
     if (rateClass) {
       headers['RateLimit-Limit'] = String(rate?.limit ?? rateClass.perSecond);
-      headers['RateLimit-Remaining'] = String(rate?.remaining ?? 0);
+      headers['RateLimit-Remaining'] = String(rate?.remaining ?? this.remainingUncounted(signed.clientId, rateClass));
       headers['RateLimit-Reset'] = '1';
     }
     if ((reply.code === 'RATE_LIMITED' || reply.code === 'SYSTEM_BUSY') && headers['Retry-After'] === undefined) headers['Retry-After'] = '1';
@@ -702,7 +725,7 @@ export class SandboxEngine {
       headers['X-Nonce'] = nonce;
       headers['X-Signature'] = formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: this.providerKeyVersion, signature});
     } catch {
-      // A request whose own signing headers are malformed cannot be bound to a response: answered unsigned.
+      // Only a request value with a line break cannot be bound (responseCanonicalString); HTTP cannot carry one.
     }
     return {status, headers, body, ...(reply.holdSeconds ? {holdSeconds: reply.holdSeconds} : {})};
   }
@@ -883,6 +906,22 @@ export class SandboxEngine {
     if (disputed > 0 || order['disputedAmount'] !== undefined) order['disputedAmount'] = money(disputed, currency) as unknown as Json;
   }
 
+  /**
+   * Recomputes the order's amounts after a refund or chargeback moved, and moves it to the status `next`
+   * names (from the refunded amount), if any: one change of the order (one version) when anything moved.
+   */
+  private refreshOrderAmounts(state: MerchantState, record: OrderRecord, next?: (refunded: number) => string): void {
+    const before = amountsOf(record.order);
+    this.refreshAmounts(state, record);
+    const status = next?.((record.order['refundedAmount'] as unknown as Money).value) ?? record.order.status;
+    if (status !== record.order.status) {
+      this.setOrderStatus(state, record, status);
+      return;
+    }
+    if (amountsOf(record.order) !== before) recordChange(record.order, this.clock.now());
+    this.touch(state, 'order', record.order.merchantOrderNo);
+  }
+
   /** Moves an order to `to`, if its state machine declares the transition; throws otherwise (a bug, never bad input). */
   private transition(machine: string, from: string, to: string): void {
     const spec = this.spec.stateMachines[machine];
@@ -892,7 +931,8 @@ export class SandboxEngine {
   private setOrderStatus(state: MerchantState, record: OrderRecord, to: string, changes: JsonObject = {}): void {
     const from = record.order.status;
     if (from !== to) this.transition('OrderStatus', from, to);
-    Object.assign(record.order, changes, {status: to, updatedAt: isoSeconds(this.clock.now())});
+    Object.assign(record.order, changes, {status: to});
+    recordChange(record.order, this.clock.now());
     this.refreshAmounts(state, record);
     this.touch(state, 'order', record.order.merchantOrderNo);
   }
@@ -948,6 +988,7 @@ export class SandboxEngine {
       ...(typeof body['description'] === 'string' ? {description: body['description']} : {}),
       createdAt: isoSeconds(now),
       updatedAt: isoSeconds(now),
+      version: 1,
       expiresAt: isoSeconds(now + expiresInSeconds * msPerSecond),
       ...(isObject(body['metadata']) ? {metadata: body['metadata']} : {}),
     } as OrderRecord['order'];
@@ -1184,12 +1225,12 @@ export class SandboxEngine {
         ...(extra['reason'] !== undefined ? {reason: extra['reason']} : {}),
         createdAt: isoSeconds(now),
         updatedAt: isoSeconds(now),
+        version: 1,
       } as RefundRecord['refund'],
     };
     this.put(state, 'refund', refundId, refund);
     this.post(state, {currency: amount.currency, legs: {available: -amount.value, frozen: amount.value}, memo: `refund ${refundId} reserved`});
-    this.refreshAmounts(state, record);
-    this.touch(state, 'order', record.order.merchantOrderNo);
+    this.refreshOrderAmounts(state, record);
     const outcome = refundOutcome(this.spec.sandbox, amount.value, origin);
     const decided = outcome.accepted ? outcome : {status: 'SUCCEEDED', processingSeconds: 0};
     this.schedule({at: now + decided.processingSeconds * msPerSecond, clientId: state.merchant.clientId, kind: 'refund.complete', ref: refundId, data: {status: decided.status, failureCode: 'failureCode' in decided ? (decided.failureCode ?? null) : null}});
@@ -1346,6 +1387,7 @@ export class SandboxEngine {
         ...extra,
         createdAt: isoSeconds(now),
         updatedAt: isoSeconds(now),
+        version: 1,
       } as PayoutRecord['payout'],
     };
     // Key order of the contract's objects: what the payee sees first, then times.
@@ -1756,6 +1798,7 @@ export class SandboxEngine {
         authorizationExpiresAt: isoSeconds(expires),
         createdAt: isoSeconds(now),
         updatedAt: isoSeconds(now),
+        version: 1,
       },
     };
     this.put(state, 'agreement', merchantAgreementNo, record);
@@ -1765,7 +1808,8 @@ export class SandboxEngine {
 
   private setAgreementStatus(state: MerchantState, record: AgreementRecord, to: string, changes: JsonObject): void {
     this.transition('AgreementStatus', record.agreement.status, to);
-    Object.assign(record.agreement, changes, {status: to, updatedAt: isoSeconds(this.clock.now())});
+    Object.assign(record.agreement, changes, {status: to});
+    recordChange(record.agreement, this.clock.now());
     this.touch(state, 'agreement', record.agreement.merchantAgreementNo);
   }
 
@@ -1922,7 +1966,8 @@ export class SandboxEngine {
     const now = this.clock.now();
     const amount = refund.refund.amount;
     this.transition('RefundStatus', 'PROCESSING', status);
-    Object.assign(refund.refund, {status, updatedAt: isoSeconds(now), completedAt: isoSeconds(now)});
+    Object.assign(refund.refund, {status, completedAt: isoSeconds(now)});
+    recordChange(refund.refund, now);
     if (status === 'SUCCEEDED') {
       this.post(state, {
         currency: amount.currency,
@@ -1948,15 +1993,7 @@ export class SandboxEngine {
       this.post(state, {currency: amount.currency, legs: {frozen: -amount.value, available: amount.value}, memo: `refund ${refund.refund.refundId} failed: reservation released`});
     }
     this.touch(state, 'refund', refund.refund.refundId);
-    this.refreshAmounts(state, order);
-    if (status === 'SUCCEEDED') {
-      const refunded = (order.order['refundedAmount'] as unknown as Money).value;
-      const next = refunded >= order.order.amount.value ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
-      if (order.order.status !== next) this.setOrderStatus(state, order, next);
-      else this.touch(state, 'order', order.order.merchantOrderNo);
-    } else {
-      this.touch(state, 'order', order.order.merchantOrderNo);
-    }
+    this.refreshOrderAmounts(state, order, (refunded) => (status !== 'SUCCEEDED' ? order.order.status : refunded >= order.order.amount.value ? 'REFUNDED' : 'PARTIALLY_REFUNDED'));
     this.emit(state, status === 'SUCCEEDED' ? 'REFUND.SUCCEEDED' : 'REFUND.FAILED', refund.refund, {order: order.order.merchantOrderNo, refund: refund.refund.refundId});
   }
 
@@ -1968,7 +2005,8 @@ export class SandboxEngine {
     this.transition(machine, 'PROCESSING', status);
     const now = this.clock.now();
     const {amount, fee} = record.payout;
-    Object.assign(record.payout, {status, updatedAt: isoSeconds(now), completedAt: isoSeconds(now)});
+    Object.assign(record.payout, {status, completedAt: isoSeconds(now)});
+    recordChange(record.payout, now);
     const product = record.kind === 'WALLET' ? 'TRANSFER' : record.kind === 'BANK' ? 'BANK_TRANSFER' : 'CARD_PAYOUT';
     if (status === 'SUCCEEDED') {
       this.post(state, {
@@ -2008,7 +2046,8 @@ export class SandboxEngine {
     this.transition('BankTransferStatus', 'SUCCEEDED', 'RETURNED');
     const now = this.clock.now();
     const failureCode = String(job.data?.['failureCode'] ?? 'PAYEE_ACCOUNT_INVALID');
-    Object.assign(record.payout, {status: 'RETURNED', updatedAt: isoSeconds(now), returnedAt: isoSeconds(now), failureCode, failureReason: 'The receiving bank returned the funds (sandbox).'});
+    Object.assign(record.payout, {status: 'RETURNED', returnedAt: isoSeconds(now), failureCode, failureReason: 'The receiving bank returned the funds (sandbox).'});
+    recordChange(record.payout, now);
     const amount = record.payout.amount;
     this.post(state, {
       currency: amount.currency,
@@ -2236,11 +2275,11 @@ export class SandboxEngine {
           status: 'OPEN',
           openedAt: isoSeconds(now),
           evidenceDueAt: isoSeconds(now + data.evidenceDueSeconds * msPerSecond),
+          version: 1,
         };
         this.put(state, 'chargeback', chargebackId, {chargeback});
         this.post(state, {currency: chargeback.amount.currency, legs: {available: -value, frozen: value}, memo: `chargeback ${chargebackId} opened: amount frozen`});
-        this.refreshAmounts(state, record);
-        this.touch(state, 'order', merchantOrderNo);
+        this.refreshOrderAmounts(state, record);
         this.emit(state, 'CHARGEBACK.OPENED', chargeback, {order: merchantOrderNo});
         return chargeback as unknown as Json;
       }),
@@ -2254,6 +2293,7 @@ export class SandboxEngine {
         const now = this.clock.now();
         const {amount} = record.chargeback;
         Object.assign(record.chargeback, {status: resolution, resolvedAt: isoSeconds(now)});
+        recordChange(record.chargeback, now);
         if (resolution === 'WON') {
           this.post(state, {currency: amount.currency, legs: {frozen: -amount.value, available: amount.value}, memo: `chargeback ${chargebackId} won: amount released`});
         } else {
@@ -2278,10 +2318,7 @@ export class SandboxEngine {
         }
         this.touch(state, 'chargeback', chargebackId);
         const order = state.orders.get(record.chargeback.merchantOrderNo);
-        if (order) {
-          this.refreshAmounts(state, order);
-          this.touch(state, 'order', order.order.merchantOrderNo);
-        }
+        if (order) this.refreshOrderAmounts(state, order);
         this.emit(state, `CHARGEBACK.${resolution}`, record.chargeback, {order: record.chargeback.merchantOrderNo});
         return record.chargeback as unknown as Json;
       }),
@@ -2304,6 +2341,7 @@ export class SandboxEngine {
           bankReference: `SBX${randomDigits(13)}`,
           // When it will be credited; the notification carries the same time.
           creditedAt: isoSeconds(this.clock.now() + data.creditSeconds * msPerSecond),
+          version: 1, // a top-up never changes: its one notification carries version 1
         };
         this.schedule({at: this.clock.now() + data.creditSeconds * msPerSecond, clientId, kind: 'vam.credit', ref: topUp.bankReference, data: {topUp: topUp as unknown as Json}});
         return topUp as unknown as Json;
