@@ -91,7 +91,7 @@ function checkNonce(field: SigningField, nonce: string): void {
  * The request a response answers, as it was sent: method, target, X-Client-Id and X-Nonce, each the
  * empty string when the request lacked it. Its timestamp and body are not part of the response string.
  */
-export interface AnsweredRequest {
+interface AnsweredRequest {
   readonly method: string;
   readonly pathWithQuery: string;
   readonly clientId: string;
