@@ -23,6 +23,9 @@
  *   the request's METHOD, request target and client ID,
  *   the response's X-Timestamp and X-Nonce,
  *   the request's X-Nonce, the HTTP status (three digits), the raw response body.
+ * The request's values are taken as the request carried them, valid or not, and a header the request
+ * lacked is the empty string: so an answer to a malformed request (no X-Client-Id, a short X-Nonce) is
+ * signed too, and the client verifies it with exactly what it sent.
  */
 
 export const signatureAlgorithm = 'RSA-SHA256';
@@ -84,10 +87,21 @@ function checkNonce(field: SigningField, nonce: string): void {
   }
 }
 
+/**
+ * The request a response answers, as it was sent: method, target, X-Client-Id and X-Nonce, each the
+ * empty string when the request lacked it. Its timestamp and body are not part of the response string.
+ */
+interface AnsweredRequest {
+  readonly method: string;
+  readonly pathWithQuery: string;
+  readonly clientId: string;
+  readonly nonce: string;
+  readonly timestamp?: string;
+}
+
 /** What a response signature covers: the request it answers, and the response itself. */
 export interface ResponseCanonicalInput {
-  /** The request as the merchant signed it (its body is not part of the response string). */
-  readonly request: Omit<CanonicalInput, 'body'>;
+  readonly request: AnsweredRequest;
   readonly status: number;
   /** The response's own X-Timestamp and X-Nonce headers. */
   readonly timestamp: string;
@@ -97,14 +111,17 @@ export interface ResponseCanonicalInput {
 
 /** Builds the response canonical string; throws SigningInputError naming the bad field. */
 export function responseCanonicalString(input: ResponseCanonicalInput): string {
-  const requestLines = canonicalString({...input.request, body: ''}).split('\n');
+  // Taken as sent, valid or not (an HTTP header or request line cannot hold a line break, so none is lost).
+  for (const field of ['method', 'pathWithQuery', 'clientId', 'nonce'] as const) {
+    if (/[\r\n]/.test(input.request[field])) throw new SigningInputError(field, `the request's ${field} must be a single line.`);
+  }
   checkTimestamp('responseTimestamp', input.timestamp);
   checkNonce('responseNonce', input.nonce);
   if (!Number.isInteger(input.status) || input.status < 100 || input.status > 599) {
     throw new SigningInputError('status', `status must be an HTTP status from 100 to 599, got ${String(input.status)}.`);
   }
-  const [method = '', target = '', clientId = ''] = requestLines;
-  return [method, target, clientId, input.timestamp, input.nonce, input.request.nonce, String(input.status), input.body].join('\n');
+  const {method, pathWithQuery, clientId, nonce} = input.request;
+  return [method, pathWithQuery, clientId, input.timestamp, input.nonce, nonce, String(input.status), input.body].join('\n');
 }
 
 export interface SignatureHeader {

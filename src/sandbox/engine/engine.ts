@@ -96,17 +96,20 @@ interface Reply {
   readonly holdSeconds?: number;
 }
 
-/** A rejection thrown inside an operation: answered with its code, nothing is changed. */
+/**
+ * A rejection thrown inside an operation: answered with its code, nothing is changed. The message is
+ * required: it is the English sentence the merchant reads, never the code again (docs/response-code).
+ */
 class Rejected extends Error {
   constructor(
     readonly code: string,
-    message?: string,
+    message: string,
   ) {
-    super(message ?? code);
+    super(message);
   }
 }
 
-const reject = (code: string, message?: string): never => {
+const reject = (code: string, message: string): never => {
   throw new Rejected(code, message);
 };
 
@@ -188,6 +191,41 @@ function addToCache(cache: BalanceCache, entry: LedgerEntry): void {
     day.set(entry.currency, (day.get(entry.currency) ?? 0) + entry.legs.pending);
     cache.pendingByDay.set(entry.availableOn, day);
   }
+}
+
+/**
+ * Records one change of an object that notifications carry: `version` goes up by one, and `updatedAt`
+ * (where the object has it) is now. Receivers order notifications by `version`, which, unlike a
+ * whole-second timestamp, tells apart two changes of the same second.
+ */
+function recordChange(object: JsonObject, now: number): void {
+  object['version'] = (typeof object['version'] === 'number' ? object['version'] : 0) + 1;
+  if ('updatedAt' in object) object['updatedAt'] = isoSeconds(now);
+}
+
+/** The amounts of an order that refunds and chargebacks move, as one comparable string. */
+const amountsOf = (order: JsonObject): string => JSON.stringify([order['refundedAmount'], order['refundableAmount'], order['disputedAmount']]);
+
+const processingMessage = (merchantOrderNo: string): string => `Order ${merchantOrderNo} has a payment attempt in PROCESSING: wait for its result notification, then try again.`;
+const disputedMessage = (merchantOrderNo: string): string => `Order ${merchantOrderNo} has an OPEN chargeback: respond to it, then try again.`;
+
+/**
+ * The refund an earlier Revoke order of this order started and that has not failed, newest first: while it
+ * exists, a repeated Revoke answers REFUND_STARTED with it, so a till whose first answer was lost acts the same.
+ */
+function revokeRefundOf(state: MerchantState, merchantOrderNo: string): RefundRecord | undefined {
+  return [...state.refunds.values()]
+    .filter((record) => record.refund.merchantOrderNo === merchantOrderNo && record.refund['origin'] === 'REVOKE' && record.refund.status !== 'FAILED')
+    .at(-1);
+}
+
+/**
+ * E-wallet: a desktop browser (`WEB`) is sent to the cashier, which shows a QR code for the wallet app;
+ * a phone (`MOBILE_WEB`, `APP`) switches to the app by the documented deep link, with the cashier as fallback.
+ */
+function ewalletNextAction(terminalType: Json | undefined, cashierUrl: string, session: string): JsonObject {
+  if (terminalType === 'WEB') return {type: 'REDIRECT', cashierUrl};
+  return {type: 'APP_SWITCH', deepLink: `veloxapay://pay?session=${session}`, fallbackUrl: cashierUrl};
 }
 
 /** gzip, then SHA-256 in lower-case hex: the statement file as downloaded, and its digest. */
@@ -625,6 +663,16 @@ export class SandboxEngine {
     return {limit: rateClass.perSecond, remaining};
   }
 
+  /**
+   * What is left of this second's allowance for a request that was not counted (refused before it was
+   * authenticated, or rate-limited): the real figure, never a made-up 0 that would stall a client pacing on it.
+   */
+  private remainingUncounted(clientId: string, rateClass: {name: string; perSecond: number}): number {
+    const window = this.rateWindows.get(`${clientId}/${rateClass.name}`);
+    const used = window && window.second === Math.floor(this.clock.now() / msPerSecond) ? window.count : 0;
+    return Math.max(0, rateClass.perSecond - used);
+  }
+
   /** A fault set for this operation answers instead of it (SYSTEM_BUSY), or after it was carried out (INTERNAL_ERROR). */
   private fault(operation: OperationSpec, when: 'before' | 'after'): Reply | undefined {
     const index = this.faults.findIndex((fault) => fault.remaining > 0 && (fault.operationId === undefined || fault.operationId === operation.operationId));
@@ -651,7 +699,7 @@ export class SandboxEngine {
   ): Promise<SandboxResponse> {
     const known = this.spec.resultCodes[reply.code];
     const status = known?.httpStatus ?? 500;
-    const envelope: JsonObject = {code: reply.code, message: reply.message ?? known?.message ?? reply.code, requestId};
+    const envelope: JsonObject = {code: reply.code, message: reply.message ?? known?.message ?? 'The sandbox answered with a code the contract does not define.', requestId};
     if (reply.data !== undefined) envelope['data'] = reply.data;
     const body = JSON.stringify(envelope);
     const timestamp = isoSeconds(this.clock.now());
@@ -660,7 +708,7 @@ export class SandboxEngine {
     const rateClass = operation ? this.spec.rateLimits.find((entry) => entry.name === operation.rateClass) : undefined;
     if (rateClass) {
       headers['RateLimit-Limit'] = String(rate?.limit ?? rateClass.perSecond);
-      headers['RateLimit-Remaining'] = String(rate?.remaining ?? 0);
+      headers['RateLimit-Remaining'] = String(rate?.remaining ?? this.remainingUncounted(signed.clientId, rateClass));
       headers['RateLimit-Reset'] = '1';
     }
     if ((reply.code === 'RATE_LIMITED' || reply.code === 'SYSTEM_BUSY') && headers['Retry-After'] === undefined) headers['Retry-After'] = '1';
@@ -677,7 +725,7 @@ export class SandboxEngine {
       headers['X-Nonce'] = nonce;
       headers['X-Signature'] = formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: this.providerKeyVersion, signature});
     } catch {
-      // A request whose own signing headers are malformed cannot be bound to a response: answered unsigned.
+      // Only a request value with a line break cannot be bound (responseCanonicalString); HTTP cannot carry one.
     }
     return {status, headers, body, ...(reply.holdSeconds ? {holdSeconds: reply.holdSeconds} : {})};
   }
@@ -721,7 +769,7 @@ export class SandboxEngine {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw);
+      parsed = raw === '' && operation.bodyOptional ? {} : JSON.parse(raw);
     } catch {
       return reject('INVALID_PARAMETER', 'The body is not valid JSON.');
     }
@@ -774,7 +822,7 @@ export class SandboxEngine {
       case 'queryRefund': {
         const id = state.refundNos.get(text('merchantRefundNo'));
         const record = id === undefined ? undefined : state.refunds.get(id);
-        if (!record) return reject('REFUND_NOT_FOUND');
+        if (!record) return reject('REFUND_NOT_FOUND', `No refund ${text('merchantRefundNo')} exists, yet, for ${state.merchant.clientId}.`);
         return {code: 'SUCCESS', data: record.refund};
       }
       case 'transfer':
@@ -858,6 +906,22 @@ export class SandboxEngine {
     if (disputed > 0 || order['disputedAmount'] !== undefined) order['disputedAmount'] = money(disputed, currency) as unknown as Json;
   }
 
+  /**
+   * Recomputes the order's amounts after a refund or chargeback moved, and moves it to the status `next`
+   * names (from the refunded amount), if any: one change of the order (one version) when anything moved.
+   */
+  private refreshOrderAmounts(state: MerchantState, record: OrderRecord, next?: (refunded: number) => string): void {
+    const before = amountsOf(record.order);
+    this.refreshAmounts(state, record);
+    const status = next?.((record.order['refundedAmount'] as unknown as Money).value) ?? record.order.status;
+    if (status !== record.order.status) {
+      this.setOrderStatus(state, record, status);
+      return;
+    }
+    if (amountsOf(record.order) !== before) recordChange(record.order, this.clock.now());
+    this.touch(state, 'order', record.order.merchantOrderNo);
+  }
+
   /** Moves an order to `to`, if its state machine declares the transition; throws otherwise (a bug, never bad input). */
   private transition(machine: string, from: string, to: string): void {
     const spec = this.spec.stateMachines[machine];
@@ -867,7 +931,8 @@ export class SandboxEngine {
   private setOrderStatus(state: MerchantState, record: OrderRecord, to: string, changes: JsonObject = {}): void {
     const from = record.order.status;
     if (from !== to) this.transition('OrderStatus', from, to);
-    Object.assign(record.order, changes, {status: to, updatedAt: isoSeconds(this.clock.now())});
+    Object.assign(record.order, changes, {status: to});
+    recordChange(record.order, this.clock.now());
     this.refreshAmounts(state, record);
     this.touch(state, 'order', record.order.merchantOrderNo);
   }
@@ -923,6 +988,7 @@ export class SandboxEngine {
       ...(typeof body['description'] === 'string' ? {description: body['description']} : {}),
       createdAt: isoSeconds(now),
       updatedAt: isoSeconds(now),
+      version: 1,
       expiresAt: isoSeconds(now + expiresInSeconds * msPerSecond),
       ...(isObject(body['metadata']) ? {metadata: body['metadata']} : {}),
     } as OrderRecord['order'];
@@ -969,7 +1035,8 @@ export class SandboxEngine {
   }
 
   private nextAction(scene: string, orderId: string, body: JsonObject, now: number): JsonObject {
-    const cashier = `https://${this.hosts.cashier}/pay/${orderId}?t=${randomToken(16)}`;
+    const session = randomToken(16);
+    const cashier = `https://${this.hosts.cashier}/pay/${orderId}?t=${session}`;
     switch (scene) {
       case 'HOSTED_PAYPAGE':
         return {type: 'REDIRECT', cashierUrl: cashier};
@@ -984,7 +1051,7 @@ export class SandboxEngine {
       case 'JSAPI':
         return {type: 'JSAPI', jsapiParams: {walletAppId: String(body['walletAppId']), prepayId: randomId('pre_', 20), timestamp: String(Math.floor(now / msPerSecond)), nonce: randomToken(16), signature: randomToken(43)}};
       case 'EWALLET':
-        return {type: 'APP_SWITCH', deepLink: `veloxawallet://pay?order=${orderId}`, fallbackUrl: cashier};
+        return ewalletNextAction(body['terminalType'], cashier, session);
       case 'CASH_TOP_UP':
         return {type: 'CASH_CODE', paymentReference: randomDigits(paymentReferenceDigits), expiresAt: isoSeconds(now + (typeof body['expiresInSeconds'] === 'number' ? body['expiresInSeconds'] : 1800) * msPerSecond)};
       default:
@@ -1058,7 +1125,7 @@ export class SandboxEngine {
 
   private retrieveOrderPayer(state: MerchantState, merchantOrderNo: string): Reply {
     const record = this.order(state, merchantOrderNo);
-    if (!['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(record.order.status) || !record.payer) return reject('ORDER_NOT_PAID');
+    if (!['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(record.order.status) || !record.payer) return reject('ORDER_NOT_PAID', `Order ${merchantOrderNo} is ${record.order.status}: the payer is known once it is paid.`);
     return {code: 'SUCCESS', data: {merchantOrderNo, ...record.payer} as unknown as Json};
   }
 
@@ -1071,8 +1138,8 @@ export class SandboxEngine {
   private cancelOrder(state: MerchantState, merchantOrderNo: string): Reply {
     const record = this.order(state, merchantOrderNo);
     const status = record.order.status;
-    if (status === 'PROCESSING') reject('ORDER_PROCESSING');
-    if (['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(status)) reject('ORDER_ALREADY_PAID');
+    if (status === 'PROCESSING') reject('ORDER_PROCESSING', processingMessage(merchantOrderNo));
+    if (['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(status)) reject('ORDER_ALREADY_PAID', `Order ${merchantOrderNo} is ${status}: a paid order cannot be cancelled; refund it instead.`);
     if (status === 'PENDING') this.closeOrder(state, record, 'CANCELLED');
     // Cancelling a closed order again returns it as it is.
     return {code: 'SUCCESS', data: this.orderView(record)};
@@ -1085,19 +1152,18 @@ export class SandboxEngine {
       return reject('ORDER_NOT_FOUND', `No order ${merchantOrderNo} exists; the number is now blocked, so a Create order still in flight fails with ORDER_CLOSED.`);
     }
     const status = record.order.status;
-    if (status === 'PROCESSING') reject('ORDER_PROCESSING');
+    if (status === 'PROCESSING') reject('ORDER_PROCESSING', processingMessage(merchantOrderNo));
     if (status === 'PENDING') {
       this.closeOrder(state, record, 'REVOKED');
       return {code: 'SUCCESS', data: {outcome: 'CLOSED', order: this.orderView(record)}};
     }
     if (status === 'CLOSED') return {code: 'SUCCESS', data: {outcome: 'CLOSED', order: this.orderView(record)}};
-    if (this.openChargeback(state, merchantOrderNo)) reject('ORDER_DISPUTED');
+    const started = revokeRefundOf(state, merchantOrderNo);
+    if (started) return {code: 'SUCCESS', data: {outcome: 'REFUND_STARTED', order: this.orderView(record), refund: started.refund}};
+    if (this.openChargeback(state, merchantOrderNo)) reject('ORDER_DISPUTED', disputedMessage(merchantOrderNo));
     this.checkRefundPeriod(record);
     const refundable = (record.order['refundableAmount'] as unknown as Money).value;
-    if (refundable === 0) {
-      const revokeRefund = [...state.refunds.values()].find((refund) => refund.refund.merchantOrderNo === merchantOrderNo && refund.refund['origin'] === 'REVOKE');
-      return {code: 'SUCCESS', data: {outcome: 'ALREADY_REFUNDED', order: this.orderView(record), ...(revokeRefund ? {refund: revokeRefund.refund} : {})}};
-    }
+    if (refundable === 0) return {code: 'SUCCESS', data: {outcome: 'ALREADY_REFUNDED', order: this.orderView(record)}};
     const reason = typeof body?.['reason'] === 'string' ? body['reason'] : undefined;
     const refund = this.startRefund(state, record, money(refundable, record.order.amount.currency), 'REVOKE', {...(reason ? {reason} : {})});
     return {code: 'SUCCESS', data: {outcome: 'REFUND_STARTED', order: this.orderView(record), refund: refund.refund}};
@@ -1105,7 +1171,7 @@ export class SandboxEngine {
 
   private checkRefundPeriod(record: OrderRecord): void {
     const paidAt = record.order['paidAt'];
-    if (typeof paidAt === 'string' && this.clock.now() - Date.parse(paidAt) > 365 * 86400 * msPerSecond) reject('REFUND_PERIOD_EXPIRED');
+    if (typeof paidAt === 'string' && this.clock.now() - Date.parse(paidAt) > 365 * 86400 * msPerSecond) reject('REFUND_PERIOD_EXPIRED', `Order ${record.order.merchantOrderNo} was paid at ${paidAt}, more than 365 days ago: it can no longer be refunded.`);
   }
 
   private openChargeback(state: MerchantState, merchantOrderNo: string): boolean {
@@ -1121,8 +1187,11 @@ export class SandboxEngine {
       return {code: 'SUCCESS', data: existing.refund, headers: {'Idempotent-Replayed': 'true'}};
     }
     const record = this.order(state, merchantOrderNo);
-    if (!['PAID', 'PARTIALLY_REFUNDED'].includes(record.order.status)) reject(record.order.status === 'REFUNDED' ? 'REFUND_AMOUNT_EXCEEDED' : 'ORDER_NOT_PAID');
-    if (this.openChargeback(state, merchantOrderNo)) reject('ORDER_DISPUTED');
+    if (!['PAID', 'PARTIALLY_REFUNDED'].includes(record.order.status)) {
+      if (record.order.status === 'REFUNDED') reject('REFUND_AMOUNT_EXCEEDED', `Order ${merchantOrderNo} is REFUNDED: nothing is left to refund.`);
+      reject('ORDER_NOT_PAID', `Order ${merchantOrderNo} is ${record.order.status}: only a paid order can be refunded.`);
+    }
+    if (this.openChargeback(state, merchantOrderNo)) reject('ORDER_DISPUTED', disputedMessage(merchantOrderNo));
     this.checkRefundPeriod(record);
     const amount = body['amount'] as unknown as Money;
     if (amount.currency !== record.order.amount.currency) reject('INVALID_PARAMETER', `amount.currency must be the order's currency, ${record.order.amount.currency}.`);
@@ -1156,12 +1225,12 @@ export class SandboxEngine {
         ...(extra['reason'] !== undefined ? {reason: extra['reason']} : {}),
         createdAt: isoSeconds(now),
         updatedAt: isoSeconds(now),
+        version: 1,
       } as RefundRecord['refund'],
     };
     this.put(state, 'refund', refundId, refund);
     this.post(state, {currency: amount.currency, legs: {available: -amount.value, frozen: amount.value}, memo: `refund ${refundId} reserved`});
-    this.refreshAmounts(state, record);
-    this.touch(state, 'order', record.order.merchantOrderNo);
+    this.refreshOrderAmounts(state, record);
     const outcome = refundOutcome(this.spec.sandbox, amount.value, origin);
     const decided = outcome.accepted ? outcome : {status: 'SUCCEEDED', processingSeconds: 0};
     this.schedule({at: now + decided.processingSeconds * msPerSecond, clientId: state.merchant.clientId, kind: 'refund.complete', ref: refundId, data: {status: decided.status, failureCode: 'failureCode' in decided ? (decided.failureCode ?? null) : null}});
@@ -1171,8 +1240,8 @@ export class SandboxEngine {
   private adjustExpiry(state: MerchantState, merchantOrderNo: string, body: JsonObject): Reply {
     const record = this.order(state, merchantOrderNo);
     const status = record.order.status;
-    if (status === 'CLOSED') reject('ORDER_CLOSED');
-    if (!['PENDING', 'PROCESSING'].includes(status)) reject('ORDER_ALREADY_PAID');
+    if (status === 'CLOSED') reject('ORDER_CLOSED', `Order ${merchantOrderNo} is CLOSED: its expiry can no longer change.`);
+    if (!['PENDING', 'PROCESSING'].includes(status)) reject('ORDER_ALREADY_PAID', `Order ${merchantOrderNo} is ${status}: a paid order has no expiry to adjust.`);
     const expiresAt = String(body['expiresAt']);
     if (!isRealTimestamp(expiresAt)) reject('INVALID_PARAMETER', 'expiresAt must be YYYY-MM-DDTHH:MM:SSZ naming a real instant.');
     const at = Date.parse(expiresAt);
@@ -1188,9 +1257,9 @@ export class SandboxEngine {
   private getCashierUrl(state: MerchantState, merchantOrderNo: string, body: JsonObject | undefined): Reply {
     const record = this.order(state, merchantOrderNo);
     const status = record.order.status;
-    if (status === 'CLOSED') reject('ORDER_CLOSED');
-    if (status === 'PROCESSING') reject('ORDER_PROCESSING');
-    if (status !== 'PENDING') reject('ORDER_ALREADY_PAID');
+    if (status === 'CLOSED') reject('ORDER_CLOSED', `Order ${merchantOrderNo} is CLOSED: create a new order for another attempt.`);
+    if (status === 'PROCESSING') reject('ORDER_PROCESSING', processingMessage(merchantOrderNo));
+    if (status !== 'PENDING') reject('ORDER_ALREADY_PAID', `Order ${merchantOrderNo} is ${status}: it needs no cashier.`);
     if (!['HOSTED_PAYPAGE', 'IFRAME_PAYPAGE', 'EWALLET'].includes(String(record.order['scene']))) {
       reject('INVALID_PARAMETER', `Get cashier URL is for HOSTED_PAYPAGE, IFRAME_PAYPAGE and EWALLET orders; ${merchantOrderNo} is ${String(record.order['scene'])}.`);
     }
@@ -1284,14 +1353,14 @@ export class SandboxEngine {
     let outcome: ReturnType<typeof payoutOutcome>;
     if (kind === 'WALLET') {
       const payee = body['payee'] as JsonObject;
-      if (amount.value > data.limits.maxAmount) reject(data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED');
+      if (amount.value > data.limits.maxAmount) reject(data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED', `The largest sandbox payout is ${data.limits.maxAmount} minor units.`);
       outcome = payoutOutcome(data, {product: 'WALLET', amount, payee: {...(typeof payee['walletId'] === 'string' ? {walletId: payee['walletId']} : {}), ...(typeof payee['phoneNumber'] === 'string' ? {phoneNumber: payee['phoneNumber']} : {})}});
       fee = this.fee('WALLET', amount.currency);
       extra = {payee, ...(typeof body['remark'] === 'string' ? {remark: body['remark']} : {})};
     } else if (kind === 'CARD') {
       const card = body['card'] as JsonObject;
       const number = String(card['cardNumber']);
-      if (amount.value > data.limits.maxAmount) reject(data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED');
+      if (amount.value > data.limits.maxAmount) reject(data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED', `The largest sandbox payout is ${data.limits.maxAmount} minor units.`);
       outcome = payoutOutcome(data, {product: 'CARD', amount, cardNumber: number});
       fee = this.fee('CARD', amount.currency);
       const known = findPayoutCard(data, number);
@@ -1318,6 +1387,7 @@ export class SandboxEngine {
         ...extra,
         createdAt: isoSeconds(now),
         updatedAt: isoSeconds(now),
+        version: 1,
       } as PayoutRecord['payout'],
     };
     // Key order of the contract's objects: what the payee sees first, then times.
@@ -1358,9 +1428,9 @@ export class SandboxEngine {
     if (quoteId !== undefined) {
       const quote = state.quotes.get(quoteId);
       if (!quote) return reject('QUOTE_EXPIRED', `Quote ${quoteId} is unknown or expired.`);
-      if (quote.expiresAtMs < this.clock.now()) reject('QUOTE_EXPIRED');
+      if (quote.expiresAtMs < this.clock.now()) reject('QUOTE_EXPIRED', `Quote ${quoteId} expired at ${isoSeconds(quote.expiresAtMs)}; get a new one from Rate calculator.`);
       if (quote.quote.sourceAmount.value !== amount.value || quote.quote.sourceAmount.currency !== amount.currency || quote.quote.destinationAmount.currency !== corridor.currency || quote.destinationCountry !== country) {
-        reject('QUOTE_MISMATCH');
+        reject('QUOTE_MISMATCH', `Quote ${quoteId} was made for another amount, currency or country; send the transfer the quote describes, or get a new quote.`);
       }
       destinationAmount = quote.quote.destinationAmount.value;
       rate = quote.quote.rate;
@@ -1400,12 +1470,12 @@ export class SandboxEngine {
   private ibanHolderName(body: JsonObject): Reply {
     const data = this.spec.sandbox;
     const iban = String(body['iban']);
-    if (!ibanCheckDigitsValid(iban)) reject(data.bankAccounts.invalidIban.resultCode ?? 'IBAN_INVALID');
+    if (!ibanCheckDigitsValid(iban)) reject(data.bankAccounts.invalidIban.resultCode ?? 'IBAN_INVALID', 'The check digits of this IBAN are wrong: look for a typing mistake.');
     const country = iban.slice(0, 2);
-    if (!data.corridors.corridors.some((corridor) => corridor.country === country)) reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED');
+    if (!data.corridors.corridors.some((corridor) => corridor.country === country)) reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED', `No bank payout corridor to ${country}.`);
     const account = findBankAccount(data, {iban});
-    if (!account) return reject(data.bankAccounts.unknownAccount.resultCode ?? 'PAYEE_ACCOUNT_INVALID');
-    if (account.behavior.kind === 'REJECTED' || !account.holderName) return reject(account.behavior.resultCode ?? 'IBAN_INVALID');
+    if (!account) return reject(data.bankAccounts.unknownAccount.resultCode ?? 'PAYEE_ACCOUNT_INVALID', 'No account with this IBAN exists at the sandbox banks.');
+    if (account.behavior.kind === 'REJECTED' || !account.holderName) return reject(account.behavior.resultCode ?? 'IBAN_INVALID', 'The sandbox bank does not name the holder of this IBAN.');
     return {code: 'SUCCESS', data: {iban: maskTail(iban), holderName: account.holderName, bankName: account.bankName ?? 'Sandbox bank', bic: account.bic ?? 'EXBKDEFFXXX', country: account.country}};
   }
 
@@ -1447,7 +1517,7 @@ export class SandboxEngine {
       destination = given.value;
       source = Number((BigInt(destination) * denominator + numerator - 1n) / numerator);
     }
-    if (destination < corridor.minAmount || destination > corridor.maxAmount) reject(data.corridors.outOfRange.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED');
+    if (destination < corridor.minAmount || destination > corridor.maxAmount) reject(data.corridors.outOfRange.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED', `Transfers to ${corridor.country} in ${corridor.currency} are ${corridor.minAmount} to ${corridor.maxAmount} minor units.`);
     const fee = this.fee(sourceCurrency === destinationCurrency ? 'BANK' : 'BANK_CROSS_CURRENCY', sourceCurrency);
     const expiresAtMs = this.clock.now() + data.exchange.quoteValidSeconds * msPerSecond;
     const quote = {
@@ -1546,7 +1616,7 @@ export class SandboxEngine {
     const readyAt = dayStart(day) + 86400 * msPerSecond + Date.parse(`1970-01-01T${data.readyAfterUtc}Z`);
     if (this.clock.now() < readyAt) reject(data.notReady.resultCode ?? 'STATEMENT_NOT_READY', `The statement of ${day} is ready after ${isoSeconds(readyAt)}.`);
     const statement = this.statementCsv(state.merchant.clientId, day, typeof currency === 'string' ? currency : undefined);
-    if (!statement) return reject('INTERNAL_ERROR');
+    if (!statement) return reject('INTERNAL_ERROR', `The sandbox could not build the statement of ${day}; try again.`);
     const fileName = `statement-${day}${typeof currency === 'string' ? `-${currency}` : ''}.csv.gz`;
     return {
       code: 'SUCCESS',
@@ -1582,9 +1652,9 @@ export class SandboxEngine {
 
   private redeliverEvent(state: MerchantState, notificationId: string): Reply {
     const record = state.events.get(notificationId);
-    if (!record || Date.parse(record.event.createdAt) < this.clock.now() - this.spec.delivery.eventRetentionDays * 86400 * msPerSecond) return reject('EVENT_NOT_FOUND');
+    if (!record || Date.parse(record.event.createdAt) < this.clock.now() - this.spec.delivery.eventRetentionDays * 86400 * msPerSecond) return reject('EVENT_NOT_FOUND', `No event ${notificationId} exists in the last ${this.spec.delivery.eventRetentionDays} days.`);
     const url = this.routeEvent(state, record.event.eventType, record.source);
-    if (!url) return reject('NOTIFY_URL_MISSING');
+    if (!url) return reject('NOTIFY_URL_MISSING', `Event ${notificationId} has no notification URL to deliver to: set a default notification URL first.`);
     record.event['notifyUrl'] = url;
     if (record.event.delivery.status === 'NO_URL') record.event.delivery.status = 'PENDING';
     this.touch(state, 'event', notificationId);
@@ -1702,7 +1772,7 @@ export class SandboxEngine {
 
   private agreement(state: MerchantState, merchantAgreementNo: string): AgreementRecord {
     const record = state.agreements.get(merchantAgreementNo);
-    if (!record) return reject('AGREEMENT_NOT_FOUND');
+    if (!record) return reject('AGREEMENT_NOT_FOUND', `No agreement ${merchantAgreementNo} exists, yet, for ${state.merchant.clientId}.`);
     return record;
   }
 
@@ -1710,7 +1780,7 @@ export class SandboxEngine {
     const merchantAgreementNo = String(body['merchantAgreementNo']);
     const existing = state.agreements.get(merchantAgreementNo);
     if (existing) {
-      if (existing.requestKey !== requestKey) reject('IDEMPOTENCY_CONFLICT');
+      if (existing.requestKey !== requestKey) reject('IDEMPOTENCY_CONFLICT', `Agreement ${String(body['merchantAgreementNo'])} was requested with a different body.`);
       return {code: 'SUCCESS', data: existing.agreement, headers: {'Idempotent-Replayed': 'true'}};
     }
     const now = this.clock.now();
@@ -1728,6 +1798,7 @@ export class SandboxEngine {
         authorizationExpiresAt: isoSeconds(expires),
         createdAt: isoSeconds(now),
         updatedAt: isoSeconds(now),
+        version: 1,
       },
     };
     this.put(state, 'agreement', merchantAgreementNo, record);
@@ -1737,7 +1808,8 @@ export class SandboxEngine {
 
   private setAgreementStatus(state: MerchantState, record: AgreementRecord, to: string, changes: JsonObject): void {
     this.transition('AgreementStatus', record.agreement.status, to);
-    Object.assign(record.agreement, changes, {status: to, updatedAt: isoSeconds(this.clock.now())});
+    Object.assign(record.agreement, changes, {status: to});
+    recordChange(record.agreement, this.clock.now());
     this.touch(state, 'agreement', record.agreement.merchantAgreementNo);
   }
 
@@ -1755,7 +1827,7 @@ export class SandboxEngine {
     const fixed = data.walletAuthCodes.codes.find((entry) => entry.code === authCode);
     if (fixed) return {code: 'SUCCESS', data: {payerWalletUserId: fixed.userId, scope: 'USER_ID', issuedAt: isoSeconds(this.clock.now())}};
     const issued = state.authCodes.get(authCode);
-    if (!issued || issued.used || this.clock.now() - issued.issuedAt > 5 * 60 * msPerSecond) return reject(data.walletAuthCodes.unknown.resultCode ?? 'AUTH_CODE_INVALID');
+    if (!issued || issued.used || this.clock.now() - issued.issuedAt > 5 * 60 * msPerSecond) return reject(data.walletAuthCodes.unknown.resultCode ?? 'AUTH_CODE_INVALID', 'The authorization code is unknown, used already or older than 5 minutes.');
     issued.used = true;
     this.touch(state, 'authCode', authCode);
     const userId = data.walletAuthCodes.codes.find((entry) => entry.wallet === issued.wallet)?.userId ?? 'wu_Sandbox000';
@@ -1894,7 +1966,8 @@ export class SandboxEngine {
     const now = this.clock.now();
     const amount = refund.refund.amount;
     this.transition('RefundStatus', 'PROCESSING', status);
-    Object.assign(refund.refund, {status, updatedAt: isoSeconds(now), completedAt: isoSeconds(now)});
+    Object.assign(refund.refund, {status, completedAt: isoSeconds(now)});
+    recordChange(refund.refund, now);
     if (status === 'SUCCEEDED') {
       this.post(state, {
         currency: amount.currency,
@@ -1920,15 +1993,7 @@ export class SandboxEngine {
       this.post(state, {currency: amount.currency, legs: {frozen: -amount.value, available: amount.value}, memo: `refund ${refund.refund.refundId} failed: reservation released`});
     }
     this.touch(state, 'refund', refund.refund.refundId);
-    this.refreshAmounts(state, order);
-    if (status === 'SUCCEEDED') {
-      const refunded = (order.order['refundedAmount'] as unknown as Money).value;
-      const next = refunded >= order.order.amount.value ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
-      if (order.order.status !== next) this.setOrderStatus(state, order, next);
-      else this.touch(state, 'order', order.order.merchantOrderNo);
-    } else {
-      this.touch(state, 'order', order.order.merchantOrderNo);
-    }
+    this.refreshOrderAmounts(state, order, (refunded) => (status !== 'SUCCEEDED' ? order.order.status : refunded >= order.order.amount.value ? 'REFUNDED' : 'PARTIALLY_REFUNDED'));
     this.emit(state, status === 'SUCCEEDED' ? 'REFUND.SUCCEEDED' : 'REFUND.FAILED', refund.refund, {order: order.order.merchantOrderNo, refund: refund.refund.refundId});
   }
 
@@ -1940,7 +2005,8 @@ export class SandboxEngine {
     this.transition(machine, 'PROCESSING', status);
     const now = this.clock.now();
     const {amount, fee} = record.payout;
-    Object.assign(record.payout, {status, updatedAt: isoSeconds(now), completedAt: isoSeconds(now)});
+    Object.assign(record.payout, {status, completedAt: isoSeconds(now)});
+    recordChange(record.payout, now);
     const product = record.kind === 'WALLET' ? 'TRANSFER' : record.kind === 'BANK' ? 'BANK_TRANSFER' : 'CARD_PAYOUT';
     if (status === 'SUCCEEDED') {
       this.post(state, {
@@ -1980,7 +2046,8 @@ export class SandboxEngine {
     this.transition('BankTransferStatus', 'SUCCEEDED', 'RETURNED');
     const now = this.clock.now();
     const failureCode = String(job.data?.['failureCode'] ?? 'PAYEE_ACCOUNT_INVALID');
-    Object.assign(record.payout, {status: 'RETURNED', updatedAt: isoSeconds(now), returnedAt: isoSeconds(now), failureCode, failureReason: 'The receiving bank returned the funds (sandbox).'});
+    Object.assign(record.payout, {status: 'RETURNED', returnedAt: isoSeconds(now), failureCode, failureReason: 'The receiving bank returned the funds (sandbox).'});
+    recordChange(record.payout, now);
     const amount = record.payout.amount;
     this.post(state, {
       currency: amount.currency,
@@ -2053,7 +2120,7 @@ export class SandboxEngine {
       this.act(clientId, (state) => {
         const data = this.spec.sandbox;
         const record = this.order(state, merchantOrderNo);
-        if (record.order.status !== 'PENDING') reject(record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : record.order.status === 'PROCESSING' ? 'ORDER_PROCESSING' : 'ORDER_ALREADY_PAID');
+        if (record.order.status !== 'PENDING') reject(record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : record.order.status === 'PROCESSING' ? 'ORDER_PROCESSING' : 'ORDER_ALREADY_PAID', `Order ${record.order.merchantOrderNo} is ${record.order.status}: only a PENDING order can be paid.`);
         const scene = data.payments.scenes.find((candidate) => candidate.scene === record.order['scene']);
         if (!scene || scene.attempt !== 'PAYER') reject('INVALID_PARAMETER', `${String(record.order['scene'])} orders are paid inside Create order, not by the shopper.`);
         if (!scene?.methods.includes(choice.method)) reject('INVALID_PARAMETER', `${String(record.order['scene'])} takes ${scene?.methods.join(', ') ?? 'nothing'}, not ${choice.method}.`);
@@ -2129,7 +2196,7 @@ export class SandboxEngine {
 
   private shopperPayNow(state: MerchantState, record: OrderRecord, choice: PaymentMethodChoice): Json {
     const data = this.spec.sandbox;
-    if (record.order.status !== 'PENDING') reject(record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : 'ORDER_ALREADY_PAID');
+    if (record.order.status !== 'PENDING') reject(record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : 'ORDER_ALREADY_PAID', `Order ${record.order.merchantOrderNo} is ${record.order.status}: only a PENDING order can be paid.`);
     const wallet = choice.method === 'WALLET' ? findWallet(data, {phone: choice.phone}) : undefined;
     if (choice.method === 'WALLET' && !wallet) reject('INVALID_PARAMETER', `${choice.phone} is not a sandbox wallet.`);
     const attempt = paymentAttemptOutcome(data, {amount: record.order.amount, method: choice.method, attempt: 'PAYER', ...(wallet ? {wallet} : {})});
@@ -2208,11 +2275,11 @@ export class SandboxEngine {
           status: 'OPEN',
           openedAt: isoSeconds(now),
           evidenceDueAt: isoSeconds(now + data.evidenceDueSeconds * msPerSecond),
+          version: 1,
         };
         this.put(state, 'chargeback', chargebackId, {chargeback});
         this.post(state, {currency: chargeback.amount.currency, legs: {available: -value, frozen: value}, memo: `chargeback ${chargebackId} opened: amount frozen`});
-        this.refreshAmounts(state, record);
-        this.touch(state, 'order', merchantOrderNo);
+        this.refreshOrderAmounts(state, record);
         this.emit(state, 'CHARGEBACK.OPENED', chargeback, {order: merchantOrderNo});
         return chargeback as unknown as Json;
       }),
@@ -2226,6 +2293,7 @@ export class SandboxEngine {
         const now = this.clock.now();
         const {amount} = record.chargeback;
         Object.assign(record.chargeback, {status: resolution, resolvedAt: isoSeconds(now)});
+        recordChange(record.chargeback, now);
         if (resolution === 'WON') {
           this.post(state, {currency: amount.currency, legs: {frozen: -amount.value, available: amount.value}, memo: `chargeback ${chargebackId} won: amount released`});
         } else {
@@ -2250,10 +2318,7 @@ export class SandboxEngine {
         }
         this.touch(state, 'chargeback', chargebackId);
         const order = state.orders.get(record.chargeback.merchantOrderNo);
-        if (order) {
-          this.refreshAmounts(state, order);
-          this.touch(state, 'order', order.order.merchantOrderNo);
-        }
+        if (order) this.refreshOrderAmounts(state, order);
         this.emit(state, `CHARGEBACK.${resolution}`, record.chargeback, {order: record.chargeback.merchantOrderNo});
         return record.chargeback as unknown as Json;
       }),
@@ -2276,6 +2341,7 @@ export class SandboxEngine {
           bankReference: `SBX${randomDigits(13)}`,
           // When it will be credited; the notification carries the same time.
           creditedAt: isoSeconds(this.clock.now() + data.creditSeconds * msPerSecond),
+          version: 1, // a top-up never changes: its one notification carries version 1
         };
         this.schedule({at: this.clock.now() + data.creditSeconds * msPerSecond, clientId, kind: 'vam.credit', ref: topUp.bankReference, data: {topUp: topUp as unknown as Json}});
         return topUp as unknown as Json;

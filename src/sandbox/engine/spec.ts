@@ -29,6 +29,8 @@ export interface OperationSpec {
   readonly parameters: readonly ParameterSpec[];
   /** JSON pointer of the request body schema; absent when the operation takes no body. */
   readonly bodySchemaPointer?: string;
+  /** True when the contract's requestBody is not required: a request with no body is read as `{}`. */
+  readonly bodyOptional?: boolean;
   /** The result codes of the operation's own x-result-codes (the common ones apply to all). */
   readonly resultCodes: readonly string[];
   readonly rateClass: string;
@@ -203,6 +205,7 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
       path: `${basePath}${location.key}`,
       parameters,
       ...(media?.schema ? {bodySchemaPointer: `${location.pointer}/requestBody/content/${escapePointerToken('application/json')}/schema`} : {}),
+      ...(media?.schema && location.operation.requestBody?.required !== true ? {bodyOptional: true} : {}),
       resultCodes: (location.operation as {'x-result-codes'?: string[]})['x-result-codes'] ?? [],
       rateClass,
     });

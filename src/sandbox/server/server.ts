@@ -624,7 +624,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     const bodyLimit = method === 'POST' && target === '/_sandbox/import' ? Math.max(limit, importBodyLimitBytes) : limit;
     reading.add(request);
     const bytes = await readBody(request, bodyLimit).finally(() => reading.delete(request));
-    // API calls are answered as the engine answers: signed when the signing headers allow it.
+    // API calls are answered as the engine answers: signed, whatever the signing headers hold.
     const refuse = async (code: string, message: string): Promise<Reply> =>
       target.startsWith('/_sandbox') ? errorReply(code, message) : engine.refuse({method, target, headers: requestHeaders(request)}, code, message);
     if (!bytes) return {reply: await refuse('REQUEST_TOO_LARGE', `The body is larger than ${bodyLimit} bytes, so it was not read.`), closeAfter: true};
@@ -667,7 +667,11 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       // The client went away mid-body: there is no one to answer.
       if (request.destroyed && !request.complete) return;
       log(`sandbox: ${request.method} ${request.url?.slice(0, 200)} failed inside the server: ${(error as Error).stack ?? String(error)}`);
-      outcome = {reply: errorReply('INTERNAL_ERROR', 'The sandbox server failed on this request; the error is in its log.'), closeAfter: false};
+      const message = 'The sandbox server failed on this request; the error is in its log.';
+      const target = request.url ?? '/';
+      // An API call is answered signed even here; only the control endpoints answer unsigned.
+      const reply = target.startsWith('/_sandbox') ? errorReply('INTERNAL_ERROR', message) : await engine.refuse({method: request.method ?? 'GET', target, headers: requestHeaders(request)}, 'INTERNAL_ERROR', message);
+      outcome = {reply, closeAfter: false};
     }
     // The call is carried out already; only the answer waits (Create order, amount ending 92).
     if (outcome.reply.holdSeconds) await hold(outcome.reply.holdSeconds);
@@ -685,13 +689,22 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     void work.finally(() => inFlight.delete(work));
   });
 
+  // A client that half-closes after its request (`nc -N`, a raw socket's end()) still gets the answer, which
+  // now takes a signature's time: node:http would otherwise drop a pending answer on the client's FIN.
+  (server as http.Server & {httpAllowHalfOpen: boolean}).httpAllowHalfOpen = true;
+
   // An Expect other than 100-continue, and CONNECT, would otherwise be answered by node:http (417) or not at all.
-  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
-    send(response, errorReply('INVALID_PARAMETER', 'The Expect header is not supported: send the request without it.'), true);
+  // Both are answered as the engine answers an API call: signed over what the request carried.
+  const refuseParsed = (request: IncomingMessage, message: string): Promise<Reply> =>
+    engine.refuse({method: request.method ?? 'GET', target: request.url ?? '/', headers: requestHeaders(request)}, 'INVALID_PARAMETER', message);
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    void refuseParsed(request, 'The Expect header is not supported: send the request without it.').then((reply) => send(response, reply, true));
   });
-  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
-    const reply = errorReply('INVALID_PARAMETER', 'CONNECT is not a method of this API.');
-    socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json\r\nX-Request-Id: ${reply.headers['X-Request-Id'] ?? ''}\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${String(reply.body)}`);
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    void refuseParsed(request, 'CONNECT is not a method of this API.').then((reply) => {
+      const headers = Object.entries({...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)), Connection: 'close'}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\n${headers}\r\n${reply.body}`);
+    });
   });
 
   // Requests Node cannot parse (a bad request line, headers too large) get the envelope too, not a bare 400.
