@@ -15,7 +15,7 @@ import {after, before, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import newman, {type NewmanRunSummary} from 'newman';
+import newman, {type NewmanRunOptions, type NewmanRunSummary} from 'newman';
 import {buildPostmanCollection, type PostmanCollection} from '../../plugins/content/openapi-contract/postman';
 import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
 import {createNodeEngine, repoRoot} from '../../src/sandbox/server/loadEngine';
@@ -42,7 +42,7 @@ function runNewman(collection: PostmanCollection, environment: Record<string, st
     newman
       .run(
         {
-          collection: collection as unknown as Parameters<typeof newman.run>[0]['collection'],
+          collection: collection as unknown as NewmanRunOptions['collection'],
           environment: {values: Object.entries(environment).map(([key, value]) => ({key, value, type: key === 'privateKeyPem' ? 'secret' : 'default', enabled: true}))},
           reporters: [],
         },
