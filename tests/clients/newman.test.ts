@@ -45,6 +45,8 @@ function runNewman(collection: PostmanCollection, environment: Record<string, st
           collection: collection as unknown as NewmanRunOptions['collection'],
           environment: {values: Object.entries(environment).map(([key, value]) => ({key, value, type: key === 'privateKeyPem' ? 'secret' : 'default', enabled: true}))},
           reporters: [],
+          // As docs/local-sandbox advises: under the sandbox's writes per second (x-rate-limits), however fast the machine.
+          delayRequest: 120,
         },
         (error, summary) => (error ? reject(error) : resolve({summary, consoleLines})),
       )

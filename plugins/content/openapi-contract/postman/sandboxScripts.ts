@@ -317,27 +317,20 @@ export function stepTestScript(expected: StepExpectation): string {
 (function () {
   var expected = ${JSON.stringify({status: expected.status, code: expected.code ?? null, capture: expected.capture ?? null})};
   var body = null;
-  try {
-    body = JSON.parse(pm.response.text());
-  } catch (error) {
-    body = null;
-  }
+  try { body = JSON.parse(pm.response.text()); } catch (error) { body = null; }
   pm.test(${JSON.stringify(`${expected.name}: ${outcome}`)}, function () {
-    var got = 'HTTP ' + pm.response.code + (body && body.code ? ' ' + body.code : '') + (body && body.message ? ': ' + body.message : '');
+    var got = 'HTTP ' + pm.response.code + (body && body.code ? ' ' + body.code + ': ' + body.message : '');
     if (pm.response.code !== expected.status) throw new Error('expected HTTP ' + expected.status + ', got ' + got);
-    if (expected.code !== null && (!body || body.code !== expected.code)) throw new Error('expected code ' + expected.code + ', got ' + got);
+    if (expected.code !== null && !(body && body.code === expected.code)) throw new Error('expected code ' + expected.code + ', got ' + got);
   });
-  if (expected.capture) {
-    pm.test(${JSON.stringify(`${expected.name}: stores ${expected.capture?.variable ?? ''} for the requests after it`)}, function () {
-      var value = body;
-      expected.capture.from.forEach(function (key) {
-        value = value !== null && typeof value === 'object' ? value[key] : undefined;
-      });
-      if (typeof value !== 'string' || value === '') throw new Error('the response has no ' + expected.capture.from.join('.') + ' to store in ' + expected.capture.variable + '.');
-      if (pm.environment && pm.environment.has(expected.capture.variable)) pm.environment.set(expected.capture.variable, value);
-      else pm.collectionVariables.set(expected.capture.variable, value);
-    });
-  }
+  if (!expected.capture) return;
+  pm.test(${JSON.stringify(`${expected.name}: stores ${expected.capture?.variable ?? ''} for the requests after it`)}, function () {
+    var value = expected.capture.from.reduce(function (at, key) { return at !== null && typeof at === 'object' ? at[key] : undefined; }, body);
+    if (typeof value !== 'string' || value === '') throw new Error('the response has no ' + expected.capture.from.join('.') + ' to store in ' + expected.capture.variable + '.');
+    if (pm.environment && pm.environment.has(expected.capture.variable)) pm.environment.set(expected.capture.variable, value);
+    else pm.collectionVariables.set(expected.capture.variable, value);
+  });
 })();
 `;
 }
+
