@@ -152,7 +152,7 @@ describe('Postman collection: shape', () => {
 });
 
 describe('Postman collection: the journey', () => {
-  const stepScript = (request: PostmanItem) => request.event?.find((event) => event.listen === 'test')?.script.exec.join('\n') ?? '';
+  const stepScript = (request: PostmanItem) => request.event?.find((event) => event.listen === 'prerequest')?.script.exec.join('\n') ?? '';
 
   test('runs in journey order: every value a request reads is created or stored by an earlier request', () => {
     const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
@@ -190,9 +190,9 @@ describe('Postman collection: the journey', () => {
     const calculateRate = itemOf('calculateRate');
     const outcome = (code: number, body: unknown) => {
       const sandbox = session({now: '2025-06-01T08:30:00Z', guids: someNonces, privateKeyPem: merchantPrivateKeyPem});
-      const send = sendItem(sandbox, calculateRate).prerequest();
-      send.test({code, body: JSON.stringify(body), headers: {}}, stepScript(calculateRate));
-      return {tests: send.tests.slice(2), quoteId: sandbox.collectionVariables.get('quoteId')};
+      const send = sendItem(sandbox, calculateRate).prerequest(stepScript(calculateRate));
+      send.test({code, body: JSON.stringify(body), headers: {}});
+      return {tests: send.tests.slice(0, 2), quoteId: sandbox.collectionVariables.get('quoteId')};
     };
     const passed = outcome(200, {code: 'SUCCESS', data: {quoteId: 'quo_fromTheResponse'}});
     assert.deepEqual(passed.tests.map((result) => result.passed), [true, true]);
@@ -208,12 +208,12 @@ describe('Postman collection: the journey', () => {
     assert.ok(pay);
     const run = (values: Record<string, string>) => {
       const sandbox = session({now: '2025-06-01T08:30:00Z', guids: someNonces, privateKeyPem: merchantPrivateKeyPem, collectionValues: {merchantOrderNo: 'ORD-20250601-0001', ...values}});
-      return sendItem(sandbox, pay).prerequest();
+      return sendItem(sandbox, pay).prerequest(stepScript(pay));
     };
     const local = run({baseUrl: 'http://127.0.0.1:4010'});
     assert.equal(local.skipped, false);
     assert.equal(local.headers.get('X-Signature'), undefined, 'a control call is not signed');
-    const tested = local.test({code: 200, body: '{"status":"PAID"}', headers: {}}, stepScript(pay));
+    const tested = local.test({code: 200, body: '{"status":"PAID"}', headers: {}});
     assert.deepEqual(tested.tests.map((result) => [result.name, result.passed]), [['Sandbox: the customer pays the order: HTTP 200', true]], 'no signature test for a control call');
     for (const values of <Array<Record<string, string>>>[{}, {baseUrl: 'https://api.example.com'}, {baseUrl: 'http://127.0.0.1:4010', [sandboxControlsVariable]: 'off'}]) {
       const skipped = run(values);

@@ -235,17 +235,17 @@ export class PostmanSend {
     return this.body?.raw;
   }
 
-  /** Runs the collection's pre-request script, as Postman does before sending; throws what it throws. */
-  prerequest(): this {
+  /** Runs the collection's pre-request script, then the request's own (`itemScript`), as Postman does before sending; throws what they throw. */
+  prerequest(itemScript?: string): this {
     vm.runInContext(this.session.script('prerequest'), this.context, {filename: 'collection pre-request script'});
+    if (itemScript !== undefined) vm.runInContext(itemScript, this.context, {filename: 'request pre-request script'});
     return this;
   }
 
-  /** Runs the collection's test script on `response`, then the request's own (`itemScript`), as Postman does after receiving it. */
-  test(response: SandboxResponse, itemScript?: string): this {
+  /** Runs the collection's test script on `response`, as Postman does after receiving it. */
+  test(response: SandboxResponse): this {
     this.response = response;
     vm.runInContext(this.session.script('test'), this.context, {filename: 'collection test script'});
-    if (itemScript !== undefined) vm.runInContext(itemScript, this.context, {filename: 'request test script'});
     return this;
   }
 }

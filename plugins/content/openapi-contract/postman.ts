@@ -21,7 +21,7 @@ import {brand} from '../../../src/brand';
 import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation} from '../../../src/lib/openapiTypes';
 import {sampleInputFor} from '../../../src/lib/samples';
 import {chainedFields, journey, sandboxControlsVariable, type Capture, type JourneyStep} from './postman/journey';
-import {preRequestScript, requestTargetPrefix, responseTestScript, stepTestScript, type ChainedValue, type GeneratedNumber, type GeneratedTime} from './postman/sandboxScripts';
+import {preRequestScript, requestTargetPrefix, responseTestScript, stepPreRequestScript, type ChainedValue, type GeneratedNumber, type GeneratedTime} from './postman/sandboxScripts';
 
 export {requestTargetPrefix, signedRequestVariable, type GeneratedNumber} from './postman/sandboxScripts';
 
@@ -40,7 +40,7 @@ export interface PostmanUrl {
 
 export interface PostmanItem {
   name: string;
-  /** The step's own test: the HTTP status and `code` the journey expects, and what it stores for later steps. */
+  /** The step's own pre-request script: declares the HTTP status and `code` the journey expects, and what it stores for later steps. */
   event?: PostmanEvent[];
   request: {
     method: string;
@@ -258,7 +258,7 @@ function journeyItem(doc: OpenApiDocument, step: JourneyStep, operationItems: Op
   if ('sandbox' in step) {
     const {sandbox} = step;
     const body = JSON.stringify(sandbox.body, null, 2);
-    const event: PostmanEvent = {listen: 'test', script: {type: 'text/javascript', exec: stepTestScript({name, status: 200, ...(sandbox.capture ? {capture: sandbox.capture} : {})}).split('\n')}};
+    const event: PostmanEvent = {listen: 'prerequest', script: {type: 'text/javascript', exec: stepPreRequestScript({name, status: 200, ...(sandbox.capture ? {capture: sandbox.capture} : {})}).split('\n')}};
     return {
       name,
       event: [event],
@@ -279,7 +279,7 @@ function journeyItem(doc: OpenApiDocument, step: JourneyStep, operationItems: Op
   return {
     ...item,
     name,
-    event: [{listen: 'test', script: {type: 'text/javascript', exec: stepTestScript({name, ...outcome, ...(capture ? {capture} : {})}).split('\n')}}],
+    event: [{listen: 'prerequest', script: {type: 'text/javascript', exec: stepPreRequestScript({name, ...outcome, ...(capture ? {capture} : {})}).split('\n')}}],
   };
 }
 

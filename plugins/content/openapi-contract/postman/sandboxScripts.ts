@@ -252,6 +252,27 @@ export function responseTestScript(): string {
     throw new Error(message);
   }
   ${rsaSha256Library.replace(/\n/g, '\n  ')}${pemFunction}
+  // The step's expected outcome, declared by the request's own pre-request script: status, code, and a value to store.
+  var stepText = pm.variables.get('${stepVariable}');
+  if (stepText) {
+    var step = JSON.parse(stepText);
+    var body = null;
+    try { body = JSON.parse(pm.response.text()); } catch (error) { body = null; }
+    pm.test(step.name + ': HTTP ' + step.status + (step.code ? ' and code ' + step.code : ''), function () {
+      var got = 'HTTP ' + pm.response.code + (body && body.code ? ' ' + body.code + ': ' + body.message : '');
+      if (pm.response.code !== step.status) fail('expected HTTP ' + step.status + ', got ' + got);
+      if (step.code && !(body && body.code === step.code)) fail('expected code ' + step.code + ', got ' + got);
+    });
+    if (step.capture) {
+      pm.test(step.name + ': stores ' + step.capture.variable + ' for the requests after it', function () {
+        var value = step.capture.from.reduce(function (at, key) { return at !== null && typeof at === 'object' ? at[key] : undefined; }, body);
+        if (typeof value !== 'string' || value === '') fail('the response has no ' + step.capture.from.join('.') + ' to store in ' + step.capture.variable + '.');
+        if (pm.environment && pm.environment.has(step.capture.variable)) pm.environment.set(step.capture.variable, value);
+        else pm.collectionVariables.set(step.capture.variable, value);
+      });
+    }
+  }
+
   var signedText = pm.variables.get('${signedRequestVariable}');
   // A local sandbox control call ("Sandbox: ..." steps) is not signed, and neither is its answer.
   if (signedText === '') return;
@@ -310,27 +331,17 @@ export interface StepExpectation {
   readonly capture?: Capture;
 }
 
-/** A request's own test script: its outcome, and the value later steps read from its response. */
-export function stepTestScript(expected: StepExpectation): string {
+/** The local variable through which a request's own pre-request script tells the collection's tests what that step expects. */
+export const stepVariable = 'veloxaStep';
+
+/**
+ * A request's own pre-request script: one line declaring what the step expects, which the
+ * collection's test script checks. (A request's own test script would run after the collection's
+ * and repeat its code in every request; this keeps the collection small.)
+ */
+export function stepPreRequestScript(expected: StepExpectation): string {
   const outcome = `HTTP ${expected.status}${expected.code ? ` and code ${expected.code}` : ''}`;
-  return String.raw`// This step of the journey: ${expected.code ? 'the contract answers' : 'the local sandbox answers'} ${outcome}.
-(function () {
-  var expected = ${JSON.stringify({status: expected.status, code: expected.code ?? null, capture: expected.capture ?? null})};
-  var body = null;
-  try { body = JSON.parse(pm.response.text()); } catch (error) { body = null; }
-  pm.test(${JSON.stringify(`${expected.name}: ${outcome}`)}, function () {
-    var got = 'HTTP ' + pm.response.code + (body && body.code ? ' ' + body.code + ': ' + body.message : '');
-    if (pm.response.code !== expected.status) throw new Error('expected HTTP ' + expected.status + ', got ' + got);
-    if (expected.code !== null && !(body && body.code === expected.code)) throw new Error('expected code ' + expected.code + ', got ' + got);
-  });
-  if (!expected.capture) return;
-  pm.test(${JSON.stringify(`${expected.name}: stores ${expected.capture?.variable ?? ''} for the requests after it`)}, function () {
-    var value = expected.capture.from.reduce(function (at, key) { return at !== null && typeof at === 'object' ? at[key] : undefined; }, body);
-    if (typeof value !== 'string' || value === '') throw new Error('the response has no ' + expected.capture.from.join('.') + ' to store in ' + expected.capture.variable + '.');
-    if (pm.environment && pm.environment.has(expected.capture.variable)) pm.environment.set(expected.capture.variable, value);
-    else pm.collectionVariables.set(expected.capture.variable, value);
-  });
-})();
+  return `// This step of the journey: ${expected.code ? 'the contract answers' : 'the local sandbox answers'} ${outcome}${expected.capture ? `; its response gives ${expected.capture.variable}` : ''}. The collection's tests check it.
+pm.variables.set('${stepVariable}', JSON.stringify(${JSON.stringify({name: expected.name, status: expected.status, code: expected.code ?? null, capture: expected.capture ?? null})}));
 `;
 }
-
