@@ -121,7 +121,7 @@ describe(`the Postman collection in Newman (${source})`, () => {
     assert.equal(stats.assertions.failed, 0);
     assert.ok((stats.assertions.total ?? 0) >= apiItems.length * 3, `${stats.assertions.total} assertions`);
     assert.ok(deliveries.length > 0, 'the journey produced notifications (and Redeliver event repeated one)');
-    // About 5 s on an idle machine (35 requests, 120 ms apart); the bound only catches a hang or a runaway script.
+    // 14 to 43 s measured on a shared, loaded 2-core machine (35 requests, 120 ms apart): the bound only catches a hang.
     assert.ok(seconds < 90, `the run took ${seconds} s`);
   });
 
