@@ -28,6 +28,7 @@ import {vectorDir, vectorFile, type Vector, type VectorFile} from '../../tooling
 import {repoRoot} from '../support/routeContract';
 import {chainedFields, journey, sandboxControlsVariable} from '../../plugins/content/openapi-contract/postman/journey';
 import {rsaSha256Library} from '../../plugins/content/openapi-contract/postman/rsaSha256';
+import {nonContractIdentifiers} from '../../tooling/contentLint/contentLint';
 import {PostmanSession, urlToString, type SandboxResponse} from './postmanSandbox';
 
 const vectors = JSON.parse(readFileSync(vectorFile, 'utf8')) as VectorFile;
@@ -105,6 +106,13 @@ describe('Postman collection: shape', () => {
     assert.ok(prerequest.includes('pm.request.headers.upsert'));
     // Newman and the Postman app parse each script on every request: keep them small.
     assert.ok(JSON.stringify(collection).length < 200_000, `the collection is ${JSON.stringify(collection).length} characters`);
+  });
+
+  test('the variables the docs name are the collection\'s', () => {
+    for (const key of ['baseUrl', 'privateKeyPem', sandboxControlsVariable]) {
+      assert.ok(variable(key), `the collection has ${key}`);
+      assert.ok(nonContractIdentifiers.has(key), `the content lint lets the docs name ${key}`);
+    }
   });
 
   test('stores no key, no signature and no signing values: privateKeyPem is empty and says where the sandbox key is', () => {
