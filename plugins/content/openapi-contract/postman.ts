@@ -1,6 +1,9 @@
 /**
- * A Postman collection (v2.1) generated from the contract: one folder per tag, one request per
- * operation with its first example, published as /veloxa-pay.postman_collection.json.
+ * A Postman collection (v2.1) generated from the contract: a request per operation with its first
+ * example, in folders that follow a merchant's journey (postman/journey.ts) with the local sandbox's
+ * control steps between them, published as /veloxa-pay.postman_collection.json. Each request
+ * declares the HTTP status and `code` the contract gives its success; the collection's tests check
+ * them, the response signature and its timestamp.
  *
  * Requests are signed by the collection's pre-request script on every Send (postman/sandboxScripts.ts says
  * how, with the RSA-SHA256 the collection carries), and the collection's test script verifies every response signature.
