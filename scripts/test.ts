@@ -6,7 +6,7 @@
 import {spawnSync} from 'node:child_process';
 
 /** npm scripts, in the order they run. */
-const steps = ['typecheck', 'lint', 'check:deps', 'lint:contract', 'test:unit', 'test:sandbox', 'test:samples', 'build:test', 'test:mcp', 'check:html', 'test:e2e'];
+const steps = ['typecheck', 'lint', 'check:deps', 'lint:contract', 'test:unit', 'test:sandbox', 'test:samples', 'build:test', 'test:clients', 'test:mcp', 'check:html', 'test:e2e'];
 
 const timings: Array<{step: string; seconds: number; ok: boolean}> = [];
 const started = Date.now();

@@ -171,11 +171,15 @@ test.describe('published contract', () => {
     expect(await yaml.text()).toContain('openapi: 3.1.0');
     const json = (await (await request.get('/openapi.json')).json()) as OpenApiDocument;
     expect(json).toEqual(contract);
-    // One Postman request per operation (notifications are received, not sent), named after its summary.
-    const postman = (await (await request.get('/veloxa-pay.postman_collection.json')).json()) as {item: Array<{item: Array<{name: string}>}>};
-    const requestNames = postman.item.flatMap((folder) => folder.item.map((item) => item.name));
+    // A Postman request for every operation (notifications are received, not sent), named after its summary,
+    // in journey order with the local sandbox's control steps between them (tests/unit/postman.test.ts).
+    const postman = (await (await request.get('/veloxa-pay.postman_collection.json')).json()) as {item: Array<{item: Array<{name: string; request: {url: {path: string[]}}}>}>};
+    const requests = postman.item.flatMap((folder) => folder.item);
+    const requestNames = requests.map((item) => item.name);
     const sentOperations = operations.filter((location) => location.kind === 'operation');
-    expect(requestNames.sort()).toEqual(sentOperations.map((location) => location.operation.summary ?? location.operationId).sort());
+    for (const location of sentOperations) expect(requestNames).toContain(location.operation.summary ?? location.operationId);
+    expect(requests.filter((item) => item.request.url.path[0] === 'v1').length).toBeGreaterThanOrEqual(sentOperations.length);
+    for (const item of requests.filter((entry) => entry.request.url.path[0] !== 'v1')) expect(item.name).toMatch(/^Sandbox: /);
     expect(operations.filter((location) => location.kind === 'webhook').length).toBeGreaterThan(0);
   });
 

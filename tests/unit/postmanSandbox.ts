@@ -1,9 +1,10 @@
 /**
  * A minimal stand-in for Postman's script sandbox, enough to run the collection's own scripts in a
  * Node `vm` context: `pm.request` (url, method, body, headers), `pm.variables` with `replaceIn`,
- * `pm.environment`, `pm.collectionVariables`, `pm.require`, `pm.execution`, `pm.test`,
- * `pm.response` and `console`. The clock (`Date`) and the `{{$guid}}` generator are fixed by the
- * test, so a run reproduces a signing vector exactly.
+ * `pm.environment`, `pm.collectionVariables`, `pm.execution`, `pm.test`, `pm.response` and
+ * `console`; no `pm.require`, which Newman does not have either. The clock (`Date`) and the
+ * `{{$guid}}` generator are fixed by the test, so a run reproduces a signing vector exactly. The
+ * canonical strings the scripts sign or verify are read from the console lines they write.
  *
  * The semantics follow the postman-collection and postman-sandbox packages: a URL's toString() is
  * built from its parts (host joined by ".", path by "/", query as key=value by "&"); replaceIn
@@ -11,33 +12,10 @@
  * collection; header lists match names case-insensitively and upsert replaces a header's value.
  */
 import vm from 'node:vm';
-import jsrsasign from 'jsrsasign';
 import type {PostmanCollection, PostmanUrl} from '../../plugins/content/openapi-contract/postman';
-import {jsrsasignPackage} from '../../plugins/content/openapi-contract/postman';
 
-/**
- * The real jsrsasign, pinned to the version the collection's scripts `pm.require`, with
- * `Signature.updateString` recorded so the tests can compare what the scripts signed or
- * verified with the vectors' canonical strings.
- */
-export interface JsrsasignRecord {
-  /** Every string passed to Signature.updateString, in order: what the scripts signed or verified. */
-  readonly updatedStrings: string[];
-}
-
-export function recordingJsrsasign(record: JsrsasignRecord): unknown {
-  // jsrsasign defines its methods on each instance in the constructor, so wrap the instance, not the class.
-  function Signature(parameters: ConstructorParameters<typeof jsrsasign.KJUR.crypto.Signature>[0]) {
-    const signature = new jsrsasign.KJUR.crypto.Signature(parameters);
-    const updateString = signature.updateString.bind(signature);
-    signature.updateString = (text: string) => {
-      record.updatedStrings.push(text);
-      updateString(text);
-    };
-    return signature;
-  }
-  return {...jsrsasign, KJUR: {...jsrsasign.KJUR, crypto: {...jsrsasign.KJUR.crypto, Signature}}};
-}
+/** The scripts log the canonical string they sign or verify as `... canonical string: "<JSON string>"`. */
+const canonicalLog = /canonical string: ("(?:[^"\\]|\\.)*")$/i;
 
 /** postman-collection's Url.toString() for the parts this generator writes. */
 export function urlToString(url: PostmanUrl): string {
@@ -118,7 +96,8 @@ export interface TestResult {
 export class PostmanSession {
   readonly collectionVariables: VariableScope;
   readonly environment: VariableScope;
-  readonly jsrsasign: JsrsasignRecord = {updatedStrings: []};
+  /** Every canonical string the scripts signed or verified, in order, read from their console lines. */
+  readonly canonicalStrings: string[] = [];
   private readonly guids: string[];
   private nowMs: number;
 
@@ -209,10 +188,6 @@ export class PostmanSend {
       variables,
       environment: session.environment,
       collectionVariables: session.collectionVariables,
-      require: (name: string) => {
-        if (name !== jsrsasignPackage) throw new Error(`pm.require('${name}'): the fake sandbox only has ${jsrsasignPackage}.`);
-        return recordingJsrsasign(session.jsrsasign);
-      },
       execution: {
         skipRequest: () => {
           this.skipped = true;
@@ -246,7 +221,13 @@ export class PostmanSend {
         return now();
       }
     }
-    this.context = vm.createContext({pm, console: {log: (...args: unknown[]) => this.logs.push(args.map(String).join(' '))}, Date: PostmanDate});
+    const log = (...args: unknown[]) => {
+      const line = args.map(String).join(' ');
+      this.logs.push(line);
+      const canonical = canonicalLog.exec(line)?.[1];
+      if (canonical !== undefined) session.canonicalStrings.push(JSON.parse(canonical) as string);
+    };
+    this.context = vm.createContext({pm, console: {log}, Date: PostmanDate});
   }
 
   /** The request body as it will be sent (after any update by the script). */
@@ -254,9 +235,10 @@ export class PostmanSend {
     return this.body?.raw;
   }
 
-  /** Runs the collection's pre-request script, as Postman does before sending; throws what it throws. */
-  prerequest(): this {
+  /** Runs the collection's pre-request script, then the request's own (`itemScript`), as Postman does before sending; throws what they throw. */
+  prerequest(itemScript?: string): this {
     vm.runInContext(this.session.script('prerequest'), this.context, {filename: 'collection pre-request script'});
+    if (itemScript !== undefined) vm.runInContext(itemScript, this.context, {filename: 'request pre-request script'});
     return this;
   }
 

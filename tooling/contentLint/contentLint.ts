@@ -34,6 +34,10 @@ export const nonContractIdentifiers: ReadonlySet<string> = new Set([
   'onActivityResult',
   'requestPayment',
   'sha256sum',
+  // Variables of the Postman collection (plugins/content/openapi-contract/postman.ts), which docs/local-sandbox explains.
+  'baseUrl',
+  'privateKeyPem',
+  'sandboxControls',
 ]);
 
 const camelCase = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;

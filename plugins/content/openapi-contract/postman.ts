@@ -1,9 +1,12 @@
 /**
- * A Postman collection (v2.1) generated from the contract: one folder per tag, one request per
- * operation with its first example, published as /veloxa-pay.postman_collection.json.
+ * A Postman collection (v2.1) generated from the contract: a request per operation with its first
+ * example, in folders that follow a merchant's journey (postman/journey.ts) with the local sandbox's
+ * control steps between them, published as /veloxa-pay.postman_collection.json. Each request
+ * declares the HTTP status and `code` the contract gives its success; the collection's tests check
+ * them, the response signature and its timestamp.
  *
  * Requests are signed by the collection's pre-request script on every Send (postman/sandboxScripts.ts says
- * how and why with jsrsasign), and the collection's test script verifies every response signature.
+ * how, with the RSA-SHA256 the collection carries), and the collection's test script verifies every response signature.
  * URLs are `{{baseUrl}}/v1/...` with `baseUrl` the API origin, so the path Postman sends, and the
  * script signs, carries the `/v1` of the contract's server URL.
  *
@@ -20,9 +23,10 @@ import path from 'node:path';
 import {brand} from '../../../src/brand';
 import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation} from '../../../src/lib/openapiTypes';
 import {sampleInputFor} from '../../../src/lib/samples';
-import {preRequestScript, requestTargetPrefix, responseTestScript, type GeneratedNumber, type GeneratedTime} from './postman/sandboxScripts';
+import {chainedFields, journey, sandboxControlsVariable, type Capture, type JourneyStep} from './postman/journey';
+import {preRequestScript, requestTargetPrefix, responseTestScript, stepPreRequestScript, type ChainedValue, type GeneratedNumber, type GeneratedTime} from './postman/sandboxScripts';
 
-export {jsrsasignPackage, requestTargetPrefix, signedRequestVariable, type GeneratedNumber} from './postman/sandboxScripts';
+export {requestTargetPrefix, signedRequestVariable, type GeneratedNumber} from './postman/sandboxScripts';
 
 /** The parts of the Postman collection format (v2.1) this generator writes. */
 export interface PostmanQueryParam {
@@ -39,6 +43,8 @@ export interface PostmanUrl {
 
 export interface PostmanItem {
   name: string;
+  /** The step's own pre-request script: declares the HTTP status and `code` the journey expects, and what it stores for later steps. */
+  event?: PostmanEvent[];
   request: {
     method: string;
     description: string;
@@ -63,7 +69,7 @@ export interface PostmanCollection {
   info: {name: string; description: string; schema: string};
   event: PostmanEvent[];
   variable: PostmanVariable[];
-  item: Array<{name: string; item: PostmanItem[]}>;
+  item: Array<{name: string; description: string; item: PostmanItem[]}>;
 }
 
 /** Published next to the collection (the openapi-contract plugin copies api/test-vectors/ to /test-vectors/). */
@@ -94,6 +100,9 @@ function numberVariable(field: string, collection: string | undefined): string {
   return transferVariables[collection] ?? `${camelCase(collection)}TransferNo`;
 }
 
+/** createdFrom, createdTo, updatedFrom, updatedTo: the time range of a list. */
+const listRangeField = /^(created|updated)(From|To)$/;
+
 const isParameter = (segment: string | undefined): boolean => segment !== undefined && /^\{.+\}$/.test(segment);
 
 /** Replaces `example` by `placeholder` in every string of a JSON value (numbers also appear in subjects and return URLs). */
@@ -117,7 +126,7 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
   const generated = new Map<string, GeneratedNumber>();
   const times = new Map<string, GeneratedTime>();
   const read = new Set<string>();
-  const folders = new Map<string, PostmanItem[]>();
+  const operationItems = new Map<string, {item: PostmanItem; location: OperationLocation}>();
 
   const reads = new Map<PostmanItem, Set<string>>();
   for (const location of listOperations(doc)) {
@@ -126,15 +135,17 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
     const item = buildItem(doc, location, basePath, {numbers: generated, times}, itemReads);
     for (const variable of itemReads) read.add(variable);
     reads.set(item, itemReads);
-    const tag = location.operation.tags?.[0] ?? 'Other';
-    folders.set(tag, [...(folders.get(tag) ?? []), item]);
+    operationItems.set(location.operationId, {item, location});
   }
 
   const numbers = [...generated.values()];
+  const chained = chainedValues(operationItems);
   // Now that every create is known, tell each reader which request sets what it reads.
   for (const [item, itemReads] of reads) {
     const notes = [...itemReads].map((variable) => {
       const creator = numbers.find((number) => number.variable === variable);
+      const producer = chained.find((value) => value.variable === variable);
+      if (producer) return `Uses \`{{${variable}}}\`, which "${producer.createdBy}" stores from its response: send that first, or set \`${variable}\` yourself.`;
       return creator
         ? `Uses \`{{${variable}}}\`, the number the last Send of "${creator.createdBy}" created: send that first, or set \`${variable}\` to a number you created.`
         : `Uses \`{{${variable}}}\`: set it to a number you created.`;
@@ -144,7 +155,15 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
   }
   const numberVariables = [...new Set([...numbers.map((number) => number.variable), ...read])];
   const origin = server.origin;
-  const scriptConfig = {numbers, times: [...times.values()], merchantKeyFile: merchantTestKeyUrl, baseUrlExample: origin};
+  const scriptConfig = {numbers, chained, times: [...times.values()], merchantKeyFile: merchantTestKeyUrl, baseUrlExample: origin};
+  const folders = journey.map((folder) => ({
+    name: folder.name,
+    description: folder.description,
+    item: folder.steps.map((step) => journeyItem(doc, step, operationItems)),
+  }));
+  const inJourney = new Set(journey.flatMap((folder) => folder.steps.flatMap((step) => ('operationId' in step ? [step.operationId] : []))));
+  const missing = [...operationItems.keys()].filter((operationId) => !inJourney.has(operationId));
+  if (missing.length > 0) throw new Error(`Postman collection: put ${missing.join(', ')} in the journey (plugins/content/openapi-contract/postman/journey.ts).`);
   const providerPublicKeyPem = options.providerPublicKeyPem ?? readFileSync(providerTestKeyFile, 'utf8');
 
   return {
@@ -152,10 +171,11 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
       name: doc.info.title,
       description: [
         `Generated from the ${brand.name} API contract. Every request is signed when you select Send: the collection's pre-request script builds the canonical string from the request as it will be sent (method, the \`/v1/...\` request target, \`X-Client-Id\`, a new \`X-Timestamp\` and \`X-Nonce\`, the raw body), signs its UTF-8 bytes with RSA-SHA256 and sets the four signature headers on the request. Nothing is reused between Sends, so there is no signature to paste and none can go stale.`,
-        `Set up: create an environment and add \`privateKeyPem\` as a secret variable whose current value is your merchant private key (PEM). For the shared sandbox merchant \`${brand.sandboxClientId}\`, use the published test key ${merchantTestKeyUrl}. The collection never stores a key; until you set one, every Send stops with an error that names \`privateKeyPem\`. \`clientId\` and \`keyVersion\` are preset for the sandbox merchant; \`baseUrl\` is the API origin (${origin}, or https://${brand.hosts.productionApi} in production) without \`/v1\`.`,
-        `Signing uses jsrsasign, which Postman loads from npm at a pinned version with \`pm.require\`: this needs the current Postman app (its Collection Runner, monitors and the Postman CLI work too; Newman cannot load packages). No code is downloaded and \`eval\`-ed.`,
+        `Set up: create an environment and add \`privateKeyPem\` as a secret variable whose current value is your merchant private key (PEM). For the shared sandbox merchant \`${brand.sandboxClientId}\`, use the published test key ${merchantTestKeyUrl}. The collection never stores a key; until you set one, every request stops before it is sent, with a failed test that names \`privateKeyPem\` (so a Newman run without it fails). \`clientId\` and \`keyVersion\` are preset for the sandbox merchant; \`baseUrl\` is the API origin (${origin}, a local sandbox such as http://127.0.0.1:4010, or https://${brand.hosts.productionApi} in production) without \`/v1\`.`,
+        `Signing is carried inside the collection: its scripts hold a small RSA-SHA256 implementation (RSASSA-PKCS1-v1_5 over SHA-256), so the Postman app, the Postman CLI and Newman sign the same way, offline and without a Postman account. Nothing is downloaded, \`eval\`-ed or loaded with \`pm.require\`.`,
+        `Run it from top to bottom (Collection Runner, \`postman collection run\` or \`newman run\`): the folders follow a merchant's journey, so each object is created before it is read, changed or refunded, and each ID a later request needs (merchant numbers, \`quoteId\`, \`notificationId\`, \`authCode\`) is stored from an earlier response. Each request's tests check the HTTP status and \`code\` the contract gives for that step. Steps named "Sandbox: ..." are unsigned control calls of the local sandbox (/docs/local-sandbox), such as the customer paying; \`${sandboxControlsVariable}\` decides when they run: \`auto\` (only when \`baseUrl\` is localhost, 127.0.0.1 or [::1]), \`on\` or \`off\`. Skipped, the steps that need them (Exchange wallet auth code, the refund of a paid order) report what the API answers.`,
         `Responses: the collection's tests verify each response signature with \`providerPublicKeyPem\` (preset to the sandbox provider key, version 1, ${providerTestKeyUrl}) and check that the response timestamp is within 300 seconds of your clock. A failed check means: do not act on the response; treat the outcome as unknown.`,
-        `Merchant numbers: create requests use \`{{newMerchantOrderNo}}\` and the like, a new number on each Send, and store it in \`merchantOrderNo\` (\`merchantRefundNo\`, \`walletTransferNo\`, \`bankTransferNo\`, \`cardPayoutNo\`...) for the requests that read the object. Send a create request before the requests that read what it created. To resend the same number, an idempotent replay, put the number itself in the body.`,
+        `Merchant numbers: create requests use \`{{newMerchantOrderNo}}\` and the like, a new number on each Send, and store it in \`merchantOrderNo\` (\`merchantRefundNo\`, \`walletTransferNo\`, \`bankTransferNo\`, \`cardPayoutNo\`...) for the requests that read the object. To resend the same number, an idempotent replay, put the number itself in the body. List requests cover the last 24 hours (\`{{listFrom}}\` to \`{{listTo}}\`, set on each Send).`,
       ].join('\n\n'),
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
@@ -173,6 +193,11 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
         description: `Your merchant private key (PEM) signs every request. Never store it here: set it as the current value of a secret variable in your environment. For the shared sandbox merchant, use the published test key ${merchantTestKeyUrl}. Empty, every Send stops with an error naming this variable.`,
       },
       {
+        key: sandboxControlsVariable,
+        value: 'auto',
+        description: 'When the "Sandbox: ..." steps (unsigned control calls of the local sandbox) run: auto, only when baseUrl is localhost, 127.0.0.1 or [::1]; on, always (a local sandbox under another host name, such as a CI service); off, never.',
+      },
+      {
         key: 'providerPublicKeyPem',
         value: providerPublicKeyPem,
         description: `The provider public key (PEM) the collection's tests verify response signatures with. Preset to the sandbox provider key, version 1 (${providerTestKeyUrl}); for production, download the provider key in the merchant dashboard.`,
@@ -185,6 +210,8 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
       },
       ...numberVariables.map((variable) => {
         const creator = numbers.find((number) => number.variable === variable);
+        const producer = chained.find((value) => value.variable === variable);
+        if (producer) return {key: variable, value: '', description: `Stored from the response of "${producer.createdBy}"; read by the requests after it. Set it yourself to use another value.`};
         return {
           key: variable,
           value: '',
@@ -194,7 +221,68 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
         };
       }),
     ],
-    item: [...folders].map(([name, items]) => ({name, item: items})),
+    item: folders,
+  };
+}
+
+type OperationItems = ReadonlyMap<string, {item: PostmanItem; location: OperationLocation}>;
+
+function stepName(step: JourneyStep, operationItems: OperationItems): string {
+  if ('sandbox' in step) return step.sandbox.name;
+  const found = operationItems.get(step.operationId);
+  if (!found) throw new Error(`Postman journey: the contract has no operation ${step.operationId}.`);
+  return step.name ?? found.item.name;
+}
+
+/** The variables later requests read from earlier responses, with the step that stores each. */
+function chainedValues(operationItems: OperationItems): ChainedValue[] {
+  return journey.flatMap((folder) =>
+    folder.steps.flatMap((step) => {
+      const capture = 'sandbox' in step ? step.sandbox.capture : step.capture;
+      return capture ? [{variable: capture.variable, createdBy: stepName(step, operationItems)}] : [];
+    }),
+  );
+}
+
+/** The HTTP status and envelope `code` of an operation's success response in the contract. */
+export function successOutcome(doc: OpenApiDocument, location: OperationLocation): {status: number; code: string} {
+  const responses = location.operation.responses ?? {};
+  const status = Object.keys(responses).find((key) => /^2\d\d$/.test(key));
+  const declared = status === undefined ? undefined : responses[status];
+  const media = declared === undefined ? undefined : deref(doc, declared).content?.['application/json'];
+  const example: JsonValue | undefined = Object.values(media?.examples ?? {})[0]?.value;
+  const code = example !== null && typeof example === 'object' && !Array.isArray(example) ? example['code'] : undefined;
+  if (status === undefined || typeof code !== 'string') throw new Error(`${location.operationId}: the contract gives no 2xx response with an example code.`);
+  return {status: Number(status), code};
+}
+
+function journeyItem(doc: OpenApiDocument, step: JourneyStep, operationItems: OperationItems): PostmanItem {
+  const name = stepName(step, operationItems);
+  if ('sandbox' in step) {
+    const {sandbox} = step;
+    const body = JSON.stringify(sandbox.body, null, 2);
+    const event: PostmanEvent = {listen: 'prerequest', script: {type: 'text/javascript', exec: stepPreRequestScript({name, status: 200, ...(sandbox.capture ? {capture: sandbox.capture} : {})}).split('\n')}};
+    return {
+      name,
+      event: [event],
+      request: {
+        method: sandbox.method,
+        description: `${sandbox.description}\n\nA control call of the local sandbox (/docs/local-sandbox), not part of the API: not signed, and run only as \`${sandboxControlsVariable}\` says (by default, when baseUrl is a loopback origin).`,
+        header: [{key: 'Content-Type', value: 'application/json'}],
+        url: {raw: `{{baseUrl}}${sandbox.path}`, host: ['{{baseUrl}}'], path: sandbox.path.split('/').filter(Boolean)},
+        body: {mode: 'raw', raw: body, options: {raw: {language: 'json'}}},
+      },
+    };
+  }
+  const found = operationItems.get(step.operationId);
+  if (!found) throw new Error(`Postman journey: the contract has no operation ${step.operationId}.`);
+  const item = structuredClone(found.item);
+  const outcome = successOutcome(doc, found.location);
+  const capture: Capture | undefined = step.capture;
+  return {
+    ...item,
+    name,
+    event: [{listen: 'prerequest', script: {type: 'text/javascript', exec: stepPreRequestScript({name, ...outcome, ...(capture ? {capture} : {})}).split('\n')}}],
   };
 }
 
@@ -222,12 +310,15 @@ function buildItem(
   };
   const segments = template.map((segment, index) => {
     const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
+    if (parameter && (chainedFields as readonly string[]).includes(parameter)) return readVariable(parameter);
     return parameter && merchantNumberField.test(parameter) ? readVariable(numberVariable(parameter, template[index - 1])) : (sampleSegments[index] ?? '');
   });
   const query = sampleQuery?.split('&').map((pair) => {
     // Kept percent-encoded, as the samples send them: Postman sends an encoded value as it is, so
     // the query string the script signs is the one on the wire.
     const [key = '', value = ''] = pair.split('=');
+    // A list's time range: the last 24 hours of each Send, so a run finds what it just created.
+    if (listRangeField.test(key)) return {key, value: key.endsWith('From') ? '{{listFrom}}' : '{{listTo}}'};
     return {key, value: merchantNumberField.test(key) ? readVariable(numberVariable(key, staticSegments.at(-1))) : value};
   });
   const pathSegments = [...basePath, ...segments];
@@ -246,6 +337,10 @@ function buildItem(
         times.set(variable, {variable, hoursAhead: time.hoursAhead});
         body = replaceInStrings(body, time.example, `{{${variable}}}`);
         notes.push(`Each Send puts \`${field}\` ${time.hoursAhead} hours ahead of now: the collection's pre-request script sets \`{{${variable}}}\`.`);
+        continue;
+      }
+      if ((chainedFields as readonly string[]).includes(field) && typeof example === 'string') {
+        body = replaceInStrings(body, example, readVariable(field));
         continue;
       }
       if (!merchantNumberField.test(field) || typeof example !== 'string') continue;

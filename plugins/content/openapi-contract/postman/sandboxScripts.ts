@@ -4,24 +4,23 @@
  * because the TypeScript loaders (tsx, Docusaurus's jiti) may rewrite a function's source, and
  * what Postman runs must be exactly what tests/unit/postman.test.ts runs.
  *
- * Why jsrsasign through `pm.require('npm:…')`: Postman's script sandbox has no RSA (no WebCrypto
- * `subtle`, no node:crypto; its built-in CryptoJS does hashes and HMAC only). Postman resolves
- * `pm.require('npm:name@version')` from the npm registry itself (the current Postman app, the
- * Collection Runner, monitors and the Postman CLI; not Newman), at the exact version named, so
- * the code that signs is a pinned, published package. The older recipe, fetching a library with
- * `pm.sendRequest` into a variable and `eval`-ing it on every Send, runs whatever that URL serves
- * at the moment with access to the private key: a supply-chain risk this collection does not take.
- * Postman finds the packages a script needs by reading its `pm.require` calls, so the package
- * name stays a string literal in the call.
+ * Why the signing code is in the scripts: Postman's script sandbox has no RSA (no WebCrypto
+ * `subtle`, no node:crypto; its built-in CryptoJS does hashes and HMAC only), Newman has no
+ * `pm.require` at all, and the Postman app and CLI resolve `pm.require('npm:…')` only for a
+ * signed-in user with a network. So each script carries a small RSA-SHA256 (./rsaSha256.ts, about
+ * 5 kB, tested against node:crypto): the same code signs in every runtime, offline, with nothing
+ * fetched or `eval`-ed. Both scripts use only the `pm` API Newman and the Postman app share.
  *
  * Signing runs on every Send with a fresh timestamp and nonce, and the headers are set on the
  * request itself (`pm.request.headers.upsert`): nothing is kept between Sends, so no stale value
- * can be sent. When signing cannot run, the script stops the request with an error naming the
- * variable to set; a request never leaves unsigned or with an old signature.
+ * can be sent. When signing cannot run, the script records a failed test naming the variable to set
+ * and skips the request: a request never leaves unsigned or with an old signature, and a run
+ * (Newman, the Postman CLI) fails with that message. A bare error would not do: once a request is
+ * skipped the runtimes drop the script's error, and without the skip they send the request anyway.
  */
-
-/** The exact package Postman loads for both scripts. */
-export const jsrsasignPackage = 'npm:jsrsasign@11.1.0';
+import type {Capture} from './journey';
+import {sandboxControlsVariable} from './journey';
+import {rsaSha256Library} from './rsaSha256';
 
 /** Every request target starts with this: the API version is part of the signed path. */
 export const requestTargetPrefix = '/v1/';
@@ -52,8 +51,16 @@ export interface GeneratedTime {
   readonly hoursAhead: number;
 }
 
+/** A value a step stores from its response (quoteId...), for the error when a reader runs first. */
+export interface ChainedValue {
+  readonly variable: string;
+  /** Name of the step that stores it. */
+  readonly createdBy: string;
+}
+
 export interface ScriptConfig {
   readonly numbers: readonly GeneratedNumber[];
+  readonly chained: readonly ChainedValue[];
   readonly times: readonly GeneratedTime[];
   /** Public sandbox merchant key file, for the messages. */
   readonly merchantKeyFile: string;
@@ -79,23 +86,58 @@ export function preRequestScript(config: ScriptConfig): string {
   return String.raw`// Veloxa Pay request signing, generated from the API contract with this collection.
 // On every Send: canonical string = METHOD, request target (/v1/... as sent), X-Client-Id, X-Timestamp,
 // X-Nonce and the raw body, joined by "\n"; RSASSA-PKCS1-v1_5 with SHA-256 over its UTF-8 bytes; base64.
-// jsrsasign is loaded by Postman from npm at a pinned version (pm.require), never fetched and eval'd.
+// The RSA-SHA256 code is part of this script: nothing is loaded, fetched or eval'd, so it runs offline
+// in the Postman app, the Postman CLI and Newman alike.
 (function () {
   var config = ${JSON.stringify(config)};
   function fail(message) {
+    var text = 'Veloxa Pay signing: ' + message + ' The request was not sent.';
+    // A failed test carries the message into the run's results and exit code; the runtimes drop a
+    // pre-request error once the request is skipped, and send the request when it is not.
+    pm.test('Veloxa Pay: the request is signed before it is sent', function () {
+      throw new Error(text);
+    });
     if (pm.execution && typeof pm.execution.skipRequest === 'function') pm.execution.skipRequest();
-    throw new Error('Veloxa Pay signing: ' + message + ' The request was not sent.');
-  }${pemFunction}
+    throw new Error(text);
+  }
+  ${rsaSha256Library.replace(/\n/g, '\n  ')}${pemFunction}
   function describe(error) {
     return error && error.message ? error.message : String(error);
   }
   function isEmpty(value) {
     return value === undefined || value === null || String(value).trim() === '';
   }
+  function createdHint(name) {
+    var created = config.numbers.filter(function (number) { return number.variable === name; })[0];
+    if (created) return ' Send "' + created.createdBy + '" first (each Send stores the number it creates in ' + name + '), or set ' + name + ' to a number you created.';
+    var chained = config.chained.filter(function (value) { return value.variable === name; })[0];
+    if (chained) return ' Send "' + chained.createdBy + '" first (it stores ' + name + ' from its response), or set ' + name + ' yourself.';
+    return ' Set it in the collection or in your environment.';
+  }
   function setting(name, hint) {
     var value = pm.variables.get(name);
     if (isEmpty(value)) fail('set the variable "' + name + '": ' + hint);
     return String(value).trim();
+  }
+
+  // A control call of the local sandbox ("Sandbox: ..." steps): not signed, and run only against a local sandbox.
+  var controlTarget = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\/?#]*(\/_sandbox\/[^?#]*)/.exec(pm.variables.replaceIn(pm.request.url.toString()).trim());
+  if (controlTarget) {
+    var mode = String(pm.variables.get('${sandboxControlsVariable}') || 'auto').trim();
+    var loopback = /^https?:\/\/(localhost|127(\.[0-9]{1,3}){3}|\[::1\])(:[0-9]+)?$/.test(String(pm.variables.get('baseUrl')).trim());
+    if (mode === 'off' || (mode !== 'on' && !loopback)) {
+      console.log('Veloxa Pay: skipped ' + controlTarget[1] + ', a local sandbox control call (${sandboxControlsVariable} is "' + mode + '" and baseUrl is not a loopback origin).');
+      pm.variables.set('${signedRequestVariable}', '');
+      if (pm.execution && typeof pm.execution.skipRequest === 'function') pm.execution.skipRequest();
+      return;
+    }
+    var controlBody = pm.request.body && typeof pm.request.body.raw === 'string' ? pm.request.body.raw : '';
+    controlBody.replace(/\{\{([^{}]+)\}\}/g, function (whole, name) {
+      if (isEmpty(pm.variables.get(name))) fail('the body of ' + controlTarget[1] + ' uses {{' + name + '}}, which is empty.' + createdHint(name));
+      return whole;
+    });
+    pm.variables.set('${signedRequestVariable}', '');
+    return;
   }
 
   var privateKeyPem = setting('privateKeyPem', 'put your merchant private key (PEM) in it, as the current value of a secret variable in your environment. For the shared sandbox merchant, use ' + config.merchantKeyFile + '.');
@@ -105,10 +147,9 @@ export function preRequestScript(config: ScriptConfig): string {
   if (/[\r\n]/.test(clientId)) fail('clientId must be a single line.');
   var keyPem = pemFrom(privateKeyPem, 'privateKeyPem', ['PRIVATE KEY', 'RSA PRIVATE KEY'], 'paste the whole file, such as ' + config.merchantKeyFile + '.');
 
-  var jsrsasign = pm.require('${jsrsasignPackage}');
   var privateKey;
   try {
-    privateKey = jsrsasign.KEYUTIL.getKey(keyPem);
+    privateKey = veloxaRsa.privateKey(keyPem);
   } catch (error) {
     fail('privateKeyPem could not be read as an RSA private key (' + describe(error) + ').');
   }
@@ -130,6 +171,9 @@ export function preRequestScript(config: ScriptConfig): string {
   config.times.forEach(function (time) {
     pm.variables.set(time.variable, new Date(Date.now() + time.hoursAhead * 3600000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
   });
+  // A list's time range: the last 24 hours, percent-encoded as the signed query must be.
+  pm.variables.set('listFrom', new Date(Date.now() - 86400000).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '%3A'));
+  pm.variables.set('listTo', new Date(Date.now() + 3600000).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '%3A'));
 
   var rawUrl = pm.request.url.toString();
   var requestBody = pm.request.body;
@@ -147,12 +191,7 @@ export function preRequestScript(config: ScriptConfig): string {
         if (where === 'URL') fail('the URL uses the dynamic variable ' + whole + ', which changes between signing and sending; put the value in a variable instead.');
         return whole;
       }
-      if (isEmpty(pm.variables.get(name))) {
-        var created = config.numbers.filter(function (number) { return number.variable === name; })[0];
-        fail('the ' + where + ' uses {{' + name + '}}, which is empty. ' + (created
-          ? 'Send "' + created.createdBy + '" first (each Send stores the number it creates in ' + name + '), or set ' + name + ' to a number you created.'
-          : 'Set it in the collection or in your environment.'));
-      }
+      if (isEmpty(pm.variables.get(name))) fail('the ' + where + ' uses {{' + name + '}}, which is empty.' + createdHint(name));
       return whole;
     });
   }
@@ -177,10 +216,7 @@ export function preRequestScript(config: ScriptConfig): string {
 
   var signature;
   try {
-    var signer = new jsrsasign.KJUR.crypto.Signature({alg: 'SHA256withRSA'});
-    signer.init(privateKey);
-    signer.updateString(canonical);
-    signature = jsrsasign.hextob64(signer.sign());
+    signature = veloxaRsa.sign(privateKey, canonical);
   } catch (error) {
     fail('could not sign with privateKeyPem (' + describe(error) + '); it must be your RSA private key.');
   }
@@ -214,8 +250,32 @@ export function responseTestScript(): string {
 (function () {
   function fail(message) {
     throw new Error(message);
-  }${pemFunction}
+  }
+  ${rsaSha256Library.replace(/\n/g, '\n  ')}${pemFunction}
+  // The step's expected outcome, declared by the request's own pre-request script: status, code, and a value to store.
+  var stepText = pm.variables.get('${stepVariable}');
+  if (stepText) {
+    var step = JSON.parse(stepText);
+    var body = null;
+    try { body = JSON.parse(pm.response.text()); } catch (error) { body = null; }
+    pm.test(step.name + ': HTTP ' + step.status + (step.code ? ' and code ' + step.code : ''), function () {
+      var got = 'HTTP ' + pm.response.code + (body && body.code ? ' ' + body.code + ': ' + body.message : '');
+      if (pm.response.code !== step.status) fail('expected HTTP ' + step.status + ', got ' + got);
+      if (step.code && !(body && body.code === step.code)) fail('expected code ' + step.code + ', got ' + got);
+    });
+    if (step.capture) {
+      pm.test(step.name + ': stores ' + step.capture.variable + ' for the requests after it', function () {
+        var value = step.capture.from.reduce(function (at, key) { return at !== null && typeof at === 'object' ? at[key] : undefined; }, body);
+        if (typeof value !== 'string' || value === '') fail('the response has no ' + step.capture.from.join('.') + ' to store in ' + step.capture.variable + '.');
+        if (pm.environment && pm.environment.has(step.capture.variable)) pm.environment.set(step.capture.variable, value);
+        else pm.collectionVariables.set(step.capture.variable, value);
+      });
+    }
+  }
+
   var signedText = pm.variables.get('${signedRequestVariable}');
+  // A local sandbox control call ("Sandbox: ..." steps) is not signed, and neither is its answer.
+  if (signedText === '') return;
 
   pm.test('Veloxa Pay: the response signature verifies with providerPublicKeyPem', function () {
     if (!signedText) fail('this request was not signed by the collection pre-request script, so its response cannot be checked.');
@@ -240,11 +300,14 @@ export function responseTestScript(): string {
     var keyPem = pemFrom(publicKeyPem, keyVariable, ['PUBLIC KEY'], 'paste the provider public key file.');
     var status = ('00' + pm.response.code).slice(-3);
     var canonical = [signed.method, signed.target, signed.clientId, timestamp, nonce, signed.nonce, status, pm.response.text()].join('\n');
-    var jsrsasign = pm.require('${jsrsasignPackage}');
-    var verifier = new jsrsasign.KJUR.crypto.Signature({alg: 'SHA256withRSA'});
-    verifier.init(jsrsasign.KEYUTIL.getKey(keyPem));
-    verifier.updateString(canonical);
-    if (!verifier.verify(jsrsasign.b64tohex(match[2]))) {
+    var publicKey;
+    try {
+      publicKey = veloxaRsa.publicKey(keyPem);
+    } catch (error) {
+      fail(keyVariable + ' could not be read as an RSA public key (' + (error && error.message ? error.message : String(error)) + ').');
+    }
+    console.log('Veloxa Pay checks the response signature over the canonical string: ' + JSON.stringify(canonical));
+    if (!veloxaRsa.verify(publicKey, canonical, match[2])) {
       fail('the response signature does not verify: do not act on this response; treat it like no response. Canonical string: ' + JSON.stringify(canonical));
     }
   });
@@ -256,5 +319,29 @@ export function responseTestScript(): string {
     if (skew > 300) fail('the response X-Timestamp ' + timestamp + ' is ' + Math.round(skew) + ' s from this computer clock: reject it, and check your clock.');
   });
 })();
+`;
+}
+
+/** What one step of the journey expects: the contract's HTTP status and `code`, and what it stores for later steps. */
+export interface StepExpectation {
+  readonly name: string;
+  readonly status: number;
+  /** The envelope code; none for a sandbox control call, whose answer has no envelope. */
+  readonly code?: string;
+  readonly capture?: Capture;
+}
+
+/** The local variable through which a request's own pre-request script tells the collection's tests what that step expects. */
+export const stepVariable = 'veloxaStep';
+
+/**
+ * A request's own pre-request script: one line declaring what the step expects, which the
+ * collection's test script checks. (A request's own test script would run after the collection's
+ * and repeat its code in every request; this keeps the collection small.)
+ */
+export function stepPreRequestScript(expected: StepExpectation): string {
+  const outcome = `HTTP ${expected.status}${expected.code ? ` and code ${expected.code}` : ''}`;
+  return `// This step of the journey: ${expected.code ? 'the contract answers' : 'the local sandbox answers'} ${outcome}${expected.capture ? `; its response gives ${expected.capture.variable}` : ''}. The collection's tests check it.
+pm.variables.set('${stepVariable}', JSON.stringify(${JSON.stringify({name: expected.name, status: expected.status, code: expected.code ?? null, capture: expected.capture ?? null})}));
 `;
 }
