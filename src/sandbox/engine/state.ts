@@ -113,7 +113,10 @@ export interface LedgerEntry {
   at: number;
   currency: string;
   legs: {available?: number; pending?: number; frozen?: number};
-  /** The pending amount of a PAYMENT or VAM_TOP_UP becomes available at 00:00 UTC of this day. */
+  /**
+   * The statement's available_on: a pending amount (a PAYMENT) becomes available at 00:00 UTC of this day; an
+   * entry credited to available at once (a VAM_TOP_UP) carries the day it arrived.
+   */
   availableOn?: string;
   row?: {
     transactionType: string;
