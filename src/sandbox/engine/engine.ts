@@ -32,6 +32,7 @@ import {
   findWallet,
   ibanCheckDigitsValid,
   paymentAttemptOutcome,
+  paymentFee,
   paymentRuleFor,
   payoutOutcome,
   refundOutcome,
@@ -202,10 +203,6 @@ const paymentReferenceDigits = 12;
 /** The statement row type of the starting balances (declared in api/statement-columns.yaml). */
 export const sandboxFundingType = 'SANDBOX_FUNDING';
 
-/** The fee of a payment: pricing.paymentFeeBasisPoints of the amount, rounded up to the next minor unit. */
-export function paymentFee(amountValue: number, basisPoints: number): number {
-  return Math.ceil((amountValue * basisPoints) / 10000);
-}
 
 /** YYYY-MM-DDTHH:MM:SSZ naming an instant that exists: 2026-02-30 does not, although Date.parse rolls it over. */
 function isRealTimestamp(text: string): boolean {
@@ -1070,7 +1067,7 @@ export class SandboxEngine {
   private markPaid(state: MerchantState, record: OrderRecord, method: string): void {
     const now = this.clock.now();
     const amount = record.order.amount;
-    const fee = paymentFee(amount.value, this.spec.sandbox.pricing.paymentFeeBasisPoints);
+    const fee = paymentFee(this.spec.sandbox, amount.value);
     // The order reports the fee and net amount its statement row books (issue 29, I-12).
     this.setOrderStatus(state, record, 'PAID', {
       paymentMethod: method,
