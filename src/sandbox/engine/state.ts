@@ -105,8 +105,8 @@ export interface EventRecord {
 /**
  * One movement of money, in one currency. `legs` change the three balances; their sum is the change of
  * the total balance. Rows of the statement are the entries with `row` set (movements of money in or out);
- * entries without it move money between balances and sum to zero, except the opening entries that
- * give a new merchant its starting balances.
+ * entries without it move money between balances and sum to zero. A new merchant's starting balances are
+ * movements too (SANDBOX_FUNDING rows), so every statement day reconciles.
  */
 export interface LedgerEntry {
   id: string;
