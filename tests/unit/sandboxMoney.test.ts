@@ -63,7 +63,6 @@ function statementRows(engine: SandboxEngine, clientId: string, statementDay: st
   return lines.map((line) => Object.fromEntries(line.split(',').map((cell, index) => [names[index] ?? '', cell])));
 }
 
-
 /** Per currency: opening, closing, and the movement rows, checked to add up. */
 function reconcile(rows: readonly Row[], label: string): Map<string, {opening: number; closing: number; movements: Row[]}> {
   const byCurrency = new Map<string, {opening: number; closing: number; movements: Row[]}>();
