@@ -208,4 +208,19 @@ test.describe('published contract', () => {
     await page.goto('/docs/reconciliation/statement-parameters');
     await expect(page.locator('tr[data-column="net_amount"]')).toBeVisible();
   });
+
+  test('the test accounts page renders the enabled currencies and the fee rules from api/sandbox.yaml (issue 29, I-12, I-13)', async ({page}) => {
+    const sandbox = parse(readFileSync(path.join(repoRoot, 'api', 'sandbox.yaml'), 'utf8')) as {
+      currencies: {payments: string[]; payouts: string[]};
+      pricing: {paymentFeeBasisPoints: number; payoutFees: {WALLET: Record<string, number>}};
+    };
+    await page.goto('/docs/general/test-accounts');
+    const currencies = page.locator('table', {has: page.locator('caption', {hasText: 'Currencies of every sandbox merchant'})});
+    await expect(currencies.locator('tbody th')).toHaveText(sandbox.currencies.payments);
+    await expect(currencies.locator('tbody tr', {hasText: 'JPY'})).toContainText('None: whole units');
+    const fees = page.locator('table', {has: page.locator('caption', {hasText: "Fee on a payment, in the order's currency"})});
+    await expect(fees).toContainText(`${sandbox.pricing.paymentFeeBasisPoints} basis points`);
+    const payouts = page.locator('table', {has: page.locator('caption', {hasText: 'Flat fee per payout'})});
+    await expect(payouts.locator('thead th')).toHaveText(['Payout', ...sandbox.currencies.payouts]);
+  });
 });

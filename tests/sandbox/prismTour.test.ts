@@ -298,7 +298,7 @@ describe('the contract, as Prism sees the sandbox', () => {
 
     expectCode(await api(s(), 'Create order, amount ending 59', 'POST', '/orders', hosted(number('ORD'), 1059)), 'RISK_REJECTED');
     expectCode(await api(s(), 'Create order above the sandbox limit', 'POST', '/orders', hosted(number('ORD'), 20_000_000)), 'AMOUNT_LIMIT_EXCEEDED');
-    expectCode(await api(s(), 'Create order in JPY', 'POST', '/orders', {...hosted(number('ORD')), amount: {value: 1000, currency: 'JPY'}}), 'PERMISSION_DENIED');
+    expectCode(await api(s(), 'Create order in CHF', 'POST', '/orders', {...hosted(number('ORD')), amount: {value: 1000, currency: 'CHF'}}), 'PERMISSION_DENIED');
     expectCode(await api(s(), 'Create a DIRECT_PAY order with an unknown agreement token', 'POST', '/orders', {merchantOrderNo: number('ORD'), amount: {value: 1000, currency: 'USD'}, scene: 'DIRECT_PAY', subject: 'Subscription', payerAgreementToken: 'agt_UnknownWalletToken000000'}), 'AGREEMENT_INVALID');
 
     // ---- A chargeback, and events -----------------------------------------------------------------------

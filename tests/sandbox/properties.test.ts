@@ -852,9 +852,13 @@ class World {
       totals.pending += pending - settled;
       totals.frozen += frozen;
       if (index < opening.length) {
+        // The starting funds are movements with a SANDBOX_FUNDING row (issue 29, I-9), so statements add up from day one.
         const seed = opening[index];
-        check(!entry.row && seed?.currency === entry.currency && seed.available === available && seed.pending === pending && seed.frozen === frozen, P1, `ledger entry ${index} is not the opening balance ${json(seed)}: ${json(entry)}`);
-        return;
+        check(
+          entry.row?.transactionType === 'SANDBOX_FUNDING' && seed?.currency === entry.currency && seed.available === available && seed.pending === pending && seed.frozen === frozen,
+          P1,
+          `ledger entry ${index} is not the opening balance ${json(seed)} with its SANDBOX_FUNDING row: ${json(entry)}`,
+        );
       }
       if (entry.row) {
         totals.rows += net;
@@ -876,8 +880,7 @@ class World {
     const balances = this.engine.balances(clientId);
     for (const seed of opening) {
       const totals = sum(seed.currency);
-      const openingTotal = seed.available + seed.pending + seed.frozen;
-      check(totals.legs === openingTotal + totals.rows, P1, `${seed.currency}: the ledger's legs sum to ${totals.legs}, the opening balance ${openingTotal} plus the statement rows ${totals.rows} make ${openingTotal + totals.rows}`);
+      check(totals.legs === totals.rows, P1, `${seed.currency}: the ledger's legs sum to ${totals.legs}, the statement rows (starting funds included) to ${totals.rows}`);
       const balance = balances.get(seed.currency);
       check(
         balance && balance.available === totals.available && balance.pending === totals.pending && balance.frozen === totals.frozen,
@@ -1036,10 +1039,11 @@ class World {
     }
   }
 
-  /** P1 at the end: every day's statement file, from the merchant's first day to today. */
+  /** P1 at the end: every day's statement file, from the day before the merchant existed to today. */
   async checkStatements(): Promise<void> {
     const P1 = 'P1 statements reconcile';
-    const first = utcDay(Date.parse(this.session.start));
+    const before = utcDay(Date.parse(this.session.start) - 86_400_000);
+    const first = before;
     const today = utcDay(this.engine.clock.now());
     const seen = new Set<string>();
     let carried: Map<string, number> | undefined;
@@ -1076,6 +1080,7 @@ class World {
         check(entry.opening + entry.movements === entry.closing, P1, `${day} ${currency}: opening ${entry.opening} + movements ${entry.movements} is not closing ${entry.closing}`);
         const previous = carried?.get(currency);
         if (previous !== undefined) check(previous === entry.opening, P1, `${day} ${currency} opens with ${entry.opening}, the day before closed with ${previous}`);
+        if (day === before) check(entry.opening === 0 && entry.movements === 0 && entry.closing === 0, P1, `${day}, before the merchant existed, ${currency}: ${json(entry)}, not 0, no rows, 0`);
       }
       carried = new Map([...byCurrency].map(([currency, entry]) => [currency, entry.closing ?? 0]));
     }

@@ -11,6 +11,7 @@ import {docUrl} from '../docRoutes';
 import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
 import {contractRelativePath, loadContract} from '../../plugins/content/openapi-contract/loadContract';
 import {contractVocabulary} from './vocabulary';
+import {jsonExampleChecker} from './jsonExamples';
 import {readContentFiles} from '../contentFiles';
 
 /** Pages that render reference data and carry prose around it rather than a guide. */
@@ -19,6 +20,7 @@ const referenceMarkers = /<(ApiOperation|ResponseCodeCatalogue|StatementColumns)
 export function checkContent(siteDir: string): ContentProblem[] {
   const contract = loadContract(path.join(siteDir, contractRelativePath));
   const vocabulary = contractVocabulary(contract, scanApiPages(siteDir));
+  const checkJson = jsonExampleChecker(contract);
   const problems: ContentProblem[] = [];
   for (const {section, relativePath, file, text} of readContentFiles(siteDir)) {
     // Docs and demos pages are guides (unless they render reference data); their relative links resolve to docs URLs.
@@ -37,6 +39,7 @@ export function checkContent(siteDir: string): ContentProblem[] {
       }
     };
     problems.push(...lintContent(file, text, vocabulary, {isGuide: isDocs && !referenceMarkers.test(text), resolveLink}));
+    problems.push(...checkJson(file, text).problems);
   }
   return problems;
 }

@@ -5,11 +5,15 @@
  *   <StatementColumns />
  *   <IdempotencyRules />
  *   <RateLimits />
+ *   <ApiExample operationId="createOrder" example="ewallet" response="200" />
  * with the reference sections built from the contract: real Markdown headings
  * (so the table of contents and search see them), Mermaid state diagrams, and
  * components whose data is inlined into the page at compile time. Only the
  * page that uses a component imports it, so other pages ship none of this.
- * Unknown operation IDs fail the build with the file named.
+ * ApiExample becomes a plain `json` code block holding one of the contract's
+ * examples (the request body's, or a response's when `response` names a status),
+ * so a guide shows exactly what the contract defines and never drifts from it.
+ * Unknown operation IDs and examples fail the build with the file named.
  */
 import path from 'node:path';
 import type {Expression, Program} from 'estree';
@@ -19,6 +23,7 @@ import type {MdxJsxFlowElement, MdxjsEsm} from 'mdast-util-mdx';
 import type {} from 'mdast-util-to-hast';
 import {valueToEstree} from 'estree-util-value-to-estree';
 import {buildOperationView, type StateMachineView} from '../../../src/lib/apiModel';
+import {resolvePointer, type JsonValue, type ResponseObject} from '../../../src/lib/openapiTypes';
 import {renderSamples, sampleInputFor} from '../../../src/lib/samples';
 import {checkApiPages, scanApiPages} from './apiPages';
 import {contractRelativePath, loadContract, type LoadedContract} from './loadContract';
@@ -123,6 +128,29 @@ function element(name: ComponentName, props: Record<string, {code: string; expre
 
 function heading(text: string, id: string, depth: Heading['depth'] = 2): Heading {
   return {type: 'heading', depth, children: [{type: 'text', value: text}], data: {hProperties: {id}}};
+}
+
+/**
+ * One named example of an operation in the contract: its request body's, or that of the response with the given
+ * status. Throws, naming what exists, when there is no such example.
+ */
+export function contractExample(contract: LoadedContract, operationId: string, name: string, response?: string): JsonValue {
+  const location = contract.operations.get(operationId);
+  if (!location) throw new Error(`no operation ${operationId} in ${contractRelativePath}`);
+  let examples: Record<string, {value?: JsonValue}> | undefined;
+  if (response === undefined) {
+    examples = location.operation.requestBody?.content?.['application/json']?.examples as typeof examples;
+  } else {
+    const raw = location.operation.responses?.[response];
+    const resolved = raw?.$ref ? (resolvePointer(contract.document, raw.$ref) as ResponseObject) : raw;
+    examples = resolved?.content?.['application/json']?.examples as typeof examples;
+  }
+  const example = examples?.[name];
+  if (example?.value === undefined) {
+    const where = response === undefined ? 'request body' : `response ${response}`;
+    throw new Error(`${operationId} has no ${where} example "${name}" in ${contractRelativePath} (it has: ${Object.keys(examples ?? {}).join(', ') || 'none'})`);
+  }
+  return example.value;
 }
 
 /** Mermaid source of a state machine. */
@@ -246,6 +274,17 @@ export default function remarkApiReference(options: RemarkApiReferenceOptions) {
           }));
           used.add('ResponseCodeCatalogue');
           replacement = [exportConst('responseCodeCatalogue', codes), element('ResponseCodeCatalogue', {codes: memberPath('responseCodeCatalogue')})];
+        } else if (jsx.name === 'ApiExample') {
+          const operationId = stringAttribute(jsx, 'operationId');
+          const example = stringAttribute(jsx, 'example');
+          if (!operationId || !example) throw new Error(`${file}: <ApiExample> needs literal operationId and example attributes, such as operationId="createOrder" example="ewallet".`);
+          let value: JsonValue;
+          try {
+            value = contractExample(getContract(), operationId, example, stringAttribute(jsx, 'response'));
+          } catch (error) {
+            throw new Error(`${file}: <ApiExample>: ${(error as Error).message}.`);
+          }
+          replacement = [{type: 'code', lang: 'json', value: JSON.stringify(value, null, 2)}];
         } else if (jsx.name === 'StatementColumns') {
           used.add('StatementColumns');
           replacement = [

@@ -45,6 +45,8 @@ export const sandboxComponentSections = {
   SandboxPayoutCards: ['payoutCards'],
   SandboxRetrySchedule: ['notifications'],
   SandboxChargebacks: ['chargebacks'],
+  SandboxCurrencies: ['currencies', 'merchant'],
+  SandboxPricing: ['pricing', 'currencies'],
   SandboxValue: [],
 } as const satisfies Record<string, ReadonlyArray<keyof SandboxData>>;
 

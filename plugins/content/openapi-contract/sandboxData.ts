@@ -21,6 +21,7 @@ import {LineCounter, parseDocument, type Document} from 'yaml';
 import {brand} from '../../../src/brand';
 import {resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../../../src/lib/openapiTypes';
 import {ibanCheckDigitsValid, luhnValid} from '../../../src/lib/sandbox/rules';
+import {isCurrencyCode} from '../../../src/lib/money';
 import type {Outcome, SandboxData} from '../../../src/lib/sandbox/types';
 import type {LoadedContract} from './loadContract';
 
@@ -196,6 +197,27 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
   });
   data.virtualAccounts.accounts.forEach((account, index) => {
     if (!ibanCheckDigitsValid(account.iban)) at(['virtualAccounts', 'accounts', index, 'iban'], `${account.iban} fails the IBAN check digits (mod 97).`);
+  });
+
+  // Currencies: a payment currency needs a balance (refunds and statements use it), a payout currency a fee in
+  // every product and a place among the payment currencies, and each its minor-unit exponent (the pages show it).
+  const payments = new Set(data.currencies.payments);
+  const balances = new Set(data.merchant.balances.map((balance) => balance.currency));
+  data.currencies.payments.forEach((currency, index) => {
+    if (!balances.has(currency)) at(['currencies', 'payments', index], `${currency} has no entry in merchant.balances.`);
+    if (!isCurrencyCode(currency)) at(['currencies', 'payments', index], `${currency} has no minor-unit exponent in src/lib/money.ts (currencyExponents).`);
+  });
+  data.merchant.balances.forEach((balance, index) => {
+    if (!payments.has(balance.currency)) at(['merchant', 'balances', index, 'currency'], `${balance.currency} is not in currencies.payments.`);
+  });
+  data.currencies.payouts.forEach((currency, index) => {
+    if (!payments.has(currency)) at(['currencies', 'payouts', index], `${currency} is not in currencies.payments: a payout needs a balance in its currency.`);
+    for (const [product, fees] of Object.entries(data.pricing.payoutFees)) {
+      if (fees[currency] === undefined) at(['pricing', 'payoutFees', product], `has no fee for ${currency}, a payout currency.`);
+    }
+  });
+  data.payoutCards.currencies.forEach((currency, index) => {
+    if (!data.currencies.payouts.includes(currency)) at(['payoutCards', 'currencies', index], `${currency} is not in currencies.payouts.`);
   });
 
   const tables: ReadonlyArray<readonly [string, {readonly default: string; readonly rules: readonly {readonly ending: string}[]}]> = [

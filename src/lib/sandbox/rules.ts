@@ -348,3 +348,8 @@ export function payoutOutcome(data: SandboxData, request: PayoutRequest): Reject
     because: rule.ending === data.payouts.endings.default ? payee.because : `ending ${rule.ending}, ${payee.because}`,
   };
 }
+
+/** The fee of a payment: pricing.paymentFeeBasisPoints of the amount, rounded up to the next minor unit. */
+export function paymentFee(data: Pick<SandboxData, 'pricing'>, amountValue: number): number {
+  return Math.ceil((amountValue * data.pricing.paymentFeeBasisPoints) / 10000);
+}

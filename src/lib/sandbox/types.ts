@@ -49,6 +49,8 @@ export interface SandboxMerchant {
   readonly providerKey: {readonly keyVersion: number; readonly publicKey: string; readonly signs: readonly ('responses' | 'notifications')[]};
   readonly defaultNotifyUrl: string | null;
   readonly balances: readonly MoneyBalance[];
+  /** How the starting balances appear in the statements (a SANDBOX_FUNDING row on the creation day). */
+  readonly openingFunds: string;
   readonly balanceRestore: {readonly atUtc: string; readonly onlyOn: 'hosted'; readonly what: string};
 }
 
@@ -262,8 +264,8 @@ export interface SandboxData {
   readonly paymentCodes: {readonly note: string; readonly unknown: Outcome; readonly codes: readonly PaymentCode[]};
   readonly agreementTokens: {readonly note: string; readonly unknown: Outcome; readonly tokens: readonly AgreementToken[]};
   readonly walletAuthCodes: {readonly note: string; readonly unknown: Outcome; readonly codes: readonly WalletAuthCode[]};
-  /** Currencies a merchant may use: those of its balances. */
-  readonly currencies: {readonly note: string; readonly notEnabled: Outcome};
+  /** Currencies a merchant may use: orders and refunds in `payments` (each has a balance), payouts and quotes in `payouts`. */
+  readonly currencies: {readonly note: string; readonly payments: readonly string[]; readonly payouts: readonly string[]; readonly notEnabled: Outcome};
   /** The largest order, wallet transfer or card payout, in minor units. */
   readonly limits: {readonly note: string; readonly maxAmount: number; readonly exceeded: Outcome};
   readonly pricing: {
@@ -296,7 +298,15 @@ export interface SandboxData {
     readonly currencyMismatch: Outcome;
     readonly accounts: readonly BankAccount[];
   };
-  readonly virtualAccounts: {readonly note: string; readonly creditSeconds: number; readonly events: readonly string[]; readonly accounts: readonly VirtualAccount[]};
+  readonly virtualAccounts: {
+    readonly note: string;
+    readonly creditSeconds: number;
+    /** Which part of the balance a top-up lands in: `available` (settled on arrival) or `pending` (after settlementDays). */
+    readonly creditedTo: 'available' | 'pending';
+    readonly credit: string;
+    readonly events: readonly string[];
+    readonly accounts: readonly VirtualAccount[];
+  };
   readonly payoutCards: {
     readonly note: string;
     readonly currencies: readonly string[];

@@ -32,6 +32,7 @@ import {
   findWallet,
   ibanCheckDigitsValid,
   paymentAttemptOutcome,
+  paymentFee,
   paymentRuleFor,
   payoutOutcome,
   refundOutcome,
@@ -236,6 +237,10 @@ export async function gzipWithDigest(text: string): Promise<{bytes: Uint8Array; 
   return {bytes, sha256: [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('')};
 }
 const paymentReferenceDigits = 12;
+
+/** The statement row type of the starting balances (declared in api/statement-columns.yaml). */
+export const sandboxFundingType = 'SANDBOX_FUNDING';
+
 
 /** YYYY-MM-DDTHH:MM:SSZ naming an instant that exists: 2026-02-30 does not, although Date.parse rolls it over. */
 function isRealTimestamp(text: string): boolean {
@@ -450,12 +455,38 @@ export class SandboxEngine {
     const state = new MerchantState(record);
     this.merchants.set(record.clientId, state);
     this.saveMerchant(state);
-    // Dated just before the day began, so the statement of the creation day opens with them.
-    const seededAt = dayStart(utcDay(record.createdAt)) - 1;
-    for (const balance of this.spec.sandbox.merchant.balances) {
-      this.post(state, {at: seededAt, currency: balance.currency, legs: {available: balance.available, pending: balance.pending, frozen: balance.frozen}, memo: 'opening balance of the sandbox merchant'});
-    }
+    this.bookOpeningFunds(state);
     return state;
+  }
+
+  /**
+   * The starting balances, booked as a movement (a SANDBOX_FUNDING row per currency) at the instant the
+   * merchant is created: the statement of that day opens at 0 and adds up, and so does every earlier day's
+   * (0, no rows, 0). Issue 29, I-9.
+   */
+  private bookOpeningFunds(state: MerchantState): void {
+    const at = state.merchant.createdAt;
+    for (const balance of this.spec.sandbox.merchant.balances) {
+      this.post(state, {
+        at,
+        currency: balance.currency,
+        legs: {available: balance.available, pending: balance.pending, frozen: balance.frozen},
+        row: {
+          transactionType: sandboxFundingType,
+          merchantReference: '',
+          providerReference: randomId('fnd_', 16),
+          relatedOrderNo: '',
+          gross: balance.available + balance.pending + balance.frozen,
+          fee: 0,
+          status: 'SUCCEEDED',
+          paymentMethod: '',
+          createdAt: isoSeconds(at),
+          completedAt: isoSeconds(at),
+          storeId: '',
+        },
+        memo: 'opening balance of the sandbox merchant',
+      });
+    }
   }
 
   private merchantOf(clientId: string): MerchantState | undefined {
@@ -948,7 +979,7 @@ export class SandboxEngine {
       if (existing.requestKey !== requestKey) reject('IDEMPOTENCY_CONFLICT', `Order ${merchantOrderNo} was created with a different body.`);
       return {code: 'SUCCESS', data: {order: this.orderView(existing), nextAction: existing.nextAction}, headers: {'Idempotent-Replayed': 'true'}};
     }
-    this.checkCurrency(state, amount.currency);
+    this.checkCurrency(state, amount.currency, 'payments');
     if (amount.value > data.limits.maxAmount) reject(data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED', `The largest sandbox order is ${data.limits.maxAmount} minor units.`);
     const outcome = createOrderOutcome(data, {
       scene,
@@ -1028,9 +1059,14 @@ export class SandboxEngine {
     return undefined;
   }
 
-  private checkCurrency(state: MerchantState, currency: string): void {
-    if (!this.balances(state.merchant.clientId).has(currency)) {
-      reject(this.spec.sandbox.currencies.notEnabled.resultCode ?? 'PERMISSION_DENIED', `${currency} is not enabled for ${state.merchant.clientId}: sandbox merchants hold ${[...this.balances(state.merchant.clientId).keys()].join(', ')}.`);
+  /** Orders and refunds take the currencies of currencies.payments; payouts and quotes those of currencies.payouts. */
+  private checkCurrency(state: MerchantState, currency: string, use: 'payments' | 'payouts'): void {
+    const enabled = this.spec.sandbox.currencies[use];
+    if (!enabled.includes(currency)) {
+      reject(
+        this.spec.sandbox.currencies.notEnabled.resultCode ?? 'PERMISSION_DENIED',
+        `${currency} is not enabled for ${use === 'payments' ? 'orders' : 'payouts'} of ${state.merchant.clientId}: sandbox merchants take ${enabled.join(', ')}.`,
+      );
     }
   }
 
@@ -1098,8 +1134,15 @@ export class SandboxEngine {
   private markPaid(state: MerchantState, record: OrderRecord, method: string): void {
     const now = this.clock.now();
     const amount = record.order.amount;
-    const fee = Math.ceil((amount.value * this.spec.sandbox.pricing.paymentFeeBasisPoints) / 10000);
-    this.setOrderStatus(state, record, 'PAID', {paymentMethod: method, paidAt: isoSeconds(now), lastAttempt: {status: 'SUCCEEDED', paymentMethod: method, at: isoSeconds(now)}});
+    const fee = paymentFee(this.spec.sandbox, amount.value);
+    // The order reports the fee and net amount its statement row books (issue 29, I-12).
+    this.setOrderStatus(state, record, 'PAID', {
+      paymentMethod: method,
+      paidAt: isoSeconds(now),
+      fee: money(fee, amount.currency),
+      netAmount: money(amount.value - fee, amount.currency),
+      lastAttempt: {status: 'SUCCEEDED', paymentMethod: method, at: isoSeconds(now)},
+    });
     const entry = this.post(state, {
       currency: amount.currency,
       legs: {pending: amount.value - fee},
@@ -1346,7 +1389,7 @@ export class SandboxEngine {
       return {code: 'SUCCESS', data: existing.payout, headers: {'Idempotent-Replayed': 'true'}};
     }
     const amount = body['amount'] as unknown as Money;
-    this.checkCurrency(state, amount.currency);
+    this.checkCurrency(state, amount.currency, 'payouts');
     const now = this.clock.now();
     let fee: number;
     let extra: JsonObject;
@@ -1498,7 +1541,7 @@ export class SandboxEngine {
     const sourceCurrency = String(body['sourceCurrency']);
     const country = String(body['destinationCountry']);
     const destinationCurrency = String(body['destinationCurrency']);
-    this.checkCurrency(state, sourceCurrency);
+    this.checkCurrency(state, sourceCurrency, 'payouts');
     const corridor = data.corridors.corridors.find((candidate) => candidate.country === country && candidate.currency === destinationCurrency);
     if (!corridor) return reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED', `No corridor to ${country} in ${destinationCurrency}.`);
     const rate = sourceCurrency === destinationCurrency ? '1' : data.exchange.rates.find((entry) => entry.from === sourceCurrency && entry.to === destinationCurrency)?.rate;
@@ -1560,7 +1603,8 @@ export class SandboxEngine {
     const header = 'statement_date,transaction_type,merchant_reference,provider_reference,related_merchant_order_no,currency,gross_amount,fee_amount,net_amount,status,payment_method,created_at,completed_at,store_id,available_on';
     const opening = this.totals(state, start);
     const closing = this.totals(state, end);
-    const currencies = [...new Set([...opening.keys(), ...closing.keys()])].filter((code) => currency === undefined || code === currency).sort();
+    // Every currency of the account, even on a day before the merchant existed (0, no rows, 0).
+    const currencies = [...new Set([...this.spec.sandbox.currencies.payments, ...opening.keys(), ...closing.keys()])].filter((code) => currency === undefined || code === currency).sort();
     const lines = [header];
     const cell = (value: string | number) => {
       const text = String(value);
@@ -2075,10 +2119,12 @@ export class SandboxEngine {
     const data = job.data as JsonObject;
     const topUp = data['topUp'] as JsonObject & {amount: Money};
     const now = this.clock.now();
+    // A bank transfer into a virtual account is settled money: available on arrival (issue 29, I-8), unless the data says pending.
+    const settled = this.spec.sandbox.virtualAccounts.creditedTo === 'available';
     this.post(state, {
       currency: topUp.amount.currency,
-      legs: {pending: topUp.amount.value},
-      availableOn: utcDay(now + this.spec.sandbox.pricing.settlementDays * 86400 * msPerSecond),
+      legs: settled ? {available: topUp.amount.value} : {pending: topUp.amount.value},
+      availableOn: utcDay(settled ? now : now + this.spec.sandbox.pricing.settlementDays * 86400 * msPerSecond),
       row: {
         transactionType: 'VAM_TOP_UP',
         merchantReference: '',

@@ -105,15 +105,18 @@ export interface EventRecord {
 /**
  * One movement of money, in one currency. `legs` change the three balances; their sum is the change of
  * the total balance. Rows of the statement are the entries with `row` set (movements of money in or out);
- * entries without it move money between balances and sum to zero, except the opening entries that
- * give a new merchant its starting balances.
+ * entries without it move money between balances and sum to zero. A new merchant's starting balances are
+ * movements too (SANDBOX_FUNDING rows), so every statement day reconciles.
  */
 export interface LedgerEntry {
   id: string;
   at: number;
   currency: string;
   legs: {available?: number; pending?: number; frozen?: number};
-  /** The pending amount of a PAYMENT or VAM_TOP_UP becomes available at 00:00 UTC of this day. */
+  /**
+   * The statement's available_on: a pending amount (a PAYMENT) becomes available at 00:00 UTC of this day; an
+   * entry credited to available at once (a VAM_TOP_UP) carries the day it arrived.
+   */
   availableOn?: string;
   row?: {
     transactionType: string;

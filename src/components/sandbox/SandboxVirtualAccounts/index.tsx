@@ -7,13 +7,14 @@ import SandboxTable, {requireSandboxData} from '../SandboxTable';
 /** The shared merchant's virtual accounts, which Simulate VAM top-up credits. */
 export default function SandboxVirtualAccounts({data: given}: {data: SandboxPageData<'virtualAccounts'>}): ReactNode {
   const data = requireSandboxData(given, 'SandboxVirtualAccounts');
-  const {accounts, creditSeconds, events} = data.virtualAccounts;
+  const {accounts, creditSeconds, creditedTo, events} = data.virtualAccounts;
   return (
     <SandboxTable
       label="Virtual accounts"
       caption={
         <>
-          Virtual accounts: a simulated top-up is credited after {formatSeconds(creditSeconds)} and sent as <EventList events={events} />
+          Virtual accounts: a simulated top-up is credited to your <code>{creditedTo}</code> balance after {formatSeconds(creditSeconds)} and sent as{' '}
+          <EventList events={events} />
         </>
       }
       columns={['IBAN', 'Virtual account ID', 'Customer reference', 'Currency']}>
