@@ -50,7 +50,7 @@ export class DocsLibrary {
     }
     const index = path.join(this.directory, twinsIndexName);
     if (!existsSync(index)) {
-      throw new ToolInputError(`The docs are not built: ${index} does not exist. Run \`npm run build\` in the portal repository (or start the server with --docs <a built site directory>), then call this tool again. The contract and sandbox tools work without it.`);
+      throw new ToolInputError(`The docs are not built: ${index} does not exist. Build the site (npm run build in the portal repository), or start the server with --docs <a built site directory>, then call this tool again. The contract and sandbox tools work without it.`);
     }
     const mtimeMs = statSync(index).mtimeMs;
     if (this.loaded?.mtimeMs === mtimeMs) return this.loaded.twins;

@@ -17,7 +17,7 @@ import {after, before, test} from 'node:test';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import {checksumsFile, downloads, downloadsPath} from '../../src/lib/downloads';
+import {checksumsFile, downloads, downloadsPath, versionLine} from '../../src/lib/downloads';
 import {repoRoot, sandboxFiles} from '../../src/sandbox/server/loadEngine';
 import {buildDownloads} from '../../tooling/bundles/bundle';
 import {sandboxClient} from '../support/sandboxClient';
@@ -68,6 +68,15 @@ test('--version of each download names the file and the API contract version it 
     const result = runNode(folder, [file, '--version']);
     assert.equal(result.status, 0, String(result.stderr));
     assert.match(String(result.stdout), new RegExp(`^${file.replace('.', '\\.')} \\(.+\\), API contract ${contractVersion.replaceAll('.', '\\.')}\\n$`));
+  }
+});
+
+test('the pages quote --version as the files print it, with the contract version they carry now', () => {
+  for (const [page, download] of [['local-sandbox.mdx', downloads.sandbox], ['mcp-server.mdx', downloads.mcp]] as const) {
+    const text = readFileSync(path.join(repoRoot, 'docs', page), 'utf8');
+    const quoted = [...text.matchAll(new RegExp(`\`(${download.file.replace('.', '\\.')} \\([^)]*\\), API contract [^\`]*)\``, 'g'))].map((match) => match[1]);
+    assert.ok(quoted.length > 0, `${page} shows what --version prints`);
+    for (const line of quoted) assert.equal(line, versionLine(download, contractVersion), `${page}: update the quoted --version line`);
   }
 });
 
