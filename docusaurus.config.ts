@@ -20,6 +20,7 @@ import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} f
 import openapiContractPlugin from './plugins/content/openapi-contract';
 import sandboxEnginePlugin from './plugins/content/sandbox-engine';
 import markdownTwinsPlugin from './plugins/content/markdown-twins';
+import downloadsPlugin from './plugins/content/downloads';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/content/openapi-contract/remarkApiReference';
 import remarkSandboxData, {type RemarkSandboxDataOptions} from './plugins/content/openapi-contract/remarkSandboxData';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
@@ -199,6 +200,8 @@ const config: Config = {
     sandboxEnginePlugin,
     // After the build: a Markdown twin of every page, /llms.txt and /llms-full.txt.
     markdownTwinsPlugin,
+    // After the build: the local sandbox and the MCP server as one Node.js file each, under /downloads/.
+    downloadsPlugin,
     [deferredHighlightingPlugin, {themes: codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
     ...(without.has('start-up') ? [] : [docsPluginLookupPlugin, compileHintsPlugin, stagedStartUpPlugin]),
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.

@@ -66,6 +66,8 @@ const config: KnipConfig = {
     'plugins/**/docs-plugin-lookup/docsClientUtils.ts',
     'plugins/**/page-script-loader/load-after-paint.js',
     '{src,plugins}/**/highlighter/{client.tsx,server.tsx,prismFacade.ts}',
+    // Entries esbuild bundles by path into the portal's downloads (tooling/bundles/bundle.ts).
+    'tooling/bundles/*Entry.ts',
   ],
   // Code, and the content whose imports count (README and other Markdown are not code).
   project: ['**/*.{ts,tsx,js}', '{docs,demos,blog,src/pages}/**/*.{md,mdx}'],

@@ -23,8 +23,8 @@ export interface ExtraRoute {
 /** Extra pages per section of the route contract, in sidebar order within each section. */
 export const extraRoutes = {
   docs: [
-    {path: '/docs/local-sandbox', reason: 'The sandbox as a local server (npm run sandbox): starting it, pointing a backend and CI at it, its control endpoints.'},
-    {path: '/docs/mcp-server', reason: 'The MCP server (npm run mcp, issue 22): docs, contract and an in-process sandbox as tools for AI assistants, and how to connect common MCP clients.'},
+    {path: '/docs/local-sandbox', reason: 'The sandbox as a local server, downloaded as one Node.js file (/downloads/veloxa-sandbox.mjs): starting it, pointing a backend and CI at it, its control endpoints.'},
+    {path: '/docs/mcp-server', reason: 'The MCP server (issue 22), downloaded as one Node.js file (/downloads/veloxa-mcp.mjs): docs, contract and an in-process sandbox as tools for AI assistants, how to connect common MCP clients, and the Inspector CLI one call at a time with --data.'},
     {path: '/docs/signature-debugger', reason: 'Signature debugger (issue 21): the canonical string, verification and the likely cause of a mismatch for a pasted message, in the browser; a key pair generator.'},
     {path: '/docs/sandbox-console', reason: 'Sandbox console: the in-browser sandbox at a glance (objects, balances, ledger, notification inbox checked, clock), with reset, export and import of its state.'},
     {path: '/docs/api-evolution', reason: 'Versioning and deprecation policy of the API: what can change without notice and what a client must tolerate.'},

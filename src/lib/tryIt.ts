@@ -5,6 +5,7 @@
  */
 import type {JsonValue, StateMachine} from './openapiTypes';
 import {encodeTargetComponent} from './samples/types';
+import {downloads, downloadsPath} from './downloads';
 
 export interface TryItParameter {
   readonly name: string;
@@ -113,8 +114,15 @@ export function currentState(data: unknown, machines: readonly {name: string; ma
   return undefined;
 }
 
-/** Where `npm run sandbox` listens by default: Try it's local target, allowed by the Content-Security-Policy. */
+/** Where the local sandbox listens by default: Try it's local target, allowed by the Content-Security-Policy. */
 export const localSandboxOrigin = 'http://127.0.0.1:4010';
+
+/** How a reader starts the downloaded local sandbox (/docs/local-sandbox) where Try it and the simulators call it. */
+export const localSandboxStart = `node ${downloads.sandbox.file} --port ${new URL(localSandboxOrigin).port}`;
+
+/** What Try it and the notification simulator say when nothing answers at the local sandbox's origin. */
+export const localSandboxMissing = (retry: string): string =>
+  `Nothing answered at ${localSandboxOrigin}: start the local sandbox with ${localSandboxStart} (download it from ${downloadsPath}${downloads.sandbox.file}; /docs/local-sandbox says how), then ${retry}.`;
 
 type JsonRecord = Record<string, unknown>;
 const isRecord = (value: unknown): value is JsonRecord => value !== null && typeof value === 'object' && !Array.isArray(value);

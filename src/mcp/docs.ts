@@ -38,13 +38,19 @@ function isTwinEntry(value: unknown): value is TwinEntry {
 export class DocsLibrary {
   private loaded: {mtimeMs: number; twins: LoadedTwin[]} | undefined;
 
-  constructor(readonly directory: string) {}
+  /** `directory` undefined: the server has no copy of the docs (the downloaded bundle without --docs). */
+  constructor(readonly directory: string | undefined) {}
 
   /** The twins, or a tool error saying what to run when the site has not been built. */
   private twins(): LoadedTwin[] {
+    if (this.directory === undefined) {
+      throw new ToolInputError(
+        `This server has no copy of the docs: start it with --docs <a built portal directory> to use search_docs and read_page. Without one, read the pages on ${siteOrigin}: ${siteOrigin}/llms.txt lists every page and its Markdown. The contract and sandbox tools work without it.`,
+      );
+    }
     const index = path.join(this.directory, twinsIndexName);
     if (!existsSync(index)) {
-      throw new ToolInputError(`The docs are not built: ${index} does not exist. Run \`npm run build\` in the portal repository (or start the server with --docs <a built site directory>), then call this tool again. The contract and sandbox tools work without it.`);
+      throw new ToolInputError(`The docs are not built: ${index} does not exist. Build the site (npm run build in the portal repository), or start the server with --docs <a built site directory>, then call this tool again. The contract and sandbox tools work without it.`);
     }
     const mtimeMs = statSync(index).mtimeMs;
     if (this.loaded?.mtimeMs === mtimeMs) return this.loaded.twins;
@@ -70,6 +76,7 @@ export class DocsLibrary {
 
   /** The file of a twin's URL path, only inside the directory. */
   private fileOf(markdownPath: string): string | undefined {
+    if (this.directory === undefined) return undefined;
     const file = path.resolve(this.directory, `.${path.posix.normalize(`/${markdownPath}`)}`);
     const root = path.resolve(this.directory);
     return file.startsWith(`${root}${path.sep}`) ? file : undefined;

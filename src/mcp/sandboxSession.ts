@@ -1,17 +1,17 @@
 /**
- * The sandbox engine of one MCP session, in this process: in memory only (no journal file), its own clock,
- * and an inbox instead of a network for notifications, as the in-browser host keeps them. Requests are
+ * The sandbox engine of one MCP session, in this process: in memory, or with a store kept in the local
+ * server's journal format (--data), its own clock, and an inbox instead of a network for notifications,
+ * as the in-browser host keeps them. Requests are
  * signed with the published test merchant key exactly as the integration guide says, and every response
  * and notification is verified with the provider test key, so a tool answer says whether the sandbox's
  * signatures hold up as a merchant would check them.
  */
-import {readFileSync} from 'node:fs';
-import path from 'node:path';
 import {createClock, isoSeconds} from '../sandbox/engine/clock';
 import type {SandboxEngine} from '../sandbox/engine/engine';
 import type {NotificationTransport, SandboxResponse} from '../sandbox/engine/http';
 import type {OperationSpec} from '../sandbox/engine/spec';
-import {createNodeEngine, repoRoot, sandboxFiles} from '../sandbox/server/loadEngine';
+import type {RecordValue, SandboxStore} from '../sandbox/engine/store';
+import {createNodeEngine, sandboxFiles} from '../sandbox/server/loadEngine';
 import {
   canonicalString,
   formatSignatureHeader,
@@ -45,8 +45,47 @@ export interface SignedCallResult {
   readonly responseProblem?: string;
 }
 
-/** The published provider test public key, which verifies every sandbox response and notification. */
-export const providerPublicKeyPem = readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'provider-test-public.pem'), 'utf8');
+/**
+ * Where a session with a store (--data) keeps its inbox: records of the same journal as the engine's, so
+ * one file holds the whole sandbox. The engine skips keys it does not know when it loads, so the local
+ * server runs on the same file; a reset clears them with the rest.
+ */
+const inboxKeyPrefix = '~/mcp-inbox/';
+const inboxKey = (seq: number): string => `${inboxKeyPrefix}${String(seq).padStart(10, '0')}`;
+
+function isInboxEntry(value: RecordValue): value is RecordValue & InboxEntry {
+  const entry = value as Partial<Record<keyof InboxEntry, unknown>> | null;
+  return typeof entry?.seq === 'number' && typeof entry.url === 'string' && typeof entry.body === 'string' && typeof entry.receivedAt === 'string' && typeof entry.headers === 'object';
+}
+
+/** `store` with the inbox's records taken out of what the engine loads, and kept in `inbox` instead. */
+function storeWithInbox(store: SandboxStore, inbox: InboxEntry[]): SandboxStore {
+  return {
+    async load() {
+      const engineRecords: Array<readonly [string, RecordValue]> = [];
+      const entries: InboxEntry[] = [];
+      for (const [key, value] of await store.load()) {
+        if (!key.startsWith(inboxKeyPrefix)) engineRecords.push([key, value]);
+        else if (isInboxEntry(value)) entries.push(value);
+      }
+      inbox.splice(0, inbox.length, ...entries.sort((a, b) => a.seq - b.seq));
+      return engineRecords;
+    },
+    commit: (changes) => store.commit(changes),
+    async clear() {
+      await store.clear();
+      inbox.length = 0;
+    },
+    ...(store.replace
+      ? {
+          replace: async (records: ReadonlyArray<readonly [string, RecordValue]>) => {
+            await store.replace?.(records);
+            inbox.length = 0;
+          },
+        }
+      : {}),
+  };
+}
 
 /** The contract operation a method and path name, or undefined. */
 export function operationFor(operations: readonly OperationSpec[], method: string, pathOnly: string): OperationSpec | undefined {
@@ -65,21 +104,30 @@ export interface SandboxSession {
   verifyNotification(entry: InboxEntry): Promise<{verified: boolean; problem?: string}>;
 }
 
-export async function createSandboxSession(): Promise<SandboxSession> {
+export interface SandboxSessionOptions {
+  /** Keeps the sandbox and the inbox across processes (the local server's --data journal); default in memory. */
+  readonly store?: SandboxStore;
+}
+
+export async function createSandboxSession(options: SandboxSessionOptions = {}): Promise<SandboxSession> {
   const files = sandboxFiles();
   const clock = createClock();
   const inbox: InboxEntry[] = [];
+  const store = options.store ? storeWithInbox(options.store, inbox) : undefined;
   const transport: NotificationTransport = {
-    // Never a real URL: the notification is kept here and acknowledged, as the in-browser sandbox does.
+    // Never a real URL: the notification is kept here and acknowledged, as the in-browser sandbox does;
+    // with a store, only once its record is durable, so an acknowledged notification is never lost.
     deliver: async (delivery) => {
-      inbox.push({seq: inbox.length + 1, url: delivery.url, headers: {...delivery.headers}, body: delivery.body, receivedAt: isoSeconds(clock.now())});
+      const entry: InboxEntry = {seq: (inbox.at(-1)?.seq ?? 0) + 1, url: delivery.url, headers: {...delivery.headers}, body: delivery.body, receivedAt: isoSeconds(clock.now())};
+      await store?.commit([{key: inboxKey(entry.seq), value: entry as unknown as RecordValue}]);
+      inbox.push(entry);
       return {status: 200, body: '{"code":"SUCCESS"}'};
     },
   };
-  const engine = await createNodeEngine({clock, transport});
+  const engine = await createNodeEngine({clock, transport, ...(store ? {store} : {})});
   const clientId = files.spec.sandbox.merchant.clientId;
   const merchantKey = await importPrivateKey(files.merchantPrivateKeyPem);
-  const providerKey = await importPublicKey(providerPublicKeyPem);
+  const providerKey = await importPublicKey(files.providerPublicKeyPem);
 
   const settle = async () => {
     await engine.runDue();

@@ -1,10 +1,10 @@
 /**
  * The portal's Model Context Protocol server: the docs (their Markdown twins), the contract (one operation
  * at a time, with its code sample) and the sandbox engine in this process, as tools. Transport-neutral:
- * scripts/mcp.ts connects it to stdio, the tests to the SDK's in-memory transport.
+ * src/mcp/cli.ts connects it to stdio (npm run mcp, and the downloadable bundle), the tests to the SDK's in-memory transport.
  *
  * Nothing here touches the network or the reader's files: the docs are read from a built site directory,
- * the sandbox keeps its state in memory for the session and delivers notifications to an inbox, and the
+ * the sandbox keeps its state in memory for the session (or in a --data journal) and delivers notifications to an inbox, and the
  * only keys are the published test keys. Bad input is a tool error (isError) with one clear sentence.
  */
 import path from 'node:path';
@@ -17,15 +17,19 @@ import {sampleEnvironment, sampleLanguages} from '../lib/samples';
 import {encodeTargetComponent} from '../lib/samples/types';
 import {isoSeconds} from '../sandbox/engine/clock';
 import type {ActionResult} from '../sandbox/engine/engine';
-import {repoRoot, sandboxFiles} from '../sandbox/server/loadEngine';
+import type {SandboxStore} from '../sandbox/engine/store';
+import {SandboxDataError} from '../sandbox/server/fileStore';
+import {sandboxFiles} from '../sandbox/server/loadEngine';
 import {DocsLibrary, siteOrigin} from './docs';
 import {operationSlice} from './operation';
-import {createSandboxSession, operationFor, providerPublicKeyPem, type InboxEntry, type SandboxSession} from './sandboxSession';
+import {createSandboxSession, operationFor, type InboxEntry, type SandboxSession} from './sandboxSession';
 import {ToolInputError} from './toolError';
 
 export interface PortalMcpServerOptions {
-  /** The built site whose Markdown twins the docs tools read (default: build/ in the repository). */
+  /** The built site whose Markdown twins the docs tools read; without one, the docs tools say so. */
   readonly docsDir?: string;
+  /** Keeps the sandbox and its notification inbox across processes (--data); default: in memory for the session. */
+  readonly store?: SandboxStore;
   /** Where to write diagnostics; never stdout, which carries the protocol. */
   readonly log?: (message: string) => void;
 }
@@ -38,7 +42,14 @@ const everydayWallet = {phone: '+10000000001', pin: '123456'};
 const everydayCard = '4000000000000002';
 const decliningCard = '4000000000009995';
 
-const sandboxOnly = 'Sandbox only: the in-process test sandbox of this session (state in memory, published test keys), never production or the network.';
+const sandboxOnly = 'Sandbox only: the in-process test sandbox of this session (state in memory, or in the --data file the server was started with; published test keys), never production or the network.';
+
+/**
+ * A JSON object with any members, spelled `{"type": "object", "additionalProperties": true}` in the tool
+ * schema: zod writes `additionalProperties: {}` for a loose object, a schema with no validation keyword,
+ * which the MCP Inspector's --strict lint flags as unportable (tests/mcp/toolSchemas.test.ts).
+ */
+const freeFormObject = (error: string) => z.looseObject({}, {error}).meta({additionalProperties: true});
 
 function text(value: unknown): CallToolResult {
   return {content: [{type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2)}]};
@@ -64,12 +75,12 @@ function actionValue<T>(result: ActionResult<T>): T {
 
 export function createPortalMcpServer(options: PortalMcpServerOptions = {}): McpServer {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const docs = new DocsLibrary(path.resolve(options.docsDir ?? path.join(repoRoot, 'build')));
-  const server = new McpServer({name: 'veloxa-pay-portal', version: '1.0.0'}, {instructions: `Veloxa Pay developer portal: search and read its docs, read one API operation with a code sample, and drive a private in-memory sandbox (signed requests, shopper actions, clock, notifications, signature checks). ${sandboxOnly}`});
+  const docs = new DocsLibrary(options.docsDir === undefined ? undefined : path.resolve(options.docsDir));
+  const server = new McpServer({name: 'veloxa-pay-portal', version: '1.0.0'}, {instructions: `Veloxa Pay developer portal: search and read its docs, read one API operation with a code sample, and drive a private sandbox (signed requests, shopper actions, clock, notifications, signature checks). ${sandboxOnly}`});
 
   let session: Promise<SandboxSession> | undefined;
   const sandbox = () => {
-    session ??= createSandboxSession().catch((error: unknown) => {
+    session ??= createSandboxSession({...(options.store ? {store: options.store} : {})}).catch((error: unknown) => {
       session = undefined;
       throw error;
     });
@@ -84,6 +95,7 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
         return await handler(args);
       } catch (error) {
         if (error instanceof ToolInputError || error instanceof KeyInputError || error instanceof MessageInputError || error instanceof SigningInputError) return toolError(error.message);
+        if (error instanceof SandboxDataError) return toolError(`The sandbox cannot start: ${error.message}. The docs and contract tools work without it.`);
         log(`mcp: tool failed: ${(error as Error).stack ?? String(error)}`);
         return toolError(`The tool failed unexpectedly: ${(error as Error).message}. The server keeps running; check the input and try again.`);
       }
@@ -101,7 +113,7 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
     {
       title: 'Search the docs',
       description:
-        'Searches the developer portal\'s pages (their Markdown twins from the site build). Every word of `query` must appear (case-insensitive); pages whose title or headings contain the words rank first. Returns up to `limit` pages (default 8), each with its title, page URL, path, Markdown twin URL and a snippet. Read a page in full with read_page. Needs a built site (`npm run build`).',
+        'Searches the developer portal\'s pages (their Markdown twins from the site build). Every word of `query` must appear (case-insensitive); pages whose title or headings contain the words rank first. Returns up to `limit` pages (default 8), each with its title, page URL, path, Markdown twin URL and a snippet. Read a page in full with read_page. Needs the server started with --docs <a built portal directory> (npm run mcp in the portal repository uses its build/).',
       inputSchema: {
         query: z.string({error: 'query must be text: the words to look for, such as "refund notification".'}).trim().min(1, {error: 'query is empty: give the words to look for, such as "refund notification".'}).max(200, {error: 'query is longer than 200 characters.'}),
         limit: z.number({error: 'limit must be a number from 1 to 25.'}).int({error: 'limit must be a whole number from 1 to 25.'}).min(1, {error: 'limit must be 1 to 25.'}).max(25, {error: 'limit must be 1 to 25.'}).optional(),
@@ -119,7 +131,7 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
     {
       title: 'Read a docs page',
       description:
-        'Returns the Markdown twin of one portal page: its text as Markdown, with the API reference sections and generated tables included. `path` is the page\'s path (/docs/createorder), its .md URL (/docs/createorder.md) or its full URL on the portal; / is the home page. An unknown path is an error that lists the closest paths. Needs a built site (`npm run build`).',
+        'Returns the Markdown twin of one portal page: its text as Markdown, with the API reference sections and generated tables included. `path` is the page\'s path (/docs/createorder), its .md URL (/docs/createorder.md) or its full URL on the portal; / is the home page. An unknown path is an error that lists the closest paths. Needs the server started with --docs <a built portal directory> (npm run mcp in the portal repository uses its build/).',
       inputSchema: {
         path: z.string({error: 'path must be text, such as /docs/createorder.'}).trim().min(1, {error: 'path is empty: give a page path such as /docs/createorder.'}).max(500, {error: 'path is longer than 500 characters.'}),
       },
@@ -165,8 +177,8 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
       inputSchema: {
         method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], {error: 'method must be GET, POST, PUT, PATCH or DELETE (upper case).'}),
         path: z.string({error: 'path must be text starting with /v1/, such as /v1/orders.'}).min(1, {error: 'path is empty: give one starting with /v1/, such as /v1/orders.'}).max(500, {error: 'path is longer than 500 characters.'}),
-        query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {error: 'query must be an object of parameter names to text, number or boolean values, such as {"pageNo": 2}.'}).optional(),
-        body: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {error: 'body must be a JSON object (or a string sent as is).'}).optional(),
+        query: z.record(z.string(), z.string({error: 'query values must be text, such as {"pageNo": "2"}.'}), {error: 'query must be an object of parameter names to text values, such as {"pageNo": "2"}.'}).optional(),
+        body: z.union([z.string(), freeFormObject('body must be a JSON object (or a string sent as is).')], {error: 'body must be a JSON object (or a string sent as is).'}).optional(),
       },
       annotations: {openWorldHint: false, destructiveHint: false},
     },
@@ -311,7 +323,7 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
       inputSchema: {
         notification: z.string({error: 'notification must be text: a webhook operationId such as paymentResultNotification.'}).trim().min(1, {error: 'notification is empty: give a webhook operationId such as paymentResultNotification.'}).max(100),
         scenario: z.string({error: 'scenario must be text: one of the webhook\'s example names, such as paid.'}).trim().min(1, {error: 'scenario is empty: give one of the webhook\'s example names, such as paid.'}).max(100),
-        data: z.record(z.string(), z.unknown(), {error: 'data must be a JSON object: the notification\'s data member.'}).optional(),
+        data: freeFormObject('data must be a JSON object: the notification\'s data member.').optional(),
         notifyUrl: z.string().max(500).optional(),
       },
       annotations: {openWorldHint: false, destructiveHint: false},
@@ -358,7 +370,7 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
       if (signatureHeader === undefined) throw new ToolInputError(`The ${kind} has no X-Signature header: there is nothing to verify.`);
       const files = sandboxFiles();
       const otherKeys = [
-        {label: 'the published provider test key (provider-test-private.pem)', publicKey: await importPublicKey(providerPublicKeyPem)},
+        {label: 'the published provider test key (provider-test-private.pem)', publicKey: await importPublicKey(files.providerPublicKeyPem)},
         {label: 'the published test merchant key (merchant-test-private.pem)', publicKey: await importPublicKey(files.merchantPublicKeyPem)},
       ];
       const now = session ? (await session).engine.clock.now() : Date.now();

@@ -107,7 +107,7 @@ test.describe('Notification simulator', () => {
 
     await page.route('http://127.0.0.1:4010/**', (route) => route.abort());
     await panel.getByRole('button', {name: 'Deliver through the local sandbox'}).click();
-    await expect(panel.getByRole('alert')).toHaveText(/^Nothing answered at http:\/\/127\.0\.0\.1:4010: start the local sandbox with npm run sandbox/);
+    await expect(panel.getByRole('alert')).toHaveText(/^Nothing answered at http:\/\/127\.0\.0\.1:4010: start the local sandbox with node veloxa-sandbox\.mjs --port 4010 \(download it from \/downloads\/veloxa-sandbox\.mjs/);
   });
 
   test('delivers through the local sandbox to an endpoint of the reader: the POST verifies and the log shows it acknowledged', async ({page}) => {

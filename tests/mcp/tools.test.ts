@@ -219,7 +219,7 @@ describe('sandbox tools: bad input', () => {
     assert.equal(invalid.body.code, 'INVALID_PARAMETER');
     assert.equal(invalid.responseSignatureVerified, true, 'error responses are signed too');
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const listed = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'GET', path: '/v1/orders', query: {createdFrom: day(-1), createdTo: day(1), pageNo: 1}});
+    const listed = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'GET', path: '/v1/orders', query: {createdFrom: day(-1), createdTo: day(1), pageNo: '1'}});
     assert.equal(listed.body.code, 'SUCCESS', JSON.stringify(listed.body));
     assert.match(listed.canonicalRequest.split('\n')[1] ?? '', /^\/v1\/orders\?createdFrom=\d{4}-\d\d-\d\dT\d\d%3A\d\d%3A\d\dZ&createdTo=.*&pageNo=1$/, 'the signed target is the query as sent, percent-encoded');
   });

@@ -3,6 +3,8 @@
  * that list the twins for language models: /llms.txt (the llmstxt.org format: title, summary,
  * instructions, sections of links) and /llms-full.txt (every twin in one file).
  */
+import {brand} from '../../brand';
+import {downloads, downloadsPath} from '../downloads';
 import {contentToMarkdown, parsePage, replaceApiReference, twinPath, type LinkContext} from './htmlToMarkdown';
 
 /** One entry of markdown-twins.json, the index the MCP server's docs tools read. */
@@ -76,7 +78,8 @@ export function agentInstructions(siteUrl: string): string {
     '',
     `- Sign every request with the \`createVeloxaClient\` helper of the integration guide (${twin('/docs/integration-guide', '#call-the-api')}); do not write your own canonical string. It signs, sends, and verifies the response before parsing it.`,
     '- Keep the merchant private key on the server: never in a browser, a mobile app, client-side code, a repository or logs. Clients talk to your server, and only your server calls the API.',
-    `- Start in the sandbox: the test merchant and test accounts (${twin('/docs/general/test-accounts')}), the local sandbox server \`npm run sandbox\` (${twin('/docs/local-sandbox')}) and the signature debugger (${twin('/docs/signature-debugger')}) when a signature is rejected. Switch hosts to production only when the sandbox flow passes.`,
+    `- Start in the sandbox: the test merchant and test accounts (${twin('/docs/general/test-accounts')}), the local sandbox server (${twin('/docs/local-sandbox')}) and the signature debugger (${twin('/docs/signature-debugger')}) when a signature is rejected. Switch hosts to production only when the sandbox flow passes.`,
+    `- Run the local sandbox from one file, with Node.js 20 or later and nothing else: download ${siteUrl}${downloadsPath}${downloads.sandbox.file} and start it with \`node ${downloads.sandbox.file} --port 4010\`; sign as \`${brand.sandboxClientId}\` with ${siteUrl}/test-vectors/merchant-test-private.pem and verify with ${siteUrl}/test-vectors/provider-test-public.pem. The MCP server for assistants is ${siteUrl}${downloadsPath}${downloads.mcp.file}, started as \`node ${downloads.mcp.file} --data sandbox.journal\` (${twin('/docs/mcp-server')}).`,
     `- Make every write idempotent: generate the merchant number (\`merchantOrderNo\`, \`merchantRefundNo\`, ...) once, store it before the call, and resend the identical request with the same number after a timeout or 5xx (${twin('/docs/idempotency')}).`,
     '- Verify every response and every notification before acting on it: the `X-Signature` with the provider key of its version, `X-Timestamp` within 300 seconds, a nonce not seen in the last 600 seconds, and `X-Client-Id` equal to your own client ID; deduplicate notifications on `notificationId`.',
   ].join('\n');

@@ -6,7 +6,9 @@
  */
 import path from 'node:path';
 import {fileStore, SandboxDataError, type FileStore} from './fileStore';
+import {downloads, versionLine} from '../../lib/downloads';
 import {createNodeEngine, sandboxFiles} from './loadEngine';
+import {contractVersion} from './sandboxFiles';
 import {controlEndpoints, createHttpTransport, startSandboxServer, type SandboxServer} from './server';
 
 interface CliOptions {
@@ -15,14 +17,15 @@ interface CliOptions {
   readonly data?: string;
   readonly rateLimits: boolean;
   readonly help: boolean;
+  readonly version: boolean;
 }
 
 /** A problem the user fixes on the command line or in the environment: one line, exit code 2. */
 class StartError extends Error {}
 
-const usage = (): string =>
+const usage = (command: string): string =>
   [
-    'Usage: npm run sandbox -- [options]',
+    `Usage: ${command} [options]`,
     '',
     'The Veloxa Pay sandbox on your machine: the API at /v1/..., signed with the published test keys,',
     'notifications POSTed to your URLs, and test tools under /_sandbox/.',
@@ -32,6 +35,7 @@ const usage = (): string =>
     '  --host H           address to listen on (default 127.0.0.1)',
     '  --data FILE        keep the sandbox in FILE across restarts (default: in memory)',
     '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
+    '  --version          the API contract version this sandbox implements',
     '  --help             this text',
     '',
     'Test tools (JSON in and out, unsigned):',
@@ -44,7 +48,7 @@ function parseArguments(args: readonly string[]): CliOptions {
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] ?? '';
     const [name = '', inline] = arg.startsWith('--') ? (arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg]) : [arg];
-    if (name === '--help' || name === '-h' || name === '--no-rate-limits') {
+    if (name === '--help' || name === '-h' || name === '--no-rate-limits' || name === '--version') {
       if (inline !== undefined) throw new StartError(`${name} takes no value`);
       flags.add(name === '-h' ? '--help' : name);
     } else if (name === '--port' || name === '--host' || name === '--data') {
@@ -60,7 +64,7 @@ function parseArguments(args: readonly string[]): CliOptions {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65_535) throw new StartError(`--port must be a whole number from 0 to 65535, got "${portText}"`);
   const data = values.get('--data');
-  return {port, host: values.get('--host') ?? '127.0.0.1', ...(data !== undefined ? {data: path.resolve(data)} : {}), rateLimits: !flags.has('--no-rate-limits'), help: flags.has('--help')};
+  return {port, host: values.get('--host') ?? '127.0.0.1', ...(data !== undefined ? {data: path.resolve(data)} : {}), rateLimits: !flags.has('--no-rate-limits'), help: flags.has('--help'), version: flags.has('--version')};
 }
 
 function listenProblem(error: unknown, options: CliOptions): StartError | undefined {
@@ -93,14 +97,21 @@ function stopSignal(): Promise<void> {
   });
 }
 
-/** Runs the sandbox until a signal stops it; returns the exit code. Never throws. */
-export async function runCli(args: readonly string[]): Promise<number> {
+/**
+ * Runs the sandbox until a signal stops it; returns the exit code. Never throws. `command` is how the
+ * user started it, for --help: npm run sandbox in the repository, node <file> for the download.
+ */
+export async function runCli(args: readonly string[], command = 'npm run sandbox --'): Promise<number> {
   let store: FileStore | undefined;
   let server: SandboxServer | undefined;
   try {
     const options = parseArguments(args);
     if (options.help) {
-      console.log(usage());
+      console.log(usage(command));
+      return 0;
+    }
+    if (options.version) {
+      console.log(versionLine(downloads.sandbox, contractVersion(sandboxFiles())));
       return 0;
     }
     store = options.data !== undefined ? fileStore(options.data, {log: (line) => console.error(line)}) : undefined;

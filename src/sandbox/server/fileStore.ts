@@ -18,7 +18,8 @@
  *
  * One process writes a journal at a time: load() takes FILE.lock (holding its process ID) and close()
  * gives it back. Two sandboxes appending to one file, or one compacting it under the other, would lose
- * batches; a lock left by a process that no longer runs is taken over.
+ * batches; a lock left by a process that no longer runs is taken over. The MCP server (--data) writes the
+ * same journal, with its notification inbox as records of its own (src/mcp/sandboxSession.ts).
  */
 import {createHash} from 'node:crypto';
 import {constants as fsConstants} from 'node:fs';
@@ -45,6 +46,12 @@ export interface FileStoreOptions {
   readonly compactAfterBytes?: number;
   /** Where a failed compaction is reported; the journal is still complete, so the store carries on. */
   readonly log?: (line: string) => void;
+  /**
+   * How long load() waits for another process to give the lock back before it refuses (default 0). The
+   * MCP server waits a little: a client that starts one server per call may start the next while the
+   * last one is still exiting.
+   */
+  readonly lockWaitMs?: number;
 }
 
 export interface FileStore extends SandboxStore {
@@ -207,6 +214,7 @@ export function fileStore(file: string, options: FileStoreOptions = {}): FileSto
   }
 
   async function lock(): Promise<void> {
+    const giveUpAt = Date.now() + (options.lockWaitMs ?? 0);
     for (;;) {
       try {
         await writeFile(lockFile, String(process.pid), {flag: 'wx'});
@@ -216,6 +224,10 @@ export function fileStore(file: string, options: FileStoreOptions = {}): FileSto
       }
       const holder = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processRuns(holder)) {
+        if (Date.now() < giveUpAt) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          continue;
+        }
         fail(`is in use by another sandbox (process ${holder}); stop it, or delete ${lockFile} if none is running`);
       }
       await rm(lockFile, {force: true});

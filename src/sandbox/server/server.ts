@@ -1,5 +1,5 @@
 /**
- * The sandbox's local HTTP server (npm run sandbox): the API at /v1/... as the engine answers it, the
+ * The sandbox's local HTTP server (npm run sandbox, or the downloaded veloxa-sandbox.mjs): the API at /v1/... as the engine answers it, the
  * control endpoints under /_sandbox/ (listed in `controlEndpoints`, printed by --help), and a timer that
  * runs the engine's jobs on the sandbox clock, so delays, expiry and notification retries happen while
  * you watch.
@@ -607,7 +607,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     const queryAt = target.indexOf('?');
     const pathOnly = queryAt === -1 ? target : target.slice(0, queryAt);
     const candidates = routes.filter((route) => route.regex.test(pathOnly));
-    if (candidates.length === 0) throw invalid(`No sandbox control endpoint at ${pathOnly.slice(0, 120)}; npm run sandbox -- --help lists them.`);
+    if (candidates.length === 0) throw invalid(`No sandbox control endpoint at ${pathOnly.slice(0, 120)}; --help lists them.`);
     const route = candidates.find((candidate) => candidate.method === method);
     if (!route) throw invalid(`${pathOnly.slice(0, 120)} takes ${candidates.map((candidate) => candidate.method).join(' or ')}, not ${method.slice(0, 10)}.`);
     const match = route.regex.exec(pathOnly) ?? [];

@@ -1,9 +1,10 @@
 import {useId, useRef, useState, type ReactNode} from 'react';
+import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import notificationsJson from '@generated/sandbox-engine/notifications.json';
 import {canonicalString, importPublicKey, isTimestampFresh, parseSignatureHeader, verifyCanonical} from '@site/src/lib/signing';
 import {localSimulateCommands, notificationTarget, rawNotificationRequest, type NotificationSimulatorData} from '@site/src/lib/notificationSimulator';
-import {localSandboxOrigin} from '@site/src/lib/tryIt';
+import {localSandboxMissing, localSandboxOrigin, localSandboxStart} from '@site/src/lib/tryIt';
 import type {DeliveryLogEntry} from '@site/src/sandbox/engine/engine';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
@@ -158,7 +159,7 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
     try {
       answer = await fetch(`${localSandboxOrigin}/_sandbox/notifications/simulate`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({clientId: simulatorData.clientId, ...request})});
     } catch {
-      setLocal({status: 'failed', message: `Nothing answered at ${localSandboxOrigin}: start the local sandbox with npm run sandbox in the portal repository (it listens on port 4010), then deliver again.`});
+      setLocal({status: 'failed', message: localSandboxMissing('deliver again')});
       return;
     }
     try {
@@ -299,7 +300,7 @@ function ProducedView({
       <div>
         <h3 className={styles.subheading}>Deliver it to your endpoint</h3>
         <p>
-          Start the local sandbox with <code>npm run sandbox</code> in the portal repository. It produces the same notification, with a fresh ID and signature, and POSTs it to your notify URL; then read its delivery log:
+          Start the <Link to="/docs/local-sandbox">local sandbox</Link>, downloaded from this portal, with <code>{localSandboxStart}</code>. It produces the same notification, with a fresh ID and signature, and POSTs it to your notify URL; then read its delivery log:
         </p>
         <pre tabIndex={0} aria-label="curl command to deliver" className={styles.pre}>
           {produced.commands.simulate}

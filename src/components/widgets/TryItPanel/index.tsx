@@ -6,7 +6,7 @@ import {generateKeyPair, KeyInputError, readKey} from '@site/src/lib/signatureDi
 import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, parseSignatureHeader, responseCanonicalString, signCanonical, verifyCanonical} from '@site/src/lib/signing';
 import {curlTemplate} from '@site/src/lib/samples/curl';
 import {futureTimeFields, merchantNumberFields} from '@site/src/lib/samples/types';
-import {creationWindow, currentState, latestValues, localSandboxOrigin, problemField, requestTarget, yesterdayUtc, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
+import {creationWindow, currentState, latestValues, localSandboxMissing, localSandboxOrigin, localSandboxStart, problemField, requestTarget, yesterdayUtc, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import BodyEditor from './BodyEditor';
@@ -17,7 +17,7 @@ type KeyMode = 'published' | 'generated' | 'pasted';
 
 const targets: readonly {id: TargetId; label: string; origin?: string}[] = [
   {id: 'browser', label: 'The sandbox in this browser (no network, nothing to sign up for)'},
-  {id: 'local', label: `Your local sandbox (npm run sandbox) at ${localSandboxOrigin}`, origin: localSandboxOrigin},
+  {id: 'local', label: `Your local sandbox (${localSandboxStart}) at ${localSandboxOrigin}`, origin: localSandboxOrigin},
   {id: 'hosted', label: `The hosted sandbox at https://${brand.hosts.sandboxApi}`, origin: `https://${brand.hosts.sandboxApi}`},
 ];
 
@@ -168,7 +168,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
     } catch {
       throw new Error(
         target === 'local'
-          ? `Nothing answered at ${localSandboxOrigin}: start the local sandbox with npm run sandbox in the portal repository (it listens on port 4010), then send again.`
+          ? localSandboxMissing('send again')
           : `The browser could not reach https://${brand.hosts.sandboxApi} (no answer from this network, or a proxy or extension blocked it): use the sandbox in this browser or your local one, which answer the same API.`,
       );
     }
