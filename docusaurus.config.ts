@@ -10,9 +10,6 @@ import {accessibleCodeTheme} from './tooling/accessibleCodeTheme';
 import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/testing/test-routes';
 import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/performance/deferred-highlighting';
-import docsPluginLookupPlugin from './plugins/performance/docs-plugin-lookup';
-import compileHintsPlugin from './plugins/performance/compile-hints';
-import stagedStartUpPlugin from './plugins/performance/staged-start-up';
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
@@ -60,7 +57,7 @@ const sandboxData = [remarkSandboxData, {siteDir: __dirname} satisfies RemarkSan
  * (plugins/performance/page-script-loader), so on a slow network the HTML and CSS are not competing with
  * the JavaScript for bandwidth. main.js goes last: the app starts when it runs, and by then
  * the page's route chunks have registered their modules, so its start-up task does not
- * go looking for them (plugins/performance/compile-hints).
+ * go looking for them.
  */
 const ssrTemplate = `<!DOCTYPE html>
 <html <%~ it.htmlAttributes %>>
@@ -200,7 +197,6 @@ const config: Config = {
     // After the build: a Markdown twin of every page, /llms.txt and /llms-full.txt.
     markdownTwinsPlugin,
     [deferredHighlightingPlugin, {themes: codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
-    ...(without.has('start-up') ? [] : [docsPluginLookupPlugin, compileHintsPlugin, stagedStartUpPlugin]),
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.
     ...(without.has('scheduling') ? [] : [routeScriptsPlugin, pageScriptLoaderPlugin, inlineScriptCspPlugin]),
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],

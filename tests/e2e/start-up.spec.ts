@@ -1,5 +1,4 @@
 import {expect, test, type Page} from '@playwright/test';
-import {compileHintedAsset, startupChunkNames} from '../../plugins/performance/compile-hints';
 
 /*
  * What the page leaves for later at start-up, and that it is there when the
@@ -159,68 +158,6 @@ test('a blog post keeps its server-written date through hydration and renders it
   await expect(page).toHaveURL(/\/blog\/first-blog-post$/);
   expect(await isSamePage(page)).toBe(true);
   await expect(page.locator('article header time').first()).toHaveText('February 3, 2025');
-});
-
-test('the start-up bundle comes as three scripts that ask for eager compilation, main last, and finds the docs instance without localeCompare', async ({page, request}) => {
-  const html = await (await request.get('/docs/integration-guide')).text();
-  const listed = /<script type="?application\/json"? id="?page-scripts"?>(.*?)<\/script>/.exec(html)?.[1] ?? '[]';
-  const scripts = JSON.parse(listed) as string[];
-  // The plugin's own pattern for the scripts it marks; listed paths start at the site root.
-  const startup = scripts.filter((script) => compileHintedAsset.test(script.replace(/^\//, '')));
-  expect(startup.map((script) => /\/assets\/js\/([\w-]+)\./.exec(script)?.[1]).sort()).toEqual(['main', ...startupChunkNames].sort());
-  // The split is for scripts only: the theme's CSS stays in the one render-blocking stylesheet.
-  expect(html.match(/<link rel="?stylesheet/g) ?? []).toHaveLength(1);
-  // main.js starts the app: everything the page lists must have registered its modules by then.
-  const main = scripts.at(-1) ?? '';
-  expect(main).toMatch(/\/assets\/js\/main\.\w+\.js$/);
-  const startsWithHint = async (script: string) => (await (await request.get(script)).text()).startsWith('//# allFunctionsCalledOnLoad\n');
-  for (const script of startup) expect(await startsWithHint(script), script).toBe(true);
-  // A route chunk is compiled lazily as usual: most of a page's own code never runs at start-up.
-  const routeChunk = scripts.find((script) => !startup.includes(script) && !script.includes('runtime~main'));
-  expect(routeChunk).toBeDefined();
-  expect(await startsWithHint(routeChunk ?? '')).toBe(false);
-  // The replacement serves the docs client: the page still knows its docs instance (the search bar and
-  // breadcrumbs use it), and nothing on the way there called localeCompare.
-  await page.addInitScript(() => {
-    const seen = window as Window & {localeCompareCalls?: number};
-    seen.localeCompareCalls = 0;
-    const localeCompare = String.prototype.localeCompare;
-    String.prototype.localeCompare = function (this: string, ...args: Parameters<typeof localeCompare>) {
-      seen.localeCompareCalls = (seen.localeCompareCalls ?? 0) + 1;
-      return localeCompare.apply(this, args);
-    };
-  });
-  await page.goto('/demos/dynqr');
-  await hydrated(page);
-  await expect(page.locator('.theme-doc-sidebar-container a[aria-current="page"]')).toHaveText('Dynamic QR');
-  expect(await page.evaluate(() => (window as Window & {localeCompareCalls?: number}).localeCompareCalls)).toBe(0);
-});
-
-test('main.js only schedules the start-up: the app starts in later tasks, one module group each (plugins/performance/staged-start-up)', async ({page}) => {
-  // A script's load event fires in the task that ran it, right after it ran. The stock client entry
-  // sets window.docusaurus as main.js is evaluated; the staged entry leaves that to a later task.
-  await page.addInitScript(() => {
-    const seen = window as Window & {docusaurusWhenMainRan?: string};
-    document.addEventListener(
-      'load',
-      (event) => {
-        const script = event.target;
-        if (script instanceof HTMLScriptElement && /\/assets\/js\/main\.\w+\.js$/.test(script.src)) {
-          seen.docusaurusWhenMainRan = typeof (window as Window & {docusaurus?: unknown}).docusaurus;
-        }
-      },
-      true,
-    );
-  });
-  await page.goto('/docs/createorder');
-  await hydrated(page);
-  expect(await page.evaluate(() => (window as Window & {docusaurusWhenMainRan?: string}).docusaurusWhenMainRan)).toBe('undefined');
-  // And the app did start: client-side navigation works.
-  expect(await page.evaluate(() => typeof window.docusaurus.prefetch)).toBe('function');
-  await markPage(page);
-  await page.locator('nav.pagination-nav a').first().click();
-  await expect(page).not.toHaveURL(/\/docs\/createorder$/);
-  expect(await isSamePage(page)).toBe(true);
 });
 
 test.describe('word wrap on code blocks', () => {

@@ -14,8 +14,6 @@ import type {LoadContext, Plugin} from '@docusaurus/types';
 export const firstLoadGroups = [
   // page-script-loader, the custom ssrTemplate and route-scripts (without: Docusaurus's own template).
   'scheduling',
-  // staged-start-up, compile-hints and docs-plugin-lookup.
-  'start-up',
   // The idlePrefetch and renderWhenIdle client modules, mobile-menu intent, sidebar and TOC kept
   // below desktop, the blog-date wrapper and lazy code-block buttons.
   'idle-work',
