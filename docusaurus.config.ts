@@ -13,7 +13,8 @@ import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './pl
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
-import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
+import firstLoadSwitchesPlugin, {type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
+import {leftOut as without} from './performance.config';
 import openapiContractPlugin from './plugins/content/openapi-contract';
 import sandboxEnginePlugin from './plugins/content/sandbox-engine';
 import markdownTwinsPlugin from './plugins/content/markdown-twins';
@@ -29,12 +30,6 @@ import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugin
  * production build (`npm run build`) never contains them.
  */
 const withTestRoutes = process.env.PORTAL_TEST_ROUTES === 'true';
-
-/**
- * Benchmark builds only (npm run bench -- --ab GROUP): the groups of first-load mechanisms
- * PORTAL_WITHOUT leaves out (plugins/performance/first-load-switches). Empty in every normal build.
- */
-const without = groupsLeftOut(process.env.PORTAL_WITHOUT);
 
 /**
  * Hide the navbar while the reader scrolls down, show it again on scroll up.
@@ -102,7 +97,8 @@ const config: Config = {
   baseUrlIssueBanner: false,
   baseUrl: '/',
   ...(without.has('scheduling') ? {} : {ssrTemplate}),
-  clientModules: without.has('idle-work') ? [] : ['./src/clientModules/idlePrefetch.ts', './src/clientModules/renderWhenIdle.ts'],
+  // The performance mechanisms each benchmark build may leave out: performance.config.ts.
+  clientModules: [...(without.has('idle-prefetch') ? [] : ['./src/clientModules/idlePrefetch.ts']), ...(without.has('content-visibility') ? [] : ['./src/clientModules/renderWhenIdle.ts'])],
 
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'warn',
