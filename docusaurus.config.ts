@@ -98,7 +98,7 @@ const config: Config = {
   baseUrl: '/',
   ...(without.has('scheduling') ? {} : {ssrTemplate}),
   // The performance mechanisms each benchmark build may leave out: performance.config.ts.
-  clientModules: [...(without.has('idle-prefetch') ? [] : ['./src/clientModules/idlePrefetch.ts']), ...(without.has('content-visibility') ? [] : ['./src/clientModules/renderWhenIdle.ts'])],
+  clientModules: without.has('idle-prefetch') ? [] : ['./src/clientModules/idlePrefetch.ts'],
 
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'warn',

@@ -112,38 +112,6 @@ test('links in view are prefetched in idle callbacks only, never in the task tha
   expect((await counts())?.outside, 'prefetch links added outside idle callbacks').toBe(0);
 });
 
-test('API reference tables skip layout off screen while the page loads, then are all rendered once it is idle', async ({page}) => {
-  // Recorded when the document has been parsed, before any idle time: the tables are skipped far below the fold.
-  await page.addInitScript(() => {
-    document.addEventListener('DOMContentLoaded', () => {
-      const tables = [...document.querySelectorAll('[data-render-when-idle]')];
-      (window as Window & {atParse?: string[]}).atParse = tables.map((table) => `${getComputedStyle(table).contentVisibility}${table.hasAttribute('data-rendered') ? ' rendered' : ''}`);
-    });
-  });
-  await page.goto('/docs/createorder');
-  await hydrated(page);
-  const atParse = await page.evaluate(() => (window as Window & {atParse?: string[]}).atParse ?? []);
-  expect(atParse.length, 'request, response and response-code tables').toBeGreaterThanOrEqual(5);
-  expect(new Set(atParse)).toEqual(new Set(['auto']));
-
-  const tables = page.locator('[data-render-when-idle]');
-  // Tables render one per idle slice, only once the page is idle (the mechanism under test), so the
-  // whole set takes longer than a plain render; the wait is for that design, not for a slow machine.
-  await expect(page.locator('[data-render-when-idle]:not([data-rendered])')).toHaveCount(0, {timeout: 10_000});
-  const rendered = await tables.evaluateAll((elements) => elements.map((table) => getComputedStyle(table).contentVisibility));
-  expect(new Set(rendered)).toEqual(new Set(['visible']));
-  // Rendered for good: the last table's last row has a real box where it is painted, the document's end included.
-  const lastRow = tables.last().locator('tr').last();
-  await lastRow.scrollIntoViewIfNeeded();
-  const box = await lastRow.boundingBox();
-  expect(box?.height ?? 0).toBeGreaterThan(0);
-  const hit = await lastRow.evaluate((row) => {
-    const {left, top, width, height} = row.getBoundingClientRect();
-    return row.contains(document.elementFromPoint(left + width / 2, top + height / 2));
-  });
-  expect(hit).toBe(true);
-});
-
 test('a blog post keeps its server-written date through hydration and renders it live after client-side navigation', async ({page}) => {
   await page.goto('/blog/long-blog-post');
   await hydrated(page);

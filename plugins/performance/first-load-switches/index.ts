@@ -3,7 +3,6 @@
  * mechanism, true only in a benchmark build that leaves it out (PORTAL_WITHOUT). Read through
  * src/browser/firstLoadSwitches.ts; false in every normal build, so the minifier drops the other branch.
  */
-import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
 import {performanceMechanisms, switchConstant, type PerformanceMechanism} from '../../../performance.config';
 
@@ -15,10 +14,6 @@ export default function firstLoadSwitchesPlugin(_context: LoadContext, options: 
   const {without} = options as FirstLoadSwitchesOptions;
   return {
     name: 'first-load-switches',
-    getClientModules() {
-      // The content-visibility rules live in src/css/custom.css; this sheet, loaded after it, undoes them.
-      return without.includes('content-visibility') ? [path.join(__dirname, 'withoutContentVisibility.css')] : [];
-    },
     configureWebpack(_config, _isServer, {currentBundler}) {
       // Server and client alike, so hydration finds the markup it renders.
       const constants = Object.fromEntries(
