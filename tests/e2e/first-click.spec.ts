@@ -15,7 +15,7 @@ test.use({viewport: {width: 1280, height: 800}});
 async function freshHydratedLoad(page: Page, path: string): Promise<void> {
   await page.goto('about:blank');
   await page.goto(path);
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true', {timeout: 20_000});
 }
 
 /** Scrolls the target into view and presses the mouse where it is, with no waiting for it to be stable and no retry. */
@@ -32,7 +32,8 @@ test.beforeEach(async ({page}) => {
 });
 
 test(`the Try it opener opens its panel on the first click right after hydration, ${loads} fresh loads`, async ({page}) => {
-  test.setTimeout(120_000);
+  // Each load takes about a second here; the budget leaves room for a loaded machine.
+  test.setTimeout(240_000);
   for (let load = 1; load <= loads; load += 1) {
     await freshHydratedLoad(page, '/docs/createorder');
     const opener = page.locator('[data-panel="try-it"] > button[aria-expanded]');
@@ -42,7 +43,8 @@ test(`the Try it opener opens its panel on the first click right after hydration
 });
 
 test(`a code-sample tab is selected by the first click right after hydration, ${loads} fresh loads`, async ({page}) => {
-  test.setTimeout(120_000);
+  // Each load takes about a second here; the budget leaves room for a loaded machine.
+  test.setTimeout(240_000);
   for (let load = 1; load <= loads; load += 1) {
     await freshHydratedLoad(page, '/docs/createorder');
     const python = page.getByRole('tab', {name: 'Python'}).first();
@@ -53,7 +55,8 @@ test(`a code-sample tab is selected by the first click right after hydration, ${
 });
 
 test(`a table-of-contents link scrolls to its heading on the first click right after hydration, ${loads} fresh loads`, async ({page}) => {
-  test.setTimeout(120_000);
+  // Each load takes about a second here; the budget leaves room for a loaded machine.
+  test.setTimeout(240_000);
   for (let load = 1; load <= loads; load += 1) {
     await freshHydratedLoad(page, '/docs/integration-guide');
     // A link far down the list: the heading is many code blocks below the first screen.

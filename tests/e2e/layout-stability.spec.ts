@@ -46,7 +46,7 @@ async function watchLayoutShift(page: Page): Promise<void> {
 }
 
 async function hydrated(page: Page): Promise<void> {
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true', {timeout: 20_000});
 }
 
 /** Resolves once the page has not scrolled for a few frames (smooth scrolling, a late re-scroll). */
@@ -105,7 +105,7 @@ test.describe('table-of-contents links land on their headings', () => {
   test.use({viewport: sizes.desktop});
   for (const path of [pageTypes.guide, pageTypes['API page']]) {
     test(`every table-of-contents link of ${path}, each clicked from the top of a fresh load`, async ({page}) => {
-      test.setTimeout(120_000);
+      test.setTimeout(240_000);
       await page.goto(path);
       await hydrated(page);
       const targets = await page.locator('.table-of-contents a[href^="#"]').evaluateAll((links) => links.map((link) => decodeURIComponent(link.getAttribute('href')?.slice(1) ?? '')));
@@ -127,6 +127,7 @@ test.describe('table-of-contents links land on their headings', () => {
 test.describe('a #fragment URL loaded fresh lands on its heading', () => {
   for (const [sizeName, viewport] of Object.entries(sizes)) {
     test(`at ${sizeName} size, deep headings of the guide and the API page`, async ({page}) => {
+      test.setTimeout(120_000);
       await page.setViewportSize(viewport);
       for (const path of [pageTypes.guide, pageTypes['API page']]) {
         await page.goto(path);
