@@ -124,7 +124,10 @@ async function main(): Promise<void> {
     all[options.group] = {table, runs};
     writeFileSync(jsonPath, `${JSON.stringify(all, null, 2)}\n`);
     const sections = Object.entries(all).map(([group, {table: groupTable}]) => `## Without ${group}\n\n${groupTable}`);
-    writeFileSync('bench/ab.md', `# A/B of the first-load mechanisms\n\nA is the portal as built; B leaves out one mechanism (PORTAL_WITHOUT, performance.config.ts).\n\n${sections.join('\n')}`);
+    // The hand-written summary above the first measured section (mechanism, figures, verdict) is kept.
+    const previous = existsSync('bench/ab.md') ? readFileSync('bench/ab.md', 'utf8') : '';
+    const summary = previous.includes('\n## Without ') ? previous.slice(0, previous.indexOf('\n## Without ') + 1) : '# A/B of the first-load mechanisms\n\nA is the portal as built; B leaves out one mechanism (PORTAL_WITHOUT, performance.config.ts).\n\n';
+    writeFileSync('bench/ab.md', `${summary}${sections.join('\n')}`);
     return;
   }
 
