@@ -10,13 +10,11 @@ import {accessibleCodeTheme} from './tooling/accessibleCodeTheme';
 import {routeAliases} from './src/routeAliases';
 import testRoutesPlugin from './plugins/testing/test-routes';
 import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/performance/deferred-highlighting';
-import docsPluginLookupPlugin from './plugins/performance/docs-plugin-lookup';
-import compileHintsPlugin from './plugins/performance/compile-hints';
-import stagedStartUpPlugin from './plugins/performance/staged-start-up';
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
-import firstLoadSwitchesPlugin, {groupsLeftOut, type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
+import firstLoadSwitchesPlugin, {type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
+import {leftOut as without} from './performance.config';
 import openapiContractPlugin from './plugins/content/openapi-contract';
 import sandboxEnginePlugin from './plugins/content/sandbox-engine';
 import markdownTwinsPlugin from './plugins/content/markdown-twins';
@@ -33,12 +31,6 @@ import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugin
  * production build (`npm run build`) never contains them.
  */
 const withTestRoutes = process.env.PORTAL_TEST_ROUTES === 'true';
-
-/**
- * Benchmark builds only (npm run bench -- --ab GROUP): the groups of first-load mechanisms
- * PORTAL_WITHOUT leaves out (plugins/performance/first-load-switches). Empty in every normal build.
- */
-const without = groupsLeftOut(process.env.PORTAL_WITHOUT);
 
 /**
  * Hide the navbar while the reader scrolls down, show it again on scroll up.
@@ -61,7 +53,7 @@ const sandboxData = [remarkSandboxData, {siteDir: __dirname} satisfies RemarkSan
  * (plugins/performance/page-script-loader), so on a slow network the HTML and CSS are not competing with
  * the JavaScript for bandwidth. main.js goes last: the app starts when it runs, and by then
  * the page's route chunks have registered their modules, so its start-up task does not
- * go looking for them (plugins/performance/compile-hints).
+ * go looking for them.
  */
 const ssrTemplate = `<!DOCTYPE html>
 <html <%~ it.htmlAttributes %>>
@@ -106,7 +98,8 @@ const config: Config = {
   baseUrlIssueBanner: false,
   baseUrl: '/',
   ...(without.has('scheduling') ? {} : {ssrTemplate}),
-  clientModules: without.has('idle-work') ? [] : ['./src/clientModules/idlePrefetch.ts', './src/clientModules/renderWhenIdle.ts'],
+  // The performance mechanisms each benchmark build may leave out: performance.config.ts.
+  clientModules: without.has('idle-prefetch') ? [] : ['./src/clientModules/idlePrefetch.ts'],
 
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'warn',
@@ -203,7 +196,6 @@ const config: Config = {
     // After the build: the local sandbox and the MCP server as one Node.js file each, under /downloads/.
     downloadsPlugin,
     [deferredHighlightingPlugin, {themes: codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
-    ...(without.has('start-up') ? [] : [docsPluginLookupPlugin, compileHintsPlugin, stagedStartUpPlugin]),
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.
     ...(without.has('scheduling') ? [] : [routeScriptsPlugin, pageScriptLoaderPlugin, inlineScriptCspPlugin]),
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],

@@ -62,8 +62,6 @@ const config: KnipConfig = {
     // target, a module replacement, an inlined script): see each plugin's index.ts. The globs
     // allow plugins to be grouped in folders by kind.
     'plugins/**/test-routes/*.tsx',
-    'plugins/**/staged-start-up/stagedEntry.ts',
-    'plugins/**/docs-plugin-lookup/docsClientUtils.ts',
     'plugins/**/page-script-loader/load-after-paint.js',
     '{src,plugins}/**/highlighter/{client.tsx,server.tsx,prismFacade.ts}',
     // Entries esbuild bundles by path into the portal's downloads (tooling/bundles/bundle.ts).
@@ -77,8 +75,6 @@ const config: KnipConfig = {
     /^@theme(-original|-init)?\//,
     /^@generated\//,
     /^@docusaurus\/(BrowserOnly|ComponentCreator|constants|ExecutionEnvironment|Head|Interpolate|isInternalUrl|Link|Noop|renderRoutes|router|Translate|useBaseUrl|useBrokenLinks|useDocusaurusContext|useGlobalData|useIsBrowser|useIsomorphicLayoutEffect|useRouteContext)$/,
-    // A webpack alias plugins/performance/staged-start-up defines for core's client entry.
-    '@portal/stock-client-entry',
     // scripts/bench.ts runs node_modules/.bin/lighthouse by path (its Node API breaks under tsx).
     'lighthouse',
     // Declared with @types/mdast for the syntax-tree types that replace the plugins' local MdNode

@@ -1,17 +1,21 @@
 /**
- * Whether this is a benchmark build without a group of first-load mechanisms (PORTAL_WITHOUT,
- * plugins/performance/first-load-switches): its wrappers then render the theme's own components.
- * Build-time constants, false in every normal build, so the minifier drops the other branch.
+ * Whether this is a benchmark build that leaves out a first-load mechanism (PORTAL_WITHOUT,
+ * performance.config.ts): its wrappers then render the theme's own components. Build-time
+ * constants (plugins/performance/first-load-switches), false in every normal build, so the
+ * minifier drops the other branch. typeof: outside a bundler build (unit tests) they are not defined.
  */
-declare const __PORTAL_WITHOUT_IDLE_WORK__: boolean | undefined;
 declare const __PORTAL_WITHOUT_HIGHLIGHTING__: boolean | undefined;
-declare const __PORTAL_WITHOUT_SERVER_MARKUP__: boolean | undefined;
+declare const __PORTAL_WITHOUT_API_TABLES_KEPT__: boolean | undefined;
+declare const __PORTAL_WITHOUT_TABS_KEPT__: boolean | undefined;
+declare const __PORTAL_WITHOUT_DESKTOP_PARTS_KEPT__: boolean | undefined;
+declare const __PORTAL_WITHOUT_MOBILE_MENU_INTENT__: boolean | undefined;
+declare const __PORTAL_WITHOUT_BLOG_DATE_KEPT__: boolean | undefined;
+declare const __PORTAL_WITHOUT_LAZY_CODE_BUTTONS__: boolean | undefined;
 
-// typeof: outside a webpack build (unit tests) the constant is not defined.
-export const withoutIdleWork: boolean = typeof __PORTAL_WITHOUT_IDLE_WORK__ !== 'undefined' && __PORTAL_WITHOUT_IDLE_WORK__;
-
-/** Without the highlighting group, code blocks are tokenised and hydrated in the browser, as the theme does. */
 export const withoutHighlighting: boolean = typeof __PORTAL_WITHOUT_HIGHLIGHTING__ !== 'undefined' && __PORTAL_WITHOUT_HIGHLIGHTING__;
-
-/** Without the server-markup group, the API tables and tab groups hydrate as the theme's would. */
-export const withoutServerMarkup: boolean = typeof __PORTAL_WITHOUT_SERVER_MARKUP__ !== 'undefined' && __PORTAL_WITHOUT_SERVER_MARKUP__;
+export const withoutApiTablesKept: boolean = typeof __PORTAL_WITHOUT_API_TABLES_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_API_TABLES_KEPT__;
+export const withoutTabsKept: boolean = typeof __PORTAL_WITHOUT_TABS_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_TABS_KEPT__;
+export const withoutDesktopPartsKept: boolean = typeof __PORTAL_WITHOUT_DESKTOP_PARTS_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_DESKTOP_PARTS_KEPT__;
+export const withoutMobileMenuIntent: boolean = typeof __PORTAL_WITHOUT_MOBILE_MENU_INTENT__ !== 'undefined' && __PORTAL_WITHOUT_MOBILE_MENU_INTENT__;
+export const withoutBlogDateKept: boolean = typeof __PORTAL_WITHOUT_BLOG_DATE_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_BLOG_DATE_KEPT__;
+export const withoutLazyCodeButtons: boolean = typeof __PORTAL_WITHOUT_LAZY_CODE_BUTTONS__ !== 'undefined' && __PORTAL_WITHOUT_LAZY_CODE_BUTTONS__;

@@ -1,5 +1,5 @@
 import {useSyncExternalStore} from 'react';
-import {withoutIdleWork} from '@site/src/browser/firstLoadSwitches';
+import {withoutMobileMenuIntent} from '@site/src/browser/firstLoadSwitches';
 
 /*
  * Whether the reader has shown they may open the navbar's mobile menu (pointer
@@ -31,6 +31,6 @@ export function useMobileMenuIntended(): boolean {
     () => intended,
     () => false,
   );
-  // A benchmark build without the idle-work group renders the menu at once, as the theme does.
-  return withoutIdleWork || intendedNow;
+  // A benchmark build without mobile-menu-intent renders the menu at once, as the theme does.
+  return withoutMobileMenuIntent || intendedNow;
 }

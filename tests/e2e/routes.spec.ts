@@ -69,16 +69,6 @@ async function checkDiagramsShow(page: Page): Promise<void> {
     await expect.poll(() => shown.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
   }
 }
-/**
- * Code blocks and tab groups skip rendering while off screen (content-visibility: auto in
- * src/css/custom.css). Skipped text has no painted colours, so axe could only mark its contrast
- * "incomplete" (49 texts on createorder), and colour transitions started by a mode switch wait
- * there unfinished. Rendering everything for the scan keeps every text's contrast under test.
- */
-async function renderSkippedContent(page: Page): Promise<void> {
-  await page.addStyleTag({content: '* { content-visibility: visible !important; }'});
-}
-
 /** Colour transitions (the theme's links fade over 200 ms) settle first, so axe measures the final colours. */
 async function settleTransitions(page: Page): Promise<void> {
   await page.evaluate(() =>
@@ -158,7 +148,6 @@ test.describe('every page of the route contract', () => {
       await expect(page.locator('iframe, frame'), 'no frames: axe runs without its frame-by-frame mode').toHaveCount(0);
       await checkDiagramFiles(page, route);
       if (inColourSet) await checkDiagramsShow(page);
-      await renderSkippedContent(page);
       expect(await axeViolations(page, lightScan(route)), `axe on ${route} (light)`).toEqual([]);
       expect(errors, `console errors on ${route}`).toEqual([]);
 
@@ -176,7 +165,6 @@ test.describe('every page of the route contract', () => {
       await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
       await checkDiagramsShow(page);
-      await renderSkippedContent(page);
       expect(await axeViolations(page, {rules: colourRules}), `axe colour rules on ${route} (dark)`).toEqual([]);
       expect(errors, `console errors on ${route} in dark mode`).toEqual([]);
     });

@@ -114,7 +114,7 @@ test.describe('page scripts', () => {
     expect(loaderAt).toBeGreaterThan(0);
     expect(loaderAt).toBeLessThan(head.search(/<link rel="?stylesheet/));
     // The start-up scripts and the page's own route chunks (plugins/performance/route-scripts), so none is discovered late;
-    // main.js, which starts the app, last (plugins/performance/compile-hints).
+    // main.js, which starts the app, last (the ssrTemplate in docusaurus.config.ts).
     const listed = JSON.parse(html.match(/<script type="?application\/json"? id="?page-scripts"?>([^<]+)<\/script>/)?.[1] ?? '[]') as string[];
     expect(listed.filter((script) => /^\/assets\/js\/runtime~main\.\w+\.js$/.test(script))).toHaveLength(1);
     expect(listed.at(-1)).toMatch(/^\/assets\/js\/main\.\w+\.js$/);

@@ -1,5 +1,4 @@
 import {expect, test, type Page} from '@playwright/test';
-import {compileHintedAsset, startupChunkNames} from '../../plugins/performance/compile-hints';
 
 /*
  * What the page leaves for later at start-up, and that it is there when the
@@ -113,38 +112,6 @@ test('links in view are prefetched in idle callbacks only, never in the task tha
   expect((await counts())?.outside, 'prefetch links added outside idle callbacks').toBe(0);
 });
 
-test('API reference tables skip layout off screen while the page loads, then are all rendered once it is idle', async ({page}) => {
-  // Recorded when the document has been parsed, before any idle time: the tables are skipped far below the fold.
-  await page.addInitScript(() => {
-    document.addEventListener('DOMContentLoaded', () => {
-      const tables = [...document.querySelectorAll('[data-render-when-idle]')];
-      (window as Window & {atParse?: string[]}).atParse = tables.map((table) => `${getComputedStyle(table).contentVisibility}${table.hasAttribute('data-rendered') ? ' rendered' : ''}`);
-    });
-  });
-  await page.goto('/docs/createorder');
-  await hydrated(page);
-  const atParse = await page.evaluate(() => (window as Window & {atParse?: string[]}).atParse ?? []);
-  expect(atParse.length, 'request, response and response-code tables').toBeGreaterThanOrEqual(5);
-  expect(new Set(atParse)).toEqual(new Set(['auto']));
-
-  const tables = page.locator('[data-render-when-idle]');
-  // Tables render one per idle slice, only once the page is idle (the mechanism under test), so the
-  // whole set takes longer than a plain render; the wait is for that design, not for a slow machine.
-  await expect(page.locator('[data-render-when-idle]:not([data-rendered])')).toHaveCount(0, {timeout: 10_000});
-  const rendered = await tables.evaluateAll((elements) => elements.map((table) => getComputedStyle(table).contentVisibility));
-  expect(new Set(rendered)).toEqual(new Set(['visible']));
-  // Rendered for good: the last table's last row has a real box where it is painted, the document's end included.
-  const lastRow = tables.last().locator('tr').last();
-  await lastRow.scrollIntoViewIfNeeded();
-  const box = await lastRow.boundingBox();
-  expect(box?.height ?? 0).toBeGreaterThan(0);
-  const hit = await lastRow.evaluate((row) => {
-    const {left, top, width, height} = row.getBoundingClientRect();
-    return row.contains(document.elementFromPoint(left + width / 2, top + height / 2));
-  });
-  expect(hit).toBe(true);
-});
-
 test('a blog post keeps its server-written date through hydration and renders it live after client-side navigation', async ({page}) => {
   await page.goto('/blog/long-blog-post');
   await hydrated(page);
@@ -159,68 +126,6 @@ test('a blog post keeps its server-written date through hydration and renders it
   await expect(page).toHaveURL(/\/blog\/first-blog-post$/);
   expect(await isSamePage(page)).toBe(true);
   await expect(page.locator('article header time').first()).toHaveText('February 3, 2025');
-});
-
-test('the start-up bundle comes as three scripts that ask for eager compilation, main last, and finds the docs instance without localeCompare', async ({page, request}) => {
-  const html = await (await request.get('/docs/integration-guide')).text();
-  const listed = /<script type="?application\/json"? id="?page-scripts"?>(.*?)<\/script>/.exec(html)?.[1] ?? '[]';
-  const scripts = JSON.parse(listed) as string[];
-  // The plugin's own pattern for the scripts it marks; listed paths start at the site root.
-  const startup = scripts.filter((script) => compileHintedAsset.test(script.replace(/^\//, '')));
-  expect(startup.map((script) => /\/assets\/js\/([\w-]+)\./.exec(script)?.[1]).sort()).toEqual(['main', ...startupChunkNames].sort());
-  // The split is for scripts only: the theme's CSS stays in the one render-blocking stylesheet.
-  expect(html.match(/<link rel="?stylesheet/g) ?? []).toHaveLength(1);
-  // main.js starts the app: everything the page lists must have registered its modules by then.
-  const main = scripts.at(-1) ?? '';
-  expect(main).toMatch(/\/assets\/js\/main\.\w+\.js$/);
-  const startsWithHint = async (script: string) => (await (await request.get(script)).text()).startsWith('//# allFunctionsCalledOnLoad\n');
-  for (const script of startup) expect(await startsWithHint(script), script).toBe(true);
-  // A route chunk is compiled lazily as usual: most of a page's own code never runs at start-up.
-  const routeChunk = scripts.find((script) => !startup.includes(script) && !script.includes('runtime~main'));
-  expect(routeChunk).toBeDefined();
-  expect(await startsWithHint(routeChunk ?? '')).toBe(false);
-  // The replacement serves the docs client: the page still knows its docs instance (the search bar and
-  // breadcrumbs use it), and nothing on the way there called localeCompare.
-  await page.addInitScript(() => {
-    const seen = window as Window & {localeCompareCalls?: number};
-    seen.localeCompareCalls = 0;
-    const localeCompare = String.prototype.localeCompare;
-    String.prototype.localeCompare = function (this: string, ...args: Parameters<typeof localeCompare>) {
-      seen.localeCompareCalls = (seen.localeCompareCalls ?? 0) + 1;
-      return localeCompare.apply(this, args);
-    };
-  });
-  await page.goto('/demos/dynqr');
-  await hydrated(page);
-  await expect(page.locator('.theme-doc-sidebar-container a[aria-current="page"]')).toHaveText('Dynamic QR');
-  expect(await page.evaluate(() => (window as Window & {localeCompareCalls?: number}).localeCompareCalls)).toBe(0);
-});
-
-test('main.js only schedules the start-up: the app starts in later tasks, one module group each (plugins/performance/staged-start-up)', async ({page}) => {
-  // A script's load event fires in the task that ran it, right after it ran. The stock client entry
-  // sets window.docusaurus as main.js is evaluated; the staged entry leaves that to a later task.
-  await page.addInitScript(() => {
-    const seen = window as Window & {docusaurusWhenMainRan?: string};
-    document.addEventListener(
-      'load',
-      (event) => {
-        const script = event.target;
-        if (script instanceof HTMLScriptElement && /\/assets\/js\/main\.\w+\.js$/.test(script.src)) {
-          seen.docusaurusWhenMainRan = typeof (window as Window & {docusaurus?: unknown}).docusaurus;
-        }
-      },
-      true,
-    );
-  });
-  await page.goto('/docs/createorder');
-  await hydrated(page);
-  expect(await page.evaluate(() => (window as Window & {docusaurusWhenMainRan?: string}).docusaurusWhenMainRan)).toBe('undefined');
-  // And the app did start: client-side navigation works.
-  expect(await page.evaluate(() => typeof window.docusaurus.prefetch)).toBe('function');
-  await markPage(page);
-  await page.locator('nav.pagination-nav a').first().click();
-  await expect(page).not.toHaveURL(/\/docs\/createorder$/);
-  expect(await isSamePage(page)).toBe(true);
 });
 
 test.describe('word wrap on code blocks', () => {

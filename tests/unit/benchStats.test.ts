@@ -2,13 +2,15 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {brokenBudgets, compare, median, parseBudgets, ratio, type RunFigures} from '../../tooling/bench/stats';
 import {longTaskTimeBetween} from '../../tooling/bench/measure';
-import {groupsLeftOut} from '../../plugins/performance/first-load-switches';
+import {mechanismsLeftOut, switchConstant} from '../../performance.config';
 
 const figures = (overrides: Partial<RunFigures>): RunFigures => ({
   lighthousePerformance: 80,
   lighthouseLcpMs: 2000,
   lighthouseTbtMs: 300,
   cpuBlockingMs: 100,
+  lighthouseCls: 0,
+  desktopCls: 0,
   htmlBytes: 5000,
   cssBytes: 15000,
   jsBytes: 150000,
@@ -94,9 +96,10 @@ describe('long tasks between first paint and a usable page', () => {
 
 describe('benchmark switches (PORTAL_WITHOUT)', () => {
   test('unset leaves out nothing; names are split, trimmed and checked', () => {
-    assert.equal(groupsLeftOut(undefined).size, 0);
-    assert.equal(groupsLeftOut('').size, 0);
-    assert.deepEqual([...groupsLeftOut('scheduling, idle-work')], ['scheduling', 'idle-work']);
-    assert.throws(() => groupsLeftOut('scheduling,router'), /unknown groups \(router\)/);
+    assert.equal(mechanismsLeftOut(undefined).size, 0);
+    assert.equal(mechanismsLeftOut('').size, 0);
+    assert.deepEqual([...mechanismsLeftOut('scheduling, idle-prefetch')], ['scheduling', 'idle-prefetch']);
+    assert.throws(() => mechanismsLeftOut('scheduling,router'), /unknown mechanisms \(router\)/);
+    assert.equal(switchConstant('api-tables-kept'), '__PORTAL_WITHOUT_API_TABLES_KEPT__');
   });
 });

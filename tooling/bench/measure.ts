@@ -29,7 +29,7 @@ interface LighthouseReport {
  * text, and the names tsx injects into them break that (`__name is not defined`). Lighthouse now and
  * then loses a load's trace (NO_NAVSTART); such a run is repeated, twice at most.
  */
-function lighthouse(url: string, chromePath: string): Pick<RunFigures, 'lighthousePerformance' | 'lighthouseLcpMs' | 'lighthouseTbtMs' | 'cpuBlockingMs'> {
+function lighthouse(url: string, chromePath: string): Pick<RunFigures, 'lighthousePerformance' | 'lighthouseLcpMs' | 'lighthouseTbtMs' | 'cpuBlockingMs' | 'lighthouseCls'> {
   const outputDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
   const reportPath = path.join(outputDir, 'run.json');
   const args = [url, '--output=json', '--quiet', '--only-categories=performance', '--save-assets', `--output-path=${reportPath}`, `--chrome-flags=--headless=new ${chromiumArgs.join(' ')}`];
@@ -50,6 +50,7 @@ function lighthouse(url: string, chromePath: string): Pick<RunFigures, 'lighthou
       lighthouseLcpMs: audit('largest-contentful-paint'),
       lighthouseTbtMs: audit('total-blocking-time'),
       cpuBlockingMs: mainThreadCost(trace.traceEvents, report.configSettings.throttling.cpuSlowdownMultiplier).cpuBlockingMs,
+      lighthouseCls: Math.round((report.audits['cumulative-layout-shift']?.numericValue ?? NaN) * 1000) / 1000,
     };
   } finally {
     rmSync(outputDir, {recursive: true, force: true});
@@ -64,7 +65,10 @@ function lighthouse(url: string, chromePath: string): Pick<RunFigures, 'lighthou
  * A plain string: tsx's helpers would break a function serialised into the page.
  */
 const pageProbe = `
-  window.__bench = {longTasks: [], usableAt: undefined};
+  window.__bench = {longTasks: [], usableAt: undefined, layoutShift: 0};
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__bench.layoutShift += entry.value;
+  }).observe({type: 'layout-shift', buffered: true});
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__bench.longTasks.push({start: entry.startTime, duration: entry.duration});
   }).observe({type: 'longtask', buffered: true});
@@ -145,6 +149,21 @@ async function realBrowser(browser: Browser, url: string, buildDir: string): Pro
   }
 }
 
+/** Layout shift on a desktop screen, where the phone's Lighthouse load does not look (a wider hero, a sidebar, a TOC). */
+async function desktopLayoutShift(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext({viewport: {width: 1280, height: 800}, bypassCSP: true});
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(pageProbe);
+    await page.goto(url, {waitUntil: 'commit'});
+    await page.waitForFunction('window.__bench.usableAt !== undefined', undefined, {timeout: 60_000});
+    await page.waitForTimeout(1000);
+    return Math.round(((await page.evaluate('window.__bench.layoutShift')) as number) * 1000) / 1000;
+  } finally {
+    await context.close();
+  }
+}
+
 /** A served build: where to load it and the directory it serves, for the bytes. */
 export interface ServedSite {
   baseUrl: string;
@@ -154,5 +173,5 @@ export interface ServedSite {
 export async function measureRun(site: ServedSite, pagePath: string, browser: Browser, chromePath: string): Promise<RunFigures> {
   const url = site.baseUrl + pagePath;
   const fromLighthouse = lighthouse(url, chromePath);
-  return {...fromLighthouse, ...(await realBrowser(browser, url, site.buildDir))};
+  return {...fromLighthouse, ...(await realBrowser(browser, url, site.buildDir)), desktopCls: await desktopLayoutShift(browser, url)};
 }

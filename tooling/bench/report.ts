@@ -6,7 +6,8 @@ import {compare, metrics, type RunFigures} from './stats';
 
 export type PairedRuns = Record<string, {a: RunFigures[]; b: RunFigures[]}>;
 
-const format = (value: number) => (Number.isFinite(value) ? String(Math.round(value * 10) / 10) : String(value));
+// Layout shift is a fraction: three decimals, where milliseconds and bytes get one.
+const format = (value: number) => (!Number.isFinite(value) ? String(value) : Math.abs(value) < 1 ? String(Math.round(value * 1000) / 1000) : String(Math.round(value * 10) / 10));
 
 /**
  * Rows are figures, columns page types. A cell reads "A / B (ratio)", the score "A / B (+points)";
@@ -38,4 +39,5 @@ export const tableLegend =
   'Bold: beyond the run-to-run spread, every run of one build better than every run of the other. ' +
   'Lighthouse: mobile preset, simulated throttling; CPU-time TBT: the same sum over its trace\'s main-thread tasks from navigation start, of thread CPU time (tooling/bench/mainThreadCost.ts). ' +
   'Bytes: the first load as a production server sends it, Brotli copies (precompressed). ' +
-  'Real browser (Chromium, 4x CPU throttling, 412 px wide): first paint is first-contentful-paint; usable is hydrated (`data-has-hydrated`) with the colour-mode toggle enabled; long tasks are the time of tasks over 50 ms from navigation start until usable.';
+  'Real browser (Chromium, 4x CPU throttling, 412 px wide): first paint is first-contentful-paint; usable is hydrated (`data-has-hydrated`) with the colour-mode toggle enabled; long tasks are the time of tasks over 50 ms from navigation start until usable. ' +
+  'Layout shift: Lighthouse\'s cumulative layout shift on its phone load, and the sum of layout shifts without recent input in a real Chromium at 1280x800, unthrottled, until a second after usable.';

@@ -23,6 +23,10 @@ export interface RunFigures {
   usableMs: number;
   /** Real browser: the time of long tasks (over 50 ms) from navigation start until usable. */
   longTasksMs: number;
+  /** Lighthouse's cumulative layout shift (mobile). */
+  lighthouseCls: number;
+  /** Real browser, 1280x800 without throttling: layout shift not caused by input, until a second after usable. */
+  desktopCls: number;
 }
 
 export type Metric = keyof RunFigures;
@@ -39,6 +43,8 @@ export const metrics: ReadonlyArray<{key: Metric; label: string; lowerIsBetter: 
   {key: 'firstPaintMs', label: 'first paint ms', lowerIsBetter: true},
   {key: 'usableMs', label: 'usable ms', lowerIsBetter: true},
   {key: 'longTasksMs', label: 'long tasks ms', lowerIsBetter: true},
+  {key: 'lighthouseCls', label: 'layout shift (Lighthouse, phone)', lowerIsBetter: true},
+  {key: 'desktopCls', label: 'layout shift (desktop)', lowerIsBetter: true},
 ];
 
 /** The median; of an even count, the mean of the middle two. NaN for no values. */

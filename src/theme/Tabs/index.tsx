@@ -17,8 +17,8 @@ import {
 } from '@docusaurus/theme-common/internal';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 // BEGIN portal change: tab groups are not re-created after hydration (see Tabs below), except in
-// the benchmark build without the server-markup group (plugins/performance/first-load-switches)
-import {withoutServerMarkup} from '@site/src/browser/firstLoadSwitches';
+// the benchmark build without tabs-kept (performance.config.ts)
+import {withoutTabsKept} from '@site/src/browser/firstLoadSwitches';
 // END portal change
 import type {Props} from '@theme/Tabs';
 import styles from './styles.module.css';
@@ -166,5 +166,5 @@ function TabsRecreatedAfterHydration(props: Props): ReactNode {
   return <Tabs key={String(isBrowser)} {...props} />;
 }
 
-export default withoutServerMarkup ? TabsRecreatedAfterHydration : Tabs;
+export default withoutTabsKept ? TabsRecreatedAfterHydration : Tabs;
 // END portal change

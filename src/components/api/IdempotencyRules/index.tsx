@@ -24,7 +24,7 @@ const ruleOrder = [
 export default function IdempotencyRules({rules}: {rules: Rules}): ReactNode {
   return (
     // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup data-contract-section="x-idempotency" data-render-when-idle="">
+    <StaticMarkup data-contract-section="x-idempotency">
       <TableScroller label="Idempotency namespaces">
         <table className={styles.table}>
           <caption className={styles.caption}>The merchant numbers that make writes idempotent. Each is its own namespace.</caption>

@@ -13,7 +13,7 @@ import styles from './styles.module.css';
 export default function RateLimits({limits}: {limits: Limits}): ReactNode {
   return (
     // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup data-contract-section="x-rate-limits" data-render-when-idle="">
+    <StaticMarkup data-contract-section="x-rate-limits">
       <TableScroller label="Rate limits per class of call">
         <table className={styles.table}>
           <caption className={styles.caption}>Limits in {limits.unit}.</caption>

@@ -28,7 +28,7 @@ function CaptionedTable({caption, columns, children}: {caption: string; columns:
 export default function StateMachineTable({machine}: {machine: StateMachineView}): ReactNode {
   return (
     // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup data-state-machine={machine.schemaName} data-render-when-idle="">
+    <StaticMarkup data-state-machine={machine.schemaName}>
       <CaptionedTable caption={`States of ${machine.schemaName}`} columns={['State', 'Final', 'Meaning']}>
         {machine.states.map((state) => (
           <tr key={state.name}>

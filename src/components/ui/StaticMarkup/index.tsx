@@ -2,7 +2,7 @@ import {useState, type ComponentProps, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useWindowSize} from '@docusaurus/theme-common';
 import {useMobileMenuIntended} from '@site/src/hooks/useMobileMenuIntent';
-import {withoutIdleWork, withoutServerMarkup} from '@site/src/browser/firstLoadSwitches';
+import {withoutDesktopPartsKept, withoutApiTablesKept} from '@site/src/browser/firstLoadSwitches';
 
 /** Whether this render may keep the server markup: true only when it is the hydration of a server-rendered page. Also used by the ejected CodeBlock/Content. */
 export function useKeepServerMarkup(): boolean {
@@ -25,8 +25,8 @@ const DESKTOP_MIN_WIDTH = 997;
  */
 export function useKeepServerMarkupBelowDesktop(): boolean {
   const hydrating = useKeepServerMarkup();
-  // A benchmark build without the idle-work group hydrates them as the theme does.
-  const [keep, setKeep] = useState(() => !withoutIdleWork && hydrating && window.innerWidth < DESKTOP_MIN_WIDTH);
+  // A benchmark build without desktop-parts-kept hydrates them as the theme does.
+  const [keep, setKeep] = useState(() => !withoutDesktopPartsKept && hydrating && window.innerWidth < DESKTOP_MIN_WIDTH);
   const windowSize = useWindowSize();
   if (keep && windowSize === 'desktop') {
     // State adjusted during render, React's pattern for state derived from a changing value.
@@ -56,8 +56,8 @@ type Props = ComponentProps<'div'> & {
 export default function StaticMarkup({children, as: Element = 'div', keep, ...props}: Props): ReactNode {
   const hydrating = useKeepServerMarkup();
   // The key makes the switch to live children a new element: React would otherwise leave the kept markup in place and add the children after it.
-  // A benchmark build without the server-markup group hydrates the default-kept content (the API tables).
-  if (keep ?? (hydrating && !withoutServerMarkup)) {
+  // A benchmark build without api-tables-kept hydrates the default-kept content (the API tables).
+  if (keep ?? (hydrating && !withoutApiTablesKept)) {
     return <Element key="kept" {...props} data-static-markup="" suppressHydrationWarning dangerouslySetInnerHTML={{__html: ''}} />;
   }
   return (

@@ -8,7 +8,7 @@ interface Props {
   readonly label: string;
   /**
    * A static table (the API reference's): the browser keeps its server markup instead of
-   * hydrating it (StaticMarkup), and lays it out in idle time (data-render-when-idle).
+   * hydrating it (StaticMarkup).
    */
   readonly staticTable?: boolean;
   readonly className?: string;
@@ -25,7 +25,7 @@ export default function TableScroller({label, staticTable = false, className, ch
   const classes = clsx(styles.scroller, className);
   if (staticTable) {
     return (
-      <StaticMarkup className={classes} tabIndex={0} role="region" aria-label={label} data-render-when-idle="">
+      <StaticMarkup className={classes} tabIndex={0} role="region" aria-label={label}>
         {children}
       </StaticMarkup>
     );

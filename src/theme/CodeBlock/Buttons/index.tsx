@@ -4,7 +4,7 @@ import type ButtonsType from '@theme/CodeBlock/Buttons';
 import type {WrapperProps} from '@docusaurus/types';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import {useHasBeenVisible} from '@site/src/hooks/useHasBeenVisible';
-import {withoutIdleWork} from '@site/src/browser/firstLoadSwitches';
+import {withoutLazyCodeButtons} from '@site/src/browser/firstLoadSwitches';
 
 type Props = WrapperProps<typeof ButtonsType>;
 
@@ -22,5 +22,5 @@ function CodeBlockButtonsWrapper(props: Props): ReactNode {
   return useHasBeenVisible(codeBlockRef) ? <Buttons {...props} /> : null;
 }
 
-// A benchmark build without the idle-work group renders every block's buttons at hydration, as the theme does.
-export default withoutIdleWork ? Buttons : CodeBlockButtonsWrapper;
+// A benchmark build without lazy-code-buttons renders every block's buttons at hydration, as the theme does.
+export default withoutLazyCodeButtons ? Buttons : CodeBlockButtonsWrapper;

@@ -3,7 +3,7 @@ import Info from '@theme-original/BlogPostItem/Header/Info';
 import type InfoType from '@theme/BlogPostItem/Header/Info';
 import type {WrapperProps} from '@docusaurus/types';
 import StaticMarkup from '@site/src/components/ui/StaticMarkup';
-import {withoutIdleWork} from '@site/src/browser/firstLoadSwitches';
+import {withoutBlogDateKept} from '@site/src/browser/firstLoadSwitches';
 
 type Props = WrapperProps<typeof InfoType>;
 
@@ -21,5 +21,5 @@ function InfoWrapper(props: Props): ReactNode {
   );
 }
 
-// A benchmark build without the idle-work group hydrates the date as the theme does.
-export default withoutIdleWork ? Info : InfoWrapper;
+// A benchmark build without blog-date-kept hydrates the date as the theme does.
+export default withoutBlogDateKept ? Info : InfoWrapper;

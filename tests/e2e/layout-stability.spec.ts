@@ -1,0 +1,176 @@
+import {expect, test, type Page} from '@playwright/test';
+
+/**
+ * Nothing jumps: no page type shifts its layout while it loads, at desktop and phone sizes; a
+ * table-of-contents link or a #fragment URL lands on its heading; a page keeps its height while
+ * it is read. A mechanism that lays a block out late at a guessed size (content-visibility with a
+ * placeholder height, a panel that grows after hydration) fails these.
+ */
+
+const pageTypes = {
+  home: '/',
+  guide: '/docs/integration-guide',
+  'API page': '/docs/createorder',
+  'notification page': '/docs/payment/payment-result-notification',
+  demo: '/demos/dynqr',
+  'blog post': '/blog/long-blog-post',
+  console: '/docs/sandbox-console',
+} as const;
+
+const sizes = {
+  desktop: {width: 1280, height: 800},
+  phone: {width: 390, height: 844},
+} as const;
+
+/** The budget for cumulative layout shift ("good" is 0.1; the portal holds itself to less). */
+const maxLayoutShift = 0.02;
+/** How far from its scroll margin a heading may land, in CSS pixels. */
+const landingTolerance = 4;
+
+/** Sums the layout shifts not caused by input (as CLS does), from the first paint on. Call before goto. */
+async function watchLayoutShift(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen = window as Window & {layoutShift?: {total: number; sources: string[]}};
+    seen.layoutShift = {total: 0, sources: []};
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & {value: number; hadRecentInput: boolean; sources?: Array<{node?: Node | null}>}>) {
+        if (entry.hadRecentInput || !seen.layoutShift) continue;
+        seen.layoutShift.total += entry.value;
+        for (const source of entry.sources ?? []) {
+          const node = source.node;
+          if (node instanceof Element) seen.layoutShift.sources.push(`${node.tagName.toLowerCase()}.${[...node.classList].join('.')} (${entry.value.toFixed(3)})`);
+        }
+      }
+    }).observe({type: 'layout-shift', buffered: true});
+  });
+}
+
+async function hydrated(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true', {timeout: 20_000});
+}
+
+/** Resolves once the page has not scrolled for a few frames (smooth scrolling, a late re-scroll). */
+async function scrollSettled(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let last = window.scrollY;
+        let still = 0;
+        const check = () => {
+          still = window.scrollY === last ? still + 1 : 0;
+          last = window.scrollY;
+          if (still >= 10) resolve();
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+}
+
+/** Where a heading sits against where its scroll margin says it should, or null when the page cannot scroll that far. */
+async function landing(page: Page, id: string): Promise<{top: number; margin: number; atBottom: boolean}> {
+  return page.evaluate((headingId) => {
+    const heading = document.getElementById(headingId);
+    if (!heading) throw new Error(`No element with id ${headingId}`);
+    const atBottom = Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight - 1;
+    return {top: heading.getBoundingClientRect().top, margin: parseFloat(getComputedStyle(heading).scrollMarginTop) || 0, atBottom};
+  }, id);
+}
+
+function expectLanded(where: {top: number; margin: number; atBottom: boolean}, label: string): void {
+  // A heading near the end of the page cannot reach the top: then the page must be scrolled to its end, with the heading in view below its margin.
+  if (where.atBottom && where.top > where.margin) return;
+  expect(Math.abs(where.top - where.margin), `${label}: heading top ${Math.round(where.top)} px, scroll margin ${where.margin} px`).toBeLessThanOrEqual(landingTolerance);
+}
+
+for (const [sizeName, viewport] of Object.entries(sizes)) {
+  test.describe(`at ${sizeName} size`, () => {
+    test.use({viewport});
+    for (const [type, path] of Object.entries(pageTypes)) {
+      test(`the ${type} (${path}) shifts its layout by at most ${maxLayoutShift} while it loads`, async ({page}) => {
+        await watchLayoutShift(page);
+        await page.goto(path);
+        await hydrated(page);
+        // Late work (idle-time rendering, lazy buttons, fonts) comes within a moment of hydration.
+        await page.waitForLoadState('networkidle');
+        await page.waitForTimeout(1000);
+        const shift = await page.evaluate(() => (window as Window & {layoutShift?: {total: number; sources: string[]}}).layoutShift);
+        expect(shift?.total ?? NaN, `shifted: ${shift?.sources.slice(0, 8).join(', ')}`).toBeLessThanOrEqual(maxLayoutShift);
+      });
+    }
+  });
+}
+
+test.describe('table-of-contents links land on their headings', () => {
+  test.use({viewport: sizes.desktop});
+  for (const path of [pageTypes.guide, pageTypes['API page']]) {
+    test(`every table-of-contents link of ${path}, each clicked from the top of a fresh load`, async ({page}) => {
+      test.setTimeout(240_000);
+      await page.goto(path);
+      await hydrated(page);
+      const targets = await page.locator('.table-of-contents a[href^="#"]').evaluateAll((links) => links.map((link) => decodeURIComponent(link.getAttribute('href')?.slice(1) ?? '')));
+      expect(targets.length).toBeGreaterThan(3);
+      for (const id of targets) {
+        // A fresh load each time: that is where a block laid out late at a guessed height moves the target.
+        await page.goto(path);
+        await hydrated(page);
+        await page.locator(`.table-of-contents a[href="#${encodeURIComponent(id)}"]`).first().click();
+        await scrollSettled(page);
+        await page.waitForTimeout(150);
+        await scrollSettled(page);
+        expectLanded(await landing(page, id), `${path}#${id}`);
+      }
+    });
+  }
+});
+
+test.describe('a #fragment URL loaded fresh lands on its heading', () => {
+  for (const [sizeName, viewport] of Object.entries(sizes)) {
+    test(`at ${sizeName} size, deep headings of the guide and the API page`, async ({page}) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize(viewport);
+      for (const path of [pageTypes.guide, pageTypes['API page']]) {
+        await page.goto(path);
+        await hydrated(page);
+        const ids = await page.locator('article h2[id], article h3[id]').evaluateAll((headings) => headings.map((heading) => heading.id));
+        expect(ids.length).toBeGreaterThan(3);
+        // The middle, three quarters down and the last heading: far below the first screen, after many code blocks.
+        const picked = [...new Set([ids[Math.floor(ids.length / 2)], ids[Math.floor((ids.length * 3) / 4)], ids.at(-1)])] as string[];
+        for (const id of picked) {
+          await page.goto('about:blank');
+          await page.goto(`${path}#${encodeURIComponent(id)}`);
+          await hydrated(page);
+          await page.waitForLoadState('networkidle');
+          await scrollSettled(page);
+          expectLanded(await landing(page, id), `${sizeName} ${path}#${id}`);
+        }
+      }
+    });
+  }
+});
+
+test.describe('a page keeps its height while it is read', () => {
+  for (const [sizeName, viewport] of Object.entries(sizes)) {
+    test(`at ${sizeName} size, scrolling the guide and the API page from top to bottom`, async ({page}) => {
+      test.setTimeout(60_000);
+      await page.setViewportSize(viewport);
+      for (const path of [pageTypes.guide, pageTypes['API page']]) {
+        await page.goto(path);
+        await hydrated(page);
+        await page.waitForLoadState('networkidle');
+        const heights = await page.evaluate(async () => {
+          const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+          const seen = [document.documentElement.scrollHeight];
+          for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight * 0.8) {
+            window.scrollTo({top: y, behavior: 'instant'});
+            await frame();
+            await frame();
+            seen.push(document.documentElement.scrollHeight);
+          }
+          return seen;
+        });
+        expect(new Set(heights).size, `${sizeName} ${path}: heights seen ${[...new Set(heights)].join(', ')}`).toBe(1);
+      }
+    });
+  }
+});
