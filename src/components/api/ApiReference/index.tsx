@@ -1,0 +1,85 @@
+import {useId, useState, type ReactNode} from 'react';
+import clsx from 'clsx';
+import CodeBlock from '@theme/CodeBlock';
+import type {OperationView} from '@site/src/lib/apiModel';
+import type {RenderedSample} from '@site/src/lib/samples';
+import CodeSamples from '@site/src/components/api/CodeSamples';
+import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
+import LazyNotificationSimulatorPanel from '@site/src/components/widgets/NotificationSimulatorPanel/Lazy';
+import {endpointBlock, firstSuccessExample, openedPanels} from './model';
+import styles from './styles.module.css';
+
+interface Props {
+  readonly operation: OperationView;
+  readonly samples: readonly RenderedSample[];
+  /** The operation's purpose in one line (inline HTML from the contract's description). */
+  readonly purposeHtml: string;
+  /** A notification's example scenarios, for the simulator. */
+  readonly scenarios: readonly string[];
+  /** The page: its prose and the reference sections. */
+  readonly children: ReactNode;
+}
+
+/**
+ * An API page, inserted around the whole page by the contract's remark plugin: the endpoint block (method,
+ * path, sandbox host, purpose and a primary Try it) first, then the page; on wide screens a pane beside it
+ * stays in view with the example request (in the reader's sample language) and response, and becomes the
+ * open Try it panel or notification simulator. Below the wide breakpoint the pane shows only when open,
+ * right under the endpoint block. The panels load when opened, as before.
+ */
+export default function ApiReference({operation, samples, purposeHtml, scenarios, children}: Props): ReactNode {
+  const id = useId();
+  const block = endpointBlock(operation);
+  const key = `${block.panel}:${operation.operationId}`;
+  const [open, setOpen] = useState(() => openedPanels.has(key));
+  const toggle = () => {
+    openedPanels.set(key, !open);
+    setOpen(!open);
+  };
+  const success = firstSuccessExample(operation);
+  const notification = operation.requestExamples[0];
+  return (
+    <div className={styles.reference} data-api-reference={operation.operationId} data-open={open ? '' : undefined}>
+      <div className={styles.endpoint} data-twin-skip="">
+        <p className={styles.line}>
+          <span className={clsx(styles.method, styles[operation.method.toLowerCase()])}>{block.method}</span>
+          <code className={styles.path}>{block.path}</code>
+        </p>
+        <p className={styles.purpose} dangerouslySetInnerHTML={{__html: purposeHtml}} />
+        {block.sandboxUrl ? (
+          <p className={styles.host}>
+            Sandbox: <code>{block.sandboxUrl}</code>
+          </p>
+        ) : null}
+        <button type="button" className={clsx('button button--primary', styles.opener)} aria-expanded={open} aria-controls={`${id}-pane`} onClick={toggle}>
+          {open ? block.closeLabel : block.openLabel}
+        </button>
+      </div>
+      <aside id={`${id}-pane`} className={styles.pane} aria-label={open ? (block.isWebhook ? 'Notification simulator' : 'Try it panel') : 'Example'} data-panel={open ? block.panel : undefined}>
+        {open ? (
+          block.isWebhook ? (
+            <LazyNotificationSimulatorPanel operationId={operation.operationId} scenarios={scenarios} />
+          ) : (
+            <LazyTryItPanel operationId={operation.operationId} />
+          )
+        ) : (
+          <div className={styles.examples}>
+            {block.isWebhook && notification ? (
+              <CodeBlock language="json" title={`Notification: ${notification.summary}`}>
+                {notification.json}
+              </CodeBlock>
+            ) : null}
+            <p className={styles.paneLabel}>{block.isWebhook ? 'Your handler' : 'Request, signed with the test merchant’s key'}</p>
+            <CodeSamples samples={samples} />
+            {!block.isWebhook && success ? (
+              <CodeBlock language="json" title={`Response: HTTP ${success.status}`}>
+                {success.json}
+              </CodeBlock>
+            ) : null}
+          </div>
+        )}
+      </aside>
+      <div className={styles.main}>{children}</div>
+    </div>
+  );
+}
