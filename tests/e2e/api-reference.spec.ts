@@ -54,15 +54,17 @@ test.describe('API reference pages', () => {
     await page.goto('/docs/createorder');
     // Scripts start after the first paint; a tab clicked before hydration has no handler yet.
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-    const python = page.getByRole('tab', {name: 'Python'});
+    // The page's samples; the pane beside them has the same tab group, which follows the choice.
+    const python = page.locator('[data-api-main]').getByRole('tab', {name: 'Python'});
     await python.click();
     await expect(python).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('[role="tabpanel"]:not([hidden]) code').filter({hasText: 'PKCS1v15'}).first()).toBeVisible();
 
+    await expect(page.locator('[data-api-reference] > aside').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
     await page.goto('/docs/refund');
-    await expect(page.getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('[data-api-main]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
     await page.reload();
-    await expect(page.getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('[data-api-main]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
   });
 
   test('reference tables keep their server markup through hydration and render on client-side navigation', async ({page}) => {
@@ -92,7 +94,7 @@ test.describe('API reference pages', () => {
     });
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-    const sample = page.locator('[role="tabpanel"]:not([hidden]) pre').last();
+    const sample = page.locator('[data-api-main] [role="tabpanel"]:not([hidden]) pre').last();
     const stringToken = sample.locator('.token.string').first();
     await expect(stringToken).toBeVisible();
     const lightColour = await stringToken.evaluate((element) => getComputedStyle(element).color);
@@ -102,8 +104,8 @@ test.describe('API reference pages', () => {
     expect(prismRequests, 'hydration needs no Prism').toEqual([]);
 
     // A language tab first rendered in the browser is highlighted once Prism's chunk arrives.
-    await page.getByRole('tab', {name: 'Java'}).click();
-    await expect(page.locator('[role="tabpanel"]:not([hidden]) pre .token.keyword').first()).toBeVisible();
+    await page.locator('[data-api-main]').getByRole('tab', {name: 'Java'}).click();
+    await expect(page.locator('[data-api-main] [role="tabpanel"]:not([hidden]) pre .token.keyword').first()).toBeVisible();
     expect(prismRequests.length).toBeGreaterThan(0);
   });
 
@@ -221,6 +223,7 @@ const apiPages = (() => {
 
 test.describe('API page layout', () => {
   test('every API page opens with its endpoint block, and its Try it (or Simulate) button is in the first viewport at 1280x800', async ({page}) => {
+    test.setTimeout(120_000);
     await page.setViewportSize({width: 1280, height: 800});
     const below: string[] = [];
     for (const apiPage of apiPages) {
@@ -263,8 +266,8 @@ test.describe('API page layout', () => {
         const row = page.locator('table tbody tr[data-result-code]').first();
         expect(await row.evaluate((element) => getComputedStyle(element).display), `${url}: a code row is a card`).toBe('block');
         // No table box scrolls sideways, so a caption never scrolls out of view with its table.
-        const scrolling = await page.evaluate(() => [...document.querySelectorAll('table')].filter((table) => (table.closest('[role="region"]') ?? table).scrollWidth > (table.closest('[role="region"]') ?? table).clientWidth + 1).length);
-        expect(scrolling, `${url}: tables wider than the screen`).toBe(0);
+        const scrolling = await page.evaluate(() => [...document.querySelectorAll('[class*="cards_"] table')].filter((table) => (table.closest('[role="region"]') ?? table).scrollWidth > (table.closest('[role="region"]') ?? table).clientWidth + 1).length);
+        expect(scrolling, `${url}: reference tables wider than the screen`).toBe(0);
         expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer']}), url).toEqual([]);
       }
       await page.goto(`/docs/createorder?docusaurus-theme=${mode}`);

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import {buildOperationView} from '../../src/lib/apiModel';
 import {endpointBlock, firstSuccessExample} from '../../src/components/api/ApiReference/model';
 import {afterShopper, anchorScroll, callEntry, shopperEntry, timelineLength, withEntry} from '../../src/components/widgets/TryItPanel/model';
+import {formatAmount} from '../../src/components/widgets/SandboxConsole/view';
 import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
 import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
 import {renderMarkdown} from '../../plugins/content/openapi-contract/markdown';
@@ -75,5 +76,14 @@ describe('Try it model', () => {
     assert.equal(anchorScroll(-900, 60, 800), -968);
     assert.equal(anchorScroll(700, 60, 800), 632);
     assert.equal(anchorScroll(30, 60, 800), -38);
+  });
+});
+
+describe('Sandbox console amounts', () => {
+  test('major units with thousands grouped, the sign in front', () => {
+    assert.equal(formatAmount(99999750, 'USD'), '999,997.50 USD');
+    assert.equal(formatAmount(-125000, 'USD'), '−1,250.00 USD');
+    assert.equal(formatAmount(1234567, 'JPY'), '1,234,567 JPY');
+    assert.equal(formatAmount(5, 'USD'), '0.05 USD');
   });
 });

@@ -1,4 +1,4 @@
-import {useId, useState, type ReactNode} from 'react';
+import {useId, useState, useSyncExternalStore, type ReactNode} from 'react';
 import clsx from 'clsx';
 import CodeBlock from '@theme/CodeBlock';
 import type {OperationView} from '@site/src/lib/apiModel';
@@ -8,6 +8,26 @@ import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
 import LazyNotificationSimulatorPanel from '@site/src/components/widgets/NotificationSimulatorPanel/Lazy';
 import {endpointBlock, firstSuccessExample, openedPanels} from './model';
 import styles from './styles.module.css';
+
+/** The width from which the pane sits beside the text (styles.module.css's breakpoint). */
+const wideQuery = '(min-width: 1100px)';
+
+/**
+ * Whether the two-pane layout applies. False on the server and during hydration, so the examples in the pane
+ * are rendered in the browser only, for wide windows only: the page's HTML carries them once (in the
+ * reference sections), and phones never build them.
+ */
+function useWideLayout(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(wideQuery);
+      query.addEventListener('change', onChange);
+      return () => query.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(wideQuery).matches,
+    () => false,
+  );
+}
 
 interface Props {
   readonly operation: OperationView;
@@ -36,6 +56,7 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
     openedPanels.set(key, !open);
     setOpen(!open);
   };
+  const wide = useWideLayout();
   const success = firstSuccessExample(operation);
   const notification = operation.requestExamples[0];
   return (
@@ -62,7 +83,7 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
           ) : (
             <LazyTryItPanel operationId={operation.operationId} />
           )
-        ) : (
+        ) : wide ? (
           <div className={styles.examples}>
             {block.isWebhook && notification ? (
               <CodeBlock language="json" title={`Notification: ${notification.summary}`}>
@@ -77,9 +98,11 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
               </CodeBlock>
             ) : null}
           </div>
-        )}
+        ) : null}
       </aside>
-      <div className={styles.main}>{children}</div>
+      <div className={styles.main} data-api-main="">
+        {children}
+      </div>
     </div>
   );
 }
