@@ -1,9 +1,9 @@
 import {useId, useState, useSyncExternalStore, type ReactNode} from 'react';
 import clsx from 'clsx';
-import CodeBlock from '@theme/CodeBlock';
+import Tabs from '@theme/Tabs';
+import TabItem from '@theme/TabItem';
 import type {OperationView} from '@site/src/lib/apiModel';
 import type {RenderedSample} from '@site/src/lib/samples';
-import CodeSamples from '@site/src/components/api/CodeSamples';
 import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
 import LazyNotificationSimulatorPanel from '@site/src/components/widgets/NotificationSimulatorPanel/Lazy';
 import {endpointBlock, firstSuccessExample, openedPanels} from './model';
@@ -26,6 +26,21 @@ function useWideLayout(): boolean {
     },
     () => window.matchMedia(wideQuery).matches,
     () => false,
+  );
+}
+
+/**
+ * Code in the pane, unhighlighted: the pane renders in the browser, where a highlighted block would fetch
+ * Prism on every wide page load; the same code is highlighted in the page's own sections.
+ */
+function PaneCode({title, code}: {title: string; code: string}): ReactNode {
+  return (
+    <figure className={styles.code}>
+      <figcaption>{title}</figcaption>
+      <pre tabIndex={0} aria-label={title}>
+        <code>{code}</code>
+      </pre>
+    </figure>
   );
 }
 
@@ -85,18 +100,17 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
           )
         ) : wide ? (
           <div className={styles.examples}>
-            {block.isWebhook && notification ? (
-              <CodeBlock language="json" title={`Notification: ${notification.summary}`}>
-                {notification.json}
-              </CodeBlock>
-            ) : null}
+            {block.isWebhook && notification ? <PaneCode title={`Notification: ${notification.summary}`} code={notification.json} /> : null}
             <p className={styles.paneLabel}>{block.isWebhook ? 'Your handler' : 'Request, signed with the test merchant’s key'}</p>
-            <CodeSamples samples={samples} />
-            {!block.isWebhook && success ? (
-              <CodeBlock language="json" title={`Response: HTTP ${success.status}`}>
-                {success.json}
-              </CodeBlock>
-            ) : null}
+            {/* The page's tab group: choosing a language here or in the code samples switches both, on every API page. */}
+            <Tabs groupId="code-language" queryString="language" lazy>
+              {samples.map((sample) => (
+                <TabItem key={sample.language} value={sample.language} label={sample.label}>
+                  <PaneCode title={sample.fileName} code={sample.code} />
+                </TabItem>
+              ))}
+            </Tabs>
+            {!block.isWebhook && success ? <PaneCode title={`Response: HTTP ${success.status}`} code={success.json} /> : null}
           </div>
         ) : null}
       </aside>
