@@ -24,9 +24,8 @@ function markdownImports(text: string): string {
 
 /** Components the remark plugins insert into pages by module name (plugins/content/openapi-contract, plugins/content/mermaid-diagrams). */
 const componentsInsertedByRemark = [
+  'ApiReference',
   'OperationHeader',
-  'TryIt',
-  'NotificationSimulator',
   'ApiRequest',
   'ApiResponses',
   'NotificationDelivery',

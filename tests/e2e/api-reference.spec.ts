@@ -7,6 +7,9 @@ import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
 import {testVectorDir, testVectorFiles} from '../../plugins/content/openapi-contract';
 import {consoleErrors} from '../support/pageWatch';
+import {axeViolations} from '../support/axe';
+import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
+import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -51,15 +54,17 @@ test.describe('API reference pages', () => {
     await page.goto('/docs/createorder');
     // Scripts start after the first paint; a tab clicked before hydration has no handler yet.
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-    const python = page.getByRole('tab', {name: 'Python'});
+    // The page's samples; the pane beside them has the same tab group, which follows the choice.
+    const python = page.locator('[data-api-main]').getByRole('tab', {name: 'Python'});
     await python.click();
     await expect(python).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('[role="tabpanel"]:not([hidden]) code').filter({hasText: 'PKCS1v15'}).first()).toBeVisible();
 
+    await expect(page.locator('[data-api-reference] > aside').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
     await page.goto('/docs/refund');
-    await expect(page.getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('[data-api-main]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
     await page.reload();
-    await expect(page.getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('[data-api-main]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
   });
 
   test('reference tables keep their server markup through hydration and render on client-side navigation', async ({page}) => {
@@ -89,7 +94,7 @@ test.describe('API reference pages', () => {
     });
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-    const sample = page.locator('[role="tabpanel"]:not([hidden]) pre').last();
+    const sample = page.locator('[data-api-main] [role="tabpanel"]:not([hidden]) pre').last();
     const stringToken = sample.locator('.token.string').first();
     await expect(stringToken).toBeVisible();
     const lightColour = await stringToken.evaluate((element) => getComputedStyle(element).color);
@@ -99,8 +104,8 @@ test.describe('API reference pages', () => {
     expect(prismRequests, 'hydration needs no Prism').toEqual([]);
 
     // A language tab first rendered in the browser is highlighted once Prism's chunk arrives.
-    await page.getByRole('tab', {name: 'Java'}).click();
-    await expect(page.locator('[role="tabpanel"]:not([hidden]) pre .token.keyword').first()).toBeVisible();
+    await page.locator('[data-api-main]').getByRole('tab', {name: 'Java'}).click();
+    await expect(page.locator('[data-api-main] [role="tabpanel"]:not([hidden]) pre .token.keyword').first()).toBeVisible();
     expect(prismRequests.length).toBeGreaterThan(0);
   });
 
@@ -223,4 +228,81 @@ test.describe('published contract', () => {
     const payouts = page.locator('table', {has: page.locator('caption', {hasText: 'Flat fee per payout'})});
     await expect(payouts.locator('thead th')).toHaveText(['Payout', ...sandbox.currencies.payouts]);
   });
+});
+
+/** Every API page (operations and notifications) with the label of its endpoint block's button. */
+const apiPages = (() => {
+  const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
+  return scanApiPages(repoRoot).map((page) => {
+    const location = contract.operations.get(page.operationId);
+    const summary = location?.operation.summary ?? page.operationId;
+    return {url: page.url, label: location?.kind === 'webhook' ? /^Simulate a / : new RegExp(`^Try ${escapeRegExp(summary)} in the sandbox$`)};
+  });
+})();
+
+test.describe('API page layout', () => {
+  test('every API page opens with its endpoint block, and its Try it (or Simulate) button is in the first viewport at 1280x800', async ({page}) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({width: 1280, height: 800});
+    const below: string[] = [];
+    for (const apiPage of apiPages) {
+      // The endpoint block is in the server's HTML: no need to wait for scripts.
+      await page.goto(apiPage.url, {waitUntil: 'domcontentloaded'});
+      const button = page.locator('[data-api-reference] button[aria-controls]').filter({hasText: apiPage.label});
+      await expect(button, apiPage.url).toHaveCount(1);
+      const box = await button.boundingBox();
+      if (!box || box.y < 0 || box.y + box.height > 800) below.push(`${apiPage.url} (${box ? Math.round(box.y) : 'not shown'})`);
+    }
+    expect(below, 'pages whose button is not in the first viewport').toEqual([]);
+  });
+
+  test('on a wide screen the example pane stays in view beside the text, and becomes the open Try it panel', async ({page}) => {
+    await page.setViewportSize({width: 1280, height: 800});
+    await page.goto('/docs/createorder');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    const pane = page.locator('[data-api-reference] > aside');
+    await expect(pane.getByRole('tab', {name: 'curl'})).toBeVisible();
+    await expect(pane).toContainText('"code": "SUCCESS"');
+    await page.locator('#api-response-codes').scrollIntoViewIfNeeded();
+    const top = await pane.evaluate((element) => element.getBoundingClientRect().top);
+    expect(top, 'the pane stays under the navbar while the page scrolls').toBeGreaterThan(0);
+    expect(top).toBeLessThan(120);
+    const text = await page.locator('#api-request').boundingBox();
+    const paneBox = await pane.boundingBox();
+    expect((paneBox?.x ?? 0) > (text?.x ?? 0) + (text?.width ?? 0) - 1, 'the pane sits beside the text').toBe(true);
+    await page.getByRole('button', {name: 'Try Create order in the sandbox'}).click();
+    await expect(pane.getByRole('region', {name: 'Try it'})).toBeVisible();
+    const panelTop = await pane.getByRole('region', {name: 'Try it'}).evaluate((element) => element.getBoundingClientRect().top);
+    expect(panelTop, 'the open panel starts in view').toBeLessThan(800);
+  });
+
+  for (const mode of ['light', 'dark'] as const) {
+    test(`at 360 px field, code and state tables read as stacked cards with no sideways scroll, axe clean in ${mode} mode`, async ({page}) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({width: 360, height: 800});
+      for (const url of ['/docs/createorder', '/docs/response-code']) {
+        await page.goto(`${url}?docusaurus-theme=${mode}`);
+        await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${url}: no sideways scrolling`).toBeLessThanOrEqual(0);
+        const row = page.locator('table tbody tr[data-result-code]').first();
+        expect(await row.evaluate((element) => getComputedStyle(element).display), `${url}: a code row is a card`).toBe('block');
+        // No table box scrolls sideways, so a caption never scrolls out of view with its table.
+        const scrolling = await page.evaluate(() => [...document.querySelectorAll('[class*="cards_"] table')].filter((table) => (table.closest('[role="region"]') ?? table).scrollWidth > (table.closest('[role="region"]') ?? table).clientWidth + 1).length);
+        expect(scrolling, `${url}: reference tables wider than the screen`).toBe(0);
+        expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer']}), url).toEqual([]);
+      }
+      await page.goto(`/docs/createorder?docusaurus-theme=${mode}`);
+      const field = page.locator('table tbody tr').filter({has: page.locator('[data-field="merchantOrderNo"]')}).first();
+      expect(await field.evaluate((element) => getComputedStyle(element).display)).toBe('block');
+    });
+
+    test(`at 1280 px the endpoint block and pane are axe clean in ${mode} mode`, async ({page}) => {
+      test.setTimeout(60_000);
+      await page.setViewportSize({width: 1280, height: 800});
+      await page.goto(`/docs/createorder?docusaurus-theme=${mode}`);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
+      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-markdown > :not([data-api-reference])', '[data-api-reference] > div:last-child']})).toEqual([]);
+    });
+  }
 });

@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {Root, RootContent} from 'mdast';
 import type {MdxJsxFlowElement} from 'mdast-util-mdx';
-import remarkApiReference, {stateDiagram} from '../../plugins/content/openapi-contract/remarkApiReference';
+import remarkApiReference, {purposeLine, stateDiagram} from '../../plugins/content/openapi-contract/remarkApiReference';
 import {repoRoot} from '../support/routeContract';
 
 function page(...children: RootContent[]): Root {
@@ -20,36 +20,55 @@ function apiOperation(operationId: string | undefined): MdxJsxFlowElement {
 
 const transform = remarkApiReference({siteDir: repoRoot});
 
+/** The page inside the <ApiReference> wrapper the plugin puts around it. */
+function wrapped(tree: Root): {wrapper: MdxJsxFlowElement; children: RootContent[]} {
+  const last = tree.children[tree.children.length - 1];
+  assert.ok(last?.type === 'mdxJsxFlowElement' && last.name === 'ApiReference', 'the page ends in one <ApiReference> around it');
+  return {wrapper: last, children: last.children as RootContent[]};
+}
+
+
 describe('remarkApiReference', () => {
-  test('replaces <ApiOperation> with headings, diagrams and data-fed components', () => {
+  test('replaces <ApiOperation> with headings, diagrams and data-fed components, the page wrapped in <ApiReference>', () => {
     const tree = page({type: 'paragraph', children: [{type: 'text', value: 'Prose.'}]}, apiOperation('createOrder'));
     transform(tree, {path: `${repoRoot}/docs/createorder.md`});
-    const children = tree.children;
+    const {children} = wrapped(tree);
+    assert.equal(children[0]?.type, 'paragraph', 'the prose stays first, inside the wrapper');
     const headings = children.flatMap((node) => (node.type === 'heading' ? [node.data?.hProperties?.id] : []));
     assert.deepEqual(headings, ['api-request', 'api-response', 'api-states-orderstatus', 'api-response-codes', 'api-code-samples']);
     assert.ok(children.some((node) => node.type === 'code' && node.lang === 'mermaid' && node.value.includes('PENDING --> PAID')));
-    const imports = children.flatMap((node) => (node.type === 'mdxjsEsm' && node.value.startsWith('import') ? [node.value] : []));
+    const imports = tree.children.flatMap((node) => (node.type === 'mdxjsEsm' && node.value.startsWith('import') ? [node.value] : []));
     assert.ok(imports.includes("import CodeSamples from '@site/src/components/api/CodeSamples';"));
+    assert.ok(imports.includes("import ApiReference from '@site/src/components/api/ApiReference';"));
+    assert.ok(tree.children.slice(0, -1).every((node) => node.type === 'mdxjsEsm'), 'imports and the data export stay at the top level');
     const elementNames = children.flatMap((node) => (node.type === 'mdxJsxFlowElement' ? [node.name] : []));
     assert.ok(!elementNames.includes('ApiOperation'), 'the placeholder element is gone');
+    assert.equal(elementNames[0], 'OperationHeader');
     assert.equal(elementNames[elementNames.length - 1], 'CodeSamples');
-    assert.equal(children[children.length - 1]?.type, 'mdxJsxFlowElement', 'the code samples come last');
   });
 
-  test('an operation page gets Try it after its header; a notification page gets the simulator instead, with its scenario names', () => {
-    const names = (operationId: string) => {
-      const tree = page(apiOperation(operationId));
-      transform(tree, {path: `${repoRoot}/docs/page.md`});
-      return tree.children.flatMap((node) => (node.type === 'mdxJsxFlowElement' ? [node] : []));
+  test('the wrapper carries the purpose line and, on a notification page, its scenario names', () => {
+    const attribute = (wrapper: MdxJsxFlowElement, name: string) => {
+      const found = wrapper.attributes.find((candidate) => candidate.type === 'mdxJsxAttribute' && candidate.name === name);
+      return typeof found?.value === 'object' ? found.value?.value : undefined;
     };
-    const operation = names('createOrder').map((node) => node.name);
-    assert.deepEqual(operation.slice(0, 2), ['OperationHeader', 'TryIt']);
-    assert.ok(!operation.includes('NotificationSimulator'));
-    const webhook = names('paymentResultNotification');
-    assert.deepEqual(webhook.slice(0, 2).map((node) => node.name), ['OperationHeader', 'NotificationSimulator']);
-    assert.ok(!webhook.some((node) => node.name === 'TryIt'));
-    const scenarios = webhook[1]?.attributes.find((attribute) => attribute.type === 'mdxJsxAttribute' && attribute.name === 'scenarios');
-    assert.equal(typeof scenarios?.value === 'object' ? scenarios.value?.value : undefined, '["paid","paymentFailed","expired"]');
+    const operation = page(apiOperation('createOrder'));
+    transform(operation, {path: `${repoRoot}/docs/page.md`});
+    assert.equal(attribute(wrapped(operation).wrapper, 'purposeHtml'), JSON.stringify('Creates a payment order for any checkout scene and returns what the scene needs next.'));
+    assert.equal(attribute(wrapped(operation).wrapper, 'scenarios'), '[]');
+    const webhook = page(apiOperation('paymentResultNotification'));
+    transform(webhook, {path: `${repoRoot}/docs/page.md`});
+    assert.equal(attribute(wrapped(webhook).wrapper, 'scenarios'), '["paid","paymentFailed","expired"]');
+  });
+
+  test('a second <ApiOperation> on one page fails with the file named', () => {
+    assert.throws(() => transform(page(apiOperation('createOrder'), apiOperation('refundOrder')), {path: `${repoRoot}/docs/x.md`}), /docs\/x\.md: a page holds one <ApiOperation>/);
+  });
+
+  test('the purpose line is the first sentence, cut before a list after a colon', () => {
+    assert.equal(purposeLine('Creates a payment order and returns what comes next: a URL, a string.\nMore.'), 'Creates a payment order and returns what comes next.');
+    assert.equal(purposeLine('Returns the `order` as it stands. Then more.'), 'Returns the `order` as it stands.');
+    assert.equal(purposeLine('No full stop'), 'No full stop.');
   });
 
   test('an unknown operation fails with the file named', () => {

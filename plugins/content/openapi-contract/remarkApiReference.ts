@@ -35,9 +35,8 @@ export interface RemarkApiReferenceOptions {
 }
 
 const componentModules = {
+  ApiReference: '@site/src/components/api/ApiReference',
   OperationHeader: '@site/src/components/api/OperationHeader',
-  TryIt: '@site/src/components/api/TryIt',
-  NotificationSimulator: '@site/src/components/api/NotificationSimulator',
   ApiRequest: '@site/src/components/api/ApiRequest',
   ApiResponses: '@site/src/components/api/ApiResponses',
   NotificationDelivery: '@site/src/components/api/NotificationDelivery',
@@ -109,7 +108,7 @@ function memberPath(root: string, ...keys: Array<string | number>): {code: strin
   return {code, expression};
 }
 
-function element(name: ComponentName, props: Record<string, {code: string; expression: Expression}>): MdxJsxFlowElement {
+function element(name: ComponentName, props: Record<string, {code: string; expression: Expression}>, children: MdxJsxFlowElement['children'] = []): MdxJsxFlowElement {
   return {
     type: 'mdxJsxFlowElement',
     name,
@@ -122,7 +121,7 @@ function element(name: ComponentName, props: Record<string, {code: string; expre
         data: {estree: program([{type: 'ExpressionStatement', expression: value.expression}])},
       },
     })),
-    children: [],
+    children,
   };
 }
 
@@ -185,7 +184,27 @@ function stringAttribute(node: MdxJsxFlowElement, name: string): string | undefi
   return typeof attribute?.value === 'string' ? attribute.value : undefined;
 }
 
-function operationSections(contract: LoadedContract, operationId: string, file: string, used: Set<ComponentName>): RootContent[] {
+/**
+ * The purpose of an operation in one line: the first sentence of its contract description, cut before a
+ * list that follows a colon ("Creates a payment order ... needs next: a cashier URL, ..." -> "... needs next.").
+ */
+export function purposeLine(description: string): string {
+  const flat = description.replace(/\s+/g, ' ').trim();
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(flat)?.[0] ?? flat;
+  const beforeList = sentence.replace(/:\s.*$/, '.');
+  return beforeList.replace(/[.!?]?$/, (end) => end || '.');
+}
+
+interface OperationReference {
+  /** The page's data (operation view, samples), exported at the top of the MDX module. */
+  readonly data: MdxjsEsm;
+  readonly dataName: string;
+  readonly scenarios: readonly string[];
+  readonly purposeHtml: string;
+  readonly nodes: RootContent[];
+}
+
+function operationSections(contract: LoadedContract, operationId: string, file: string, used: Set<ComponentName>): OperationReference {
   const location = contract.operations.get(operationId);
   if (!location) {
     throw new Error(`${file}: <ApiOperation operationId="${operationId}" /> names no operation or webhook of ${contractRelativePath}.`);
@@ -195,21 +214,13 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
   const dataName = `apiReference_${operationId}`;
   const op = memberPath(dataName, 'operation');
   const isWebhook = operation.kind === 'webhook';
-  const nodes: RootContent[] = [exportConst(dataName, {operation, samples})];
+  const nodes: RootContent[] = [];
   const add = (name: ComponentName, props: Record<string, {code: string; expression: Expression}>) => {
     used.add(name);
     nodes.push(element(name, props));
   };
 
   add('OperationHeader', {operation: op});
-  // Closed by default: the page carries only its button; the panel loads when opened.
-  const literal = (value: unknown) => ({code: JSON.stringify(value), expression: valueToEstree(value) as Expression});
-  if (!isWebhook) {
-    add('TryIt', {operationId: literal(operationId), summary: literal(operation.summary)});
-  } else {
-    const scenarios = Object.keys(location.operation.requestBody?.content?.['application/json']?.examples ?? {});
-    add('NotificationSimulator', {operationId: literal(operationId), summary: literal(operation.summary), scenarios: literal(scenarios)});
-  }
   nodes.push(heading(isWebhook ? 'Notification' : 'Request', 'api-request'));
   add('ApiRequest', {operation: op});
   nodes.push(heading(isWebhook ? 'Acknowledgement' : 'Response', 'api-response'));
@@ -229,7 +240,32 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
   }
   nodes.push(heading('Code samples', 'api-code-samples'));
   add('CodeSamples', {samples: memberPath(dataName, 'samples')});
-  return nodes;
+  const scenarios = isWebhook ? Object.keys(location.operation.requestBody?.content?.['application/json']?.examples ?? {}) : [];
+  const purposeHtml = renderMarkdown(purposeLine(location.operation.description ?? operation.summary)).replace(/^<p>|<\/p>\s*$/g, '');
+  return {data: exportConst(dataName, {operation, samples}), dataName, scenarios, purposeHtml, nodes};
+}
+
+/**
+ * Wraps the whole page (its prose and the reference sections) in <ApiReference>: the endpoint block and
+ * Try it (or the simulator) at the top, and on wide screens the example pane beside the text. The data
+ * export stays at the top level of the module, where MDX wants ESM.
+ */
+function wrapPage(tree: Root, reference: OperationReference, used: Set<ComponentName>): void {
+  used.add('ApiReference');
+  const literal = (value: unknown) => ({code: JSON.stringify(value), expression: valueToEstree(value) as Expression});
+  const esmNodes = tree.children.filter((node) => node.type === 'mdxjsEsm');
+  const content = tree.children.filter((node) => node.type !== 'mdxjsEsm');
+  const wrapper = element(
+    'ApiReference',
+    {
+      operation: memberPath(reference.dataName, 'operation'),
+      samples: memberPath(reference.dataName, 'samples'),
+      purposeHtml: literal(reference.purposeHtml),
+      scenarios: literal(reference.scenarios),
+    },
+    content as MdxJsxFlowElement['children'],
+  );
+  tree.children = [...esmNodes, reference.data, wrapper];
 }
 
 export default function remarkApiReference(options: RemarkApiReferenceOptions) {
@@ -237,6 +273,7 @@ export default function remarkApiReference(options: RemarkApiReferenceOptions) {
   return (tree: Root, vfile: {path?: string}): void => {
     const file = vfile.path ? path.relative(options.siteDir, vfile.path) : '(unknown file)';
     const used = new Set<ComponentName>();
+    let reference: OperationReference | undefined;
     let contract: LoadedContract | undefined;
     const getContract = () => (contract ??= loadContract(contractPath));
 
@@ -255,7 +292,9 @@ export default function remarkApiReference(options: RemarkApiReferenceOptions) {
         if (jsx.name === 'ApiOperation') {
           const operationId = stringAttribute(jsx, 'operationId');
           if (!operationId) throw new Error(`${file}: <ApiOperation> needs a literal operationId attribute, such as operationId="createOrder".`);
-          replacement = operationSections(getContract(), operationId, file, used);
+          if (reference) throw new Error(`${file}: a page holds one <ApiOperation>; this one has a second, ${operationId}.`);
+          reference = operationSections(getContract(), operationId, file, used);
+          replacement = reference.nodes;
         } else if (jsx.name === 'ResponseCodeCatalogue') {
           const current = getContract();
           const pages = checkApiPages(current, scanApiPages(options.siteDir));
@@ -314,6 +353,7 @@ export default function remarkApiReference(options: RemarkApiReferenceOptions) {
     };
 
     transform(tree);
+    if (reference) wrapPage(tree, reference, used);
     if (used.size > 0) {
       tree.children.unshift(...[...used].map(importNode));
     }

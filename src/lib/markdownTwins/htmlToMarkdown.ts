@@ -119,6 +119,8 @@ function simplify(node: Element | HastRoot): void {
     if (['button', 'nav', 'aside', 'script', 'style', 'noscript', 'form', 'input', 'select', 'textarea', 'svg'].includes(child.tagName)) continue;
     if (has((name) => name === 'hash-link' || name.startsWith('theme-doc-toc') || name.startsWith('tocCollapsible') || name.startsWith('buttonGroup') || name === 'sr-only')) continue;
     if (child.tagName === 'h1') continue;
+    // The web page's own summary of what follows (an API page's endpoint block): the twin says it in full.
+    if (child.properties.dataTwinSkip !== undefined) continue;
     if (child.tagName === 'figure' && child.properties.dataDiagram !== undefined) {
       const source = findFirst(child, (candidate) => candidate.tagName === 'code');
       if (source) out.push(plainPre(textOf(source).trim(), 'mermaid', undefined));

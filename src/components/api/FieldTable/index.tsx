@@ -146,7 +146,7 @@ function FieldRow({field, depth, fullName}: {field: FieldView; depth: number; fu
         </code>
         {field.required && <span className={styles.required}>required</span>}
       </td>
-      <td className={styles.type}>
+      <td className={styles.type} data-label="Type" data-inline="">
         <TypeLabel field={field} />
       </td>
       <td>
@@ -169,7 +169,7 @@ export default function FieldTable({
 }): ReactNode {
   return (
     // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <TableScroller label={caption} staticTable className={styles.wrapper}>
+    <TableScroller label={caption} staticTable cardsOnPhone className={styles.wrapper}>
       <table className={styles.table}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>

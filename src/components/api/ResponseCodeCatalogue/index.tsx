@@ -43,7 +43,7 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
           ref={queryInput}
           type="search"
           value={query}
-          placeholder="Code, HTTP status or word, e.g. 409 or refund"
+          placeholder="e.g. 409 or refund"
           onChange={(event) => setQuery(event.target.value)}
           aria-controls={`${id}-table`}
         />
@@ -55,7 +55,7 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
       <p aria-live="polite" className={styles.count}>
         {visible.length === codes.length ? `${codes.length} codes` : `${visible.length} of ${codes.length} codes match`}
       </p>
-      <TableScroller label="Response code catalogue">
+      <TableScroller label="Response code catalogue" cardsOnPhone>
         <table id={`${id}-table`} className={styles.table}>
           <thead>
             <tr>
@@ -74,16 +74,20 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
                 <td>
                   <code>{entry.code}</code>
                 </td>
-                <td>{entry.httpStatus}</td>
-                <td>{entry.message}</td>
+                <td data-label="HTTP" data-inline="">
+                  {entry.httpStatus}
+                </td>
+                <td data-label="Message" data-inline="">
+                  {entry.message}
+                </td>
                 <td>
                   <CodeSpans text={entry.meaning} />
                 </td>
-                <td>{entry.retry ? 'Yes' : 'No'}</td>
-                <td>
+                <td data-label="Retry helps">{entry.retry ? 'Yes' : 'No'}</td>
+                <td data-label="What to do">
                   <CodeSpans text={entry.action} />
                 </td>
-                <td>
+                <td data-label="Returned by">
                   {entry.scope === 'common'
                     ? 'Any call'
                     : entry.returnedBy.map((operation, index) => (

@@ -10,7 +10,7 @@ export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView
   const ordered = [...codes.filter((code) => !code.common), ...codes.filter((code) => code.common)];
   return (
     // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <TableScroller label="Response codes of this call" staticTable className={styles.wrapper}>
+    <TableScroller label="Response codes of this call" staticTable cardsOnPhone className={styles.wrapper}>
       <table className={styles.table}>
         <caption className={styles.caption}>
           Codes this call can return. Codes marked <em>all calls</em> can come from any call; the{' '}
@@ -31,8 +31,12 @@ export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView
                 <code>{code.code}</code>
                 {code.common && <span className={styles.common}>all calls</span>}
               </td>
-              <td>{code.httpStatus}</td>
-              <td>{code.retry ? 'Yes' : 'No'}</td>
+              <td data-label="HTTP" data-inline="">
+                {code.httpStatus}
+              </td>
+              <td data-label="Retry helps" data-inline="">
+                {code.retry ? 'Yes' : 'No'}
+              </td>
               <td>
                 <CodeSpans text={code.meaning} />{' '}
                 <strong>

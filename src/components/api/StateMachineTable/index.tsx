@@ -6,7 +6,7 @@ import TableScroller from '@site/src/components/ui/TableScroller';
 /** One of the two tables: its caption also names its scroll box. */
 function CaptionedTable({caption, columns, children}: {caption: string; columns: readonly string[]; children: ReactNode}): ReactNode {
   return (
-    <TableScroller label={caption}>
+    <TableScroller label={caption} cardsOnPhone>
       <table>
         <caption style={{textAlign: 'left'}}>{caption}</caption>
         <thead>
@@ -35,7 +35,9 @@ export default function StateMachineTable({machine}: {machine: StateMachineView}
             <td>
               <code>{state.name}</code>
             </td>
-            <td>{state.terminal ? 'Yes' : 'No'}</td>
+            <td data-label="Final" data-inline="">
+              {state.terminal ? 'Yes' : 'No'}
+            </td>
             <td>{state.description}</td>
           </tr>
         ))}
@@ -43,10 +45,10 @@ export default function StateMachineTable({machine}: {machine: StateMachineView}
       <CaptionedTable caption={`Transitions of ${machine.schemaName}`} columns={['From', 'To', 'When']}>
         {machine.transitions.map((transition) => (
           <tr key={`${transition.from}-${transition.to}`}>
-            <td>
+            <td data-label="From" data-inline="">
               <code>{transition.from}</code>
             </td>
-            <td>
+            <td data-label="To" data-inline="">
               <code>{transition.to}</code>
             </td>
             <td>{transition.trigger}</td>

@@ -12,6 +12,11 @@ interface Props {
    */
   readonly staticTable?: boolean;
   readonly className?: string;
+  /**
+   * Below 600 px the rows read as stacked cards (each cell under its column's name, from the cell's
+   * data-label) and the box no longer scrolls, so the caption stays in view with the table.
+   */
+  readonly cardsOnPhone?: boolean;
   readonly children: ReactNode;
 }
 
@@ -21,8 +26,8 @@ interface Props {
  * page out). Focusable and labelled, so a keyboard user can scroll it too (axe:
  * scrollable-region-focusable); the label names the table for screen readers' region list.
  */
-export default function TableScroller({label, staticTable = false, className, children}: Props): ReactNode {
-  const classes = clsx(styles.scroller, className);
+export default function TableScroller({label, staticTable = false, className, cardsOnPhone = false, children}: Props): ReactNode {
+  const classes = clsx(styles.scroller, cardsOnPhone && styles.cards, className);
   if (staticTable) {
     return (
       <StaticMarkup className={classes} tabIndex={0} role="region" aria-label={label}>

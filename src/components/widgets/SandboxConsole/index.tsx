@@ -23,15 +23,19 @@ const steps = [
 
 type Status = {readonly kind: 'idle'} | {readonly kind: 'busy'; readonly text: string} | {readonly kind: 'done'; readonly text: string};
 
+/** Columns that hold money: right-aligned in tabular figures, so amounts line up by their last digit. */
+const moneyColumns = new Set(['Amount', 'Fee', 'Available', 'Pending', 'Frozen']);
+
 function Table({label, columns, rows, empty}: {label: string; columns: readonly string[]; rows: readonly Row[]; empty: ReactNode}): ReactNode {
   if (rows.length === 0) return <p className={styles.empty}>{empty}</p>;
+  const money = (column: string | undefined) => (column !== undefined && moneyColumns.has(column) ? styles.money : undefined);
   return (
-    <TableScroller label={label}>
+    <TableScroller label={label} cardsOnPhone>
       <table className={styles.table}>
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column} scope="col">
+              <th key={column} scope="col" className={money(column)}>
                 {column}
               </th>
             ))}
@@ -41,7 +45,9 @@ function Table({label, columns, rows, empty}: {label: string; columns: readonly 
           {rows.map((row) => (
             <tr key={row.key}>
               {row.cells.map((cell, index) => (
-                <td key={columns[index]}>{cell}</td>
+                <td key={columns[index]} className={money(columns[index])} data-label={columns[index]}>
+                  {cell}
+                </td>
               ))}
             </tr>
           ))}

@@ -34,11 +34,16 @@ export interface ConsoleView {
   readonly pendingJobs: number;
 }
 
-/** An amount in major units with its currency ("12.34 USD"); minor units for a currency the portal does not know. */
+/**
+ * An amount in major units with its currency and thousands grouped ("999,997.50 USD"); minor units for a
+ * currency the portal does not know.
+ */
 export function formatAmount(value: unknown, currency: unknown): string {
   if (typeof value !== 'number' || typeof currency !== 'string') return '';
   if (!isCurrencyCode(currency) || !Number.isSafeInteger(value)) return `${value} ${currency} (minor units)`;
-  return `${value < 0 ? '−' : ''}${fromMinorUnits(Math.abs(value), currency)} ${currency}`;
+  const [whole = '', fraction] = fromMinorUnits(Math.abs(value), currency).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${value < 0 ? '−' : ''}${grouped}${fraction === undefined ? '' : `.${fraction}`} ${currency}`;
 }
 
 function money(value: unknown): string {

@@ -11,6 +11,7 @@ import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import BodyEditor from './BodyEditor';
 import ExchangeView, {type Exchange, type ShopperAction, type TargetId} from './ExchangeView';
+import {afterShopper, anchorScroll, callEntry, shopperEntry, withEntry, type TimelineEntry} from './model';
 import styles from './styles.module.css';
 
 type KeyMode = 'published' | 'generated' | 'pasted';
@@ -96,11 +97,38 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<Outcome>({status: 'idle'});
   const [shopperNote, setShopperNote] = useState<string | undefined>();
+  const [timeline, setTimeline] = useState<readonly TimelineEntry[]>([]);
+  const panelRef = useRef<HTMLElement>(null);
   // Keys made or pasted here live in this component only: gone when the page is closed.
   const generated = useRef<Partial<Record<TargetId, Signer>>>({});
   const published = useRef<{merchant: CryptoKey; provider: CryptoKey} | undefined>(undefined);
 
   const machines = useMemo(() => Object.entries(tryIt.machines).map(([name, machine]) => ({name, machine})), []);
+
+  /**
+   * Keeps the panel's top in view after an action: in the wide layout's pane, which scrolls on its own, the
+   * pane goes back to its top; in one column the window moves so the panel sits under the navbar.
+   */
+  const anchor = () => {
+    const panel = panelRef.current;
+    if (!panel) return;
+    const pane = panel.closest('aside');
+    if (pane && pane.scrollHeight > pane.clientHeight && getComputedStyle(pane).position === 'sticky') {
+      pane.scrollTop = 0;
+      return;
+    }
+    const navbar = document.querySelector('.navbar')?.getBoundingClientRect().height ?? 60;
+    const by = anchorScroll(panel.getBoundingClientRect().top, navbar, window.innerHeight);
+    if (by !== 0) window.scrollBy({top: by, behavior: 'instant'});
+  };
+  const resultRef = useRef<HTMLDivElement>(null);
+  /** In the wide layout's pane, brings a new answer into view; in one column it is already under the button. */
+  const revealResult = () => {
+    const result = resultRef.current;
+    const pane = result?.closest('aside');
+    if (!result || !pane || getComputedStyle(pane).position !== 'sticky') return;
+    pane.scrollTop += result.getBoundingClientRect().top - pane.getBoundingClientRect().top - 8;
+  };
 
   /**
    * In this browser's sandbox, an operation on an existing object starts from the newest one the reader made
@@ -205,7 +233,16 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
     return generated.current[target];
   };
 
-  const check = async (): Promise<{body: string} | undefined> => {
+  /** What a send works from: the form as shown, or the one a switch is about to show (see shopper). */
+  interface Form {
+    readonly operation: TryItOperation;
+    readonly values: Record<string, string>;
+    readonly body: string;
+  }
+  const shown: Form = {operation, values, body};
+
+  const check = async (form: Form): Promise<{body: string} | undefined> => {
+    const {operation, values, body} = form;
     const found: Record<string, string> = {};
     const validators = await loadValidators();
     for (const parameter of operation.parameters) {
@@ -247,9 +284,9 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
     return Object.keys(found).length ? undefined : {body: operation.bodyPointer ? body : ''};
   };
 
-  const run = async () => {
-    setShopperNote(undefined);
-    const checked = await check();
+  const run = async (form: Form = shown) => {
+    const {operation, values} = form;
+    const checked = await check(form);
     if (!checked) {
       setOutcome({status: 'idle'});
       return;
@@ -296,6 +333,8 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
       } catch {
         json = undefined;
       }
+      const resultCode = (json as {code?: unknown} | undefined)?.code;
+      setTimeline((previous) => withEntry(previous, callEntry(new Date(), {method: operation.method, target: requestTargetText, status: response.status, code: typeof resultCode === 'string' ? resultCode : undefined})));
       let verified: boolean | undefined;
       const signature = response.headers['x-signature'];
       if (signature) {
@@ -325,6 +364,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             .slice(0, 8)
             .map((candidate) => ({operationId: candidate.operationId, summary: candidate.summary, values: found}))
         : [];
+      requestAnimationFrame(revealResult);
       setOutcome({
         status: 'sent',
         exchange: {
@@ -350,13 +390,19 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
     }
   };
 
-  const switchTo = (next: TryItOperation, given: Record<string, string>) => {
+  const formFor = (next: TryItOperation, given: Record<string, string>): Form => ({operation: next, values: initialValues(next, given), body: exampleText(next, 0, given['merchantOrderNo'])});
+
+  const switchTo = (next: TryItOperation, given: Record<string, string>): Form => {
+    const form = formFor(next, given);
     setOperation(next);
-    setValues(initialValues(next, given));
+    setValues(form.values);
     setExampleIndex(0);
-    setBody(exampleText(next, 0, given['merchantOrderNo']));
+    setBody(form.body);
     setErrors({});
     setOutcome({status: 'idle'});
+    // The panel changes height: keep its top where the reader is looking, not the table below it.
+    requestAnimationFrame(anchor);
+    return form;
   };
 
   /** What the customer does, or the clock: in this browser through the engine, locally through /_sandbox/. */
@@ -380,13 +426,18 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             : await fetch(`${localSandboxOrigin}/_sandbox/shopper/pay`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({clientId: who.clientId, merchantOrderNo: orderNo, method: 'CARD', cardNumber})});
         if (!answer.ok) throw new Error(`${answer.status}: ${await answer.text()}`);
       } else throw new Error('The hosted sandbox has no test tools you can call from here; its dashboard has them.');
+      setTimeline((previous) => withEntry(previous, shopperEntry(new Date(), action, {orderNo, cardNumber})));
       setShopperNote(
         action === 'expire'
-          ? 'The sandbox clock moved on 7 days: unpaid orders have expired. Retrieve the order to see it.'
-          : `The shopper paid with test card ${cardNumber}${action === 'decline' ? ', which is declined' : ''}. Retrieve the order to see where it stands.`,
+          ? 'The sandbox clock moved on 7 days: unpaid orders have expired. The order as it stands now:'
+          : `The shopper paid with test card ${cardNumber}${action === 'decline' ? ', which is declined' : ''}. The order as it stands now:`,
       );
-      const retrieve = operationsById.get('retrieveOrderDetail');
-      if (retrieve) switchTo(retrieve, {merchantOrderNo: orderNo});
+      const next = afterShopper(orderNo);
+      const retrieve = operationsById.get(next.operationId);
+      if (retrieve) {
+        const form = switchTo(retrieve, next.values);
+        if (next.send) await run(form);
+      }
     } catch (error) {
       setShopperNote(`The shopper action failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -395,13 +446,14 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
   const {error: fieldError, described} = fieldErrors(id, errors);
 
   return (
-    <section className={styles.panel} aria-label="Try it">
+    <section ref={panelRef} className={styles.panel} aria-label="Try it">
       <p className={form.privacy}>
         Requests are signed in this browser. A key you paste or generate is held in memory as a key that cannot be read back, and never stored or sent: only its signatures leave the page.
       </p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          setShopperNote(undefined);
           void run();
         }}>
         <h3 className={styles.operation}>
@@ -522,7 +574,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
           Send signed request
         </button>
       </form>
-      <div aria-live="polite" className={styles.result}>
+      <div ref={resultRef} aria-live="polite" className={styles.result}>
         {outcome.status === 'sending' ? <p>Sending…</p> : null}
         {outcome.status === 'failed' ? (
           <p role="alert" className={form.fieldError}>
@@ -530,7 +582,22 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
           </p>
         ) : null}
         {shopperNote ? <p className={styles.note}>{shopperNote}</p> : null}
-        {outcome.status === 'sent' ? <ExchangeView exchange={outcome.exchange} machines={tryIt.machines} onFollowUp={(next, given) => switchTo(operationsById.get(next) as TryItOperation, given)} onShopper={(action, orderNo) => void shopper(action, orderNo)} /> : null}
+        {timeline.length > 0 ? (
+          <details className={styles.timeline} open>
+            <summary>Timeline of this panel</summary>
+            <ol aria-label="Timeline of this panel">
+              {timeline.map((entry, index) => (
+                <li key={`${entry.at}-${index}`} data-kind={entry.kind} data-ok={entry.ok ? '' : undefined}>
+                  <time>{entry.at}</time> {entry.text}
+                </li>
+              ))}
+            </ol>
+          </details>
+        ) : null}
+        {outcome.status === 'sent' ? <ExchangeView exchange={outcome.exchange} machines={tryIt.machines} onFollowUp={(next, given) => {
+              setShopperNote(undefined);
+              switchTo(operationsById.get(next) as TryItOperation, given);
+            }} onShopper={(action, orderNo) => void shopper(action, orderNo)} /> : null}
       </div>
     </section>
   );

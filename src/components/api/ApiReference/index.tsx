@@ -1,0 +1,122 @@
+import {useId, useState, useSyncExternalStore, type ReactNode} from 'react';
+import clsx from 'clsx';
+import Tabs from '@theme/Tabs';
+import TabItem from '@theme/TabItem';
+import type {OperationView} from '@site/src/lib/apiModel';
+import type {RenderedSample} from '@site/src/lib/samples';
+import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
+import LazyNotificationSimulatorPanel from '@site/src/components/widgets/NotificationSimulatorPanel/Lazy';
+import {endpointBlock, firstSuccessExample, openedPanels} from './model';
+import styles from './styles.module.css';
+
+/** The width from which the pane sits beside the text (styles.module.css's breakpoint). */
+const wideQuery = '(min-width: 1100px)';
+
+/**
+ * Whether the two-pane layout applies. False on the server and during hydration, so the examples in the pane
+ * are rendered in the browser only, for wide windows only: the page's HTML carries them once (in the
+ * reference sections), and phones never build them.
+ */
+function useWideLayout(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(wideQuery);
+      query.addEventListener('change', onChange);
+      return () => query.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(wideQuery).matches,
+    () => false,
+  );
+}
+
+/**
+ * Code in the pane, unhighlighted: the pane renders in the browser, where a highlighted block would fetch
+ * Prism on every wide page load; the same code is highlighted in the page's own sections.
+ */
+function PaneCode({title, code}: {title: string; code: string}): ReactNode {
+  return (
+    <figure className={styles.code}>
+      <figcaption>{title}</figcaption>
+      <pre tabIndex={0} aria-label={title}>
+        <code>{code}</code>
+      </pre>
+    </figure>
+  );
+}
+
+interface Props {
+  readonly operation: OperationView;
+  readonly samples: readonly RenderedSample[];
+  /** The operation's purpose in one line (inline HTML from the contract's description). */
+  readonly purposeHtml: string;
+  /** A notification's example scenarios, for the simulator. */
+  readonly scenarios: readonly string[];
+  /** The page: its prose and the reference sections. */
+  readonly children: ReactNode;
+}
+
+/**
+ * An API page, inserted around the whole page by the contract's remark plugin: the endpoint block (method,
+ * path, sandbox host, purpose and a primary Try it) first, then the page; on wide screens a pane beside it
+ * stays in view with the example request (in the reader's sample language) and response, and becomes the
+ * open Try it panel or notification simulator. Below the wide breakpoint the pane shows only when open,
+ * right under the endpoint block. The panels load when opened, as before.
+ */
+export default function ApiReference({operation, samples, purposeHtml, scenarios, children}: Props): ReactNode {
+  const id = useId();
+  const block = endpointBlock(operation);
+  const key = `${block.panel}:${operation.operationId}`;
+  const [open, setOpen] = useState(() => openedPanels.has(key));
+  const toggle = () => {
+    openedPanels.set(key, !open);
+    setOpen(!open);
+  };
+  const wide = useWideLayout();
+  const success = firstSuccessExample(operation);
+  const notification = operation.requestExamples[0];
+  return (
+    <div className={styles.reference} data-api-reference={operation.operationId} data-open={open ? '' : undefined}>
+      <div className={styles.endpoint} data-twin-skip="">
+        <p className={styles.line}>
+          <span className={clsx(styles.method, styles[operation.method.toLowerCase()])}>{block.method}</span>
+          <code className={styles.path}>{block.path}</code>
+        </p>
+        <p className={styles.purpose} dangerouslySetInnerHTML={{__html: purposeHtml}} />
+        {block.sandboxUrl ? (
+          <p className={styles.host}>
+            Sandbox: <code>{block.sandboxUrl}</code>
+          </p>
+        ) : null}
+        <button type="button" className={clsx('button button--primary', styles.opener)} aria-expanded={open} aria-controls={`${id}-pane`} onClick={toggle}>
+          {open ? block.closeLabel : block.openLabel}
+        </button>
+      </div>
+      <aside id={`${id}-pane`} className={styles.pane} aria-label={open ? (block.isWebhook ? 'Notification simulator' : 'Try it panel') : 'Example'} data-panel={open ? block.panel : undefined}>
+        {open ? (
+          block.isWebhook ? (
+            <LazyNotificationSimulatorPanel operationId={operation.operationId} scenarios={scenarios} />
+          ) : (
+            <LazyTryItPanel operationId={operation.operationId} />
+          )
+        ) : wide ? (
+          <div className={styles.examples}>
+            {block.isWebhook && notification ? <PaneCode title={`Notification: ${notification.summary}`} code={notification.json} /> : null}
+            <p className={styles.paneLabel}>{block.isWebhook ? 'Your handler' : 'Request, signed with the test merchant’s key'}</p>
+            {/* The page's tab group: choosing a language here or in the code samples switches both, on every API page. */}
+            <Tabs groupId="code-language" queryString="language" lazy>
+              {samples.map((sample) => (
+                <TabItem key={sample.language} value={sample.language} label={sample.label}>
+                  <PaneCode title={sample.fileName} code={sample.code} />
+                </TabItem>
+              ))}
+            </Tabs>
+            {!block.isWebhook && success ? <PaneCode title={`Response: HTTP ${success.status}`} code={success.json} /> : null}
+          </div>
+        ) : null}
+      </aside>
+      <div className={styles.main} data-api-main="">
+        {children}
+      </div>
+    </div>
+  );
+}
