@@ -155,7 +155,7 @@ const config: Config = {
           beforeDefaultRemarkPlugins: [drawDiagrams],
         },
         theme: {
-          customCss: './src/css/custom.css',
+          customCss: ['./src/css/tokens.css', './src/css/custom.css'],
         },
         sitemap: {
           ignorePatterns: ['/tests/**'],

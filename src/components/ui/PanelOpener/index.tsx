@@ -1,4 +1,5 @@
 import {useId, useState, type ReactNode} from 'react';
+import Button from '../Button';
 import styles from './styles.module.css';
 
 /** Panels the reader opened on this page, by key: kept outside the component, so a re-mount does not close them. */
@@ -26,9 +27,9 @@ export default function PanelOpener({kind, panelKey, openLabel, closeLabel, chil
   };
   return (
     <div className={styles.wrapper} data-panel={kind}>
-      <button type="button" className={`button button--outline button--primary ${styles.opener}`} aria-expanded={open} aria-controls={`${id}-panel`} onClick={toggle}>
+      <Button variant="secondary" className={styles.opener} aria-expanded={open} aria-controls={`${id}-panel`} onClick={toggle}>
         {open ? closeLabel : openLabel}
-      </button>
+      </Button>
       <div id={`${id}-panel`}>{open ? children() : null}</div>
     </div>
   );
