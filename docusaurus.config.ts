@@ -149,7 +149,7 @@ const config: Config = {
           beforeDefaultRemarkPlugins: [drawDiagrams],
         },
         theme: {
-          customCss: './src/css/custom.css',
+          customCss: ['./src/css/tokens.css', './src/css/custom.css'],
         },
         sitemap: {
           ignorePatterns: ['/tests/**'],
@@ -222,11 +222,13 @@ const config: Config = {
     colorMode: {
       defaultMode: 'light',
       disableSwitch: false,
-      respectPrefersColorScheme: false,
+      // Light for a reader with no preference; the operating system's choice when there is one (the toggle's "system").
+      respectPrefersColorScheme: true,
     },
     announcementBar: {
       id: 'sandbox-test-accounts',
-      content: `New to ${brand.name}? Sandbox merchants, test wallets and test cards that trigger every payment outcome are listed on the <a href="/docs/general/test-accounts">test accounts page</a>.`,
+      // Two wordings: src/css/custom.css shows the short one below 997 px, so the bar stays one line on a phone.
+      content: `<span class="announcement-wide">New to ${brand.name}? Sandbox merchants, test wallets and test cards that trigger every payment outcome are listed on the <a href="/docs/general/test-accounts">test accounts page</a>.</span><span class="announcement-narrow">New here? <a href="/docs/general/test-accounts">Sandbox test accounts</a></span>`,
       isCloseable: true,
     },
     docs: {

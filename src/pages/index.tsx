@@ -3,7 +3,8 @@ import Link from '@docusaurus/Link';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
 import JourneyCards from '@site/src/components/home/JourneyCards';
-import QuickStart from '@site/src/components/home/QuickStart';
+import SandboxOrderDemo from '@site/src/components/home/SandboxOrderDemo';
+import Button from '@site/src/components/ui/Button';
 import {brand} from '@site/src/brand';
 import styles from './index.module.css';
 
@@ -20,23 +21,28 @@ export default function Home(): ReactNode {
               Take payments, pay out and reconcile with one signed API
             </Heading>
             <p className={styles.heroTagline}>
-              One Create order call serves hosted and embedded checkout, in-app SDKs, QR codes, wallets and cash. Refund,
-              transfer to wallets, banks and cards, and match every movement against a daily statement.
+              One Create order call serves every checkout, from hosted pay pages to wallets and cash; refunds, payouts and daily
+              statements use the same keys and signatures.
             </p>
             <div className={styles.heroActions}>
-              <Link className="button button--primary button--lg" to="/docs/integration-guide">
+              <Button variant="primary" size="lg" to="/docs/integration-guide" className={styles.heroPrimary}>
                 Start integrating
-              </Link>
-              <Link className="button button--secondary button--lg" to="/demos/overview">
+              </Button>
+              <Button variant="secondary" size="lg" to="/demos/overview" className={styles.heroSecondary}>
                 See the demos
-              </Link>
+              </Button>
             </div>
+            <p className={styles.heroNote}>
+              The full first-order script, signing included, is in the <Link to="/docs/integration-guide#your-first-order">integration guide</Link>.
+            </p>
           </div>
-          <QuickStart />
+          <SandboxOrderDemo />
         </div>
       </header>
-      <main className="container margin-vert--xl">
-        <Heading as="h2">What do you want to build?</Heading>
+      <main className={`container ${styles.main}`}>
+        <Heading as="h2" className={styles.sectionTitle}>
+          What do you want to build?
+        </Heading>
         <JourneyCards />
         <section className={styles.resources} aria-labelledby="resources-heading">
           <Heading as="h2" id="resources-heading">

@@ -19,14 +19,10 @@ test.describe('home page', () => {
     });
   }
 
-  test('shows the quick start generated from the curl sample of Create order, the snippet tests/samples runs', async ({page}) => {
-    const contract = parse(readFileSync(path.join(repoRoot, 'api', 'openapi.yaml'), 'utf8')) as OpenApiDocument;
-    const sample = quickStartSample(contract);
+  test('leaves the quick-start script to the integration guide (no wall of shell above the fold)', async ({page}) => {
     await page.goto('/');
-    const block = page.locator('header .theme-code-block');
-    await expect(block).toContainText(sample.fileName);
-    const shown = await block.locator('pre code').evaluate((code) => [...code.querySelectorAll('.token-line')].map((line) => line.textContent).join('\n'));
-    expect(shown.trim()).toBe(sample.code.trim());
+    await expect(page.locator('header .theme-code-block')).toHaveCount(0);
+    await expect(page.locator('header').getByRole('link', {name: 'integration guide', exact: true})).toHaveAttribute('href', '/docs/integration-guide#your-first-order');
   });
 
   test('links the main journeys, the contract and the test accounts', async ({page}) => {
@@ -37,12 +33,37 @@ test.describe('home page', () => {
   });
 });
 
+test.describe('integration guide', () => {
+  test('shows the quick start generated from the curl sample of Create order, the snippet tests/samples runs', async ({page}) => {
+    const contract = parse(readFileSync(path.join(repoRoot, 'api', 'openapi.yaml'), 'utf8')) as OpenApiDocument;
+    const sample = quickStartSample(contract);
+    await page.goto('/docs/integration-guide');
+    const block = page.locator('.theme-code-block').filter({hasText: sample.fileName});
+    await expect(block).toHaveCount(1);
+    // One element per line, highlighted or not yet (the docs defer highlighting).
+    const shown = await block.locator('pre code').evaluate((code) => [...code.children].map((line) => line.textContent).join('\n'));
+    expect(shown.trim()).toBe(sample.code.trim());
+  });
+});
+
 test.describe('not-found page', () => {
   test('offers the main sections', async ({page}) => {
     const response = await page.goto('/docs/no-such-doc');
     expect(response?.status()).toBe(404);
-    await expect(page.getByRole('heading', {name: 'Page Not Found'})).toBeVisible();
+    await expect(page.getByRole('heading', {name: 'Page not found'})).toBeVisible();
     await expect(page.getByRole('main').getByRole('link', {name: 'Integration guide'})).toBeVisible();
     await expect(page.getByText('contact the owner')).toHaveCount(0);
+  });
+
+  test('offers a search box and the nearest pages of a near-miss address', async ({page}) => {
+    const response = await page.goto('/docs/creatorder');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', {name: 'Did you mean'})).toBeVisible();
+    await expect(page.getByRole('main').getByRole('link', {name: 'Create order', exact: true})).toHaveAttribute('href', '/docs/createorder');
+    const search = page.getByRole('search', {name: 'Search the portal'});
+    await expect(search.getByLabel('Search the portal')).toHaveValue('creatorder');
+    await search.getByLabel('Search the portal').fill('refund');
+    await search.getByRole('button', {name: 'Search'}).click();
+    await expect(page).toHaveURL(/\/search\?q=refund$/);
   });
 });

@@ -121,7 +121,7 @@ async function axeViolations(page: Page, scan: AxeScan): Promise<string[]> {
 }
 
 const siteTitle = 'Veloxa Pay';
-const notFoundHeading = 'Page Not Found';
+const notFoundHeading = 'Page not found';
 
 test.describe('every page of the route contract', () => {
   test('the colour set covers every page type and stays small', () => {

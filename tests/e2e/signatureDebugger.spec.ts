@@ -141,14 +141,46 @@ test.describe('the signature debugger', () => {
     await expect(tool.locator('li[data-cause="key-format"]')).toContainText('openssl pkcs8 -topk8');
     await expect(tool.getByLabel('Expected X-Signature')).toContainText('keyVersion=1, signature=');
 
-    // The published response vector, with its request, verifies (and is too old to be accepted now).
+    // The published response vector, made fresh (current time, new nonces, signed here with the test key), verifies
+    // with nothing to report, in green; checked again, its own nonce is not reported as reused.
     await tool.getByRole('radio', {name: 'A response from the API'}).check();
-    await tool.getByRole('button', {name: 'Load an example'}).click();
+    await tool.getByRole('button', {name: 'Load a fresh example'}).click();
     await expect(tool.getByLabel('The response as received (raw HTTP)')).toHaveValue(/^HTTP\/1\.1 200/);
-    await tool.getByRole('button', {name: 'Check signature'}).click();
-    await expect(tool.getByText('The signature verifies')).toBeVisible();
-    await expect(tool.locator('li[data-cause="timestamp-window"]')).toBeVisible();
+    const timestamp = /X-Timestamp: (\S+)/.exec(await tool.getByLabel('The response as received (raw HTTP)').inputValue())?.[1] ?? '';
+    expect(Math.abs(Date.now() - Date.parse(timestamp))).toBeLessThan(60_000);
+    for (let round = 0; round < 2; round += 1) {
+      await tool.getByRole('button', {name: 'Check signature'}).click();
+      await expect(tool.getByText('The signature verifies')).toBeVisible();
+      await expect(tool.getByRole('list', {name: 'Findings'})).toHaveCount(0);
+    }
+    const verdict = tool.getByText('The signature verifies').locator('xpath=..');
+    const colours = await verdict.evaluate((element) => ({text: getComputedStyle(element).color, background: getComputedStyle(element).backgroundColor}));
+    const [red, green] = colours.background.match(/\d+/g)?.map(Number) ?? [];
+    expect(green ?? 0, `the verdict is green, not red: ${colours.background}`).toBeGreaterThan(red ?? 255);
     await expect(tool.getByLabel('Canonical string')).toContainText('200⏎');
+
+    // Each kind's fresh example verifies.
+    for (const kind of ['A request to the API', 'A notification'] as const) {
+      await tool.getByRole('radio', {name: kind}).check();
+      await tool.getByRole('button', {name: 'Load a fresh example'}).click();
+      await expect(tool.getByLabel(/raw HTTP/).first()).toHaveValue(/X-Nonce: [0-9a-f-]{36}/);
+      await tool.getByRole('button', {name: 'Check signature'}).click();
+      await expect(tool.getByText('The signature verifies')).toBeVisible();
+      await expect(tool.getByRole('list', {name: 'Findings'})).toHaveCount(0);
+    }
+
+    // A re-serialised body is named first, before the stale timestamp and the replayed nonce, coloured by meaning.
+    const stale = message({timestamp: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z')});
+    await tool.getByRole('radio', {name: 'A request to the API'}).check();
+    await check(page, raw(stale, header(sign(Buffer.from(canonical(stale))))), merchantPublic);
+    const pretty = {...stale, body: JSON.stringify(JSON.parse(stale.body), null, 2)};
+    await check(page, raw(pretty, header(sign(Buffer.from(canonical(stale))))), merchantPublic);
+    const findings = tool.getByRole('list', {name: 'Findings'}).locator('li');
+    await expect(findings.first()).toHaveAttribute('data-cause', 'body-reserialised');
+    await expect(findings.first()).toHaveAttribute('data-severity', 'error');
+    await expect(findings.first()).toContainText('Most likely cause');
+    await expect(tool.locator('li[data-cause="timestamp-window"]')).toHaveAttribute('data-severity', 'warning');
+    await expect(tool.locator('li[data-cause="nonce-reused"]')).toHaveAttribute('data-severity', 'warning');
   });
 
   test('generates a key pair in the browser', async ({page}) => {

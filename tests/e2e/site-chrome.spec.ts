@@ -27,12 +27,17 @@ test.describe('navbar, footer and document metadata', () => {
 });
 
 test.describe('colour mode', () => {
-  test('is light by default, toggles to dark and survives a reload', async ({page}) => {
+  test('is light by default (with no system preference), toggles through light and dark and survives a reload', async ({page}) => {
     await page.goto('/docs/integration-guide');
     const html = page.locator('html');
     await expect(html).toHaveAttribute('data-theme', 'light');
 
-    await page.getByRole('button', {name: /dark and light mode/}).click();
+    // Three states, as the theme does when it respects the system preference: system (light here), light, dark.
+    const toggle = page.getByRole('button', {name: /dark and light mode/});
+    await expect(toggle).toHaveAttribute('title', /system mode/);
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('title', /light mode/);
+    await toggle.click();
     await expect(html).toHaveAttribute('data-theme', 'dark');
     const stored = await page.evaluate(() =>
       Object.entries(window.localStorage).filter(([key]) => /^theme(-|$)/.test(key)),
@@ -42,9 +47,10 @@ test.describe('colour mode', () => {
     await page.reload();
     await expect(html).toHaveAttribute('data-theme', 'dark');
 
-    // Two states only: a second click returns to light.
+    // A third click returns to the system's choice: light in this browser.
     await page.getByRole('button', {name: /dark and light mode/}).click();
     await expect(html).toHaveAttribute('data-theme', 'light');
+    await expect(page.getByRole('button', {name: /dark and light mode/})).toHaveAttribute('title', /system mode/);
   });
 });
 
@@ -89,6 +95,28 @@ test.describe('responsive sidebar', () => {
 });
 
 test.describe('announcement bar', () => {
+  test('takes one line on a phone and uses the theme colours in dark mode', async ({page}) => {
+    await page.setViewportSize({width: 390, height: 844});
+    await page.goto('/?docusaurus-theme=dark');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    const bar = page.locator('.theme-announcement-bar');
+    await expect(bar.getByRole('link', {name: 'Sandbox test accounts'})).toBeVisible();
+    const lineHeight = await bar.locator('.announcement-narrow').evaluate((element) => parseFloat(getComputedStyle(element).lineHeight) || 24);
+    const textHeight = (await bar.locator('.announcement-narrow').boundingBox())?.height ?? Infinity;
+    expect(textHeight, 'one line of text').toBeLessThanOrEqual(lineHeight * 1.2);
+    const background = await bar.evaluate((element) => getComputedStyle(element).backgroundColor);
+    const channels = background.match(/\d+/g)?.slice(0, 3).map(Number) ?? [255, 255, 255];
+    expect(Math.max(...channels), `a dark bar in dark mode, not ${background}`).toBeLessThan(100);
+  });
+
+  test('follows the system colour scheme when the reader has not chosen one', async ({browser}) => {
+    const context = await browser.newContext({colorScheme: 'dark'});
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await context.close();
+  });
+
   test('closes and stays closed after a reload', async ({page}) => {
     await page.goto('/');
     const bar = page.locator('.theme-announcement-bar');

@@ -22,7 +22,7 @@
  *   stored, a configured rotated key is accepted, and a tampered body, an unknown keyVersion, a replayed
  *   nonce, a stale or malformed timestamp, another path (signed or posted), another client ID and a malformed
  *   X-Signature are rejected;
- * - the curl notification sample (a test sender) is answered SUCCESS by a handler, and the home page's quick
+ * - the curl notification sample (a test sender) is answered SUCCESS by a handler, and the integration guide's quick
  *   start (the curl sample of Create order) runs against the sandbox.
  * Every sample compiles: the Node.js samples type-check (strict) and run as TypeScript emits them, the Java
  * samples compile with Jackson in one javac call and run class by class, the Go samples are gofmt-clean and
@@ -716,8 +716,8 @@ const afterChecks: Record<string, (merchant: string) => Promise<void>> = {
 };
 
 describe('request samples get real answers from the sandbox', {concurrency: 4}, () => {
-  test('curl: the home page quick start', async () => {
-    // The snippet as the contract plugin writes it for the home page's QuickStart component.
+  test('curl: the integration guide quick start', async () => {
+    // The snippet as the contract plugin writes it for the QuickStart component of the integration guide.
     const generatedFilesDir = path.join(workDir, 'generated');
     const plugin = openapiContractPlugin({siteDir: repoRoot, generatedFilesDir} as LoadContext);
     const content = await plugin.loadContent?.();

@@ -17,6 +17,7 @@ type Mode = 'light' | 'dark';
 type Palette = Map<string, string>;
 
 const infimaCss = readFileSync(require.resolve('infima/dist/css/default/default.css'), 'utf8');
+const tokensCss = readFileSync(path.join(repoRoot, 'src', 'css', 'tokens.css'), 'utf8');
 const siteCss = readFileSync(path.join(repoRoot, 'src', 'css', 'custom.css'), 'utf8');
 
 /** Custom properties declared for a mode: `:root` for both, `[data-theme='dark']` on top for dark. */
@@ -35,6 +36,8 @@ function declaredProperties(css: string, mode: Mode, into: Palette): Palette {
 function paletteFor(mode: Mode): Palette {
   // Light properties first, so dark ones override them, in the order the browser applies them.
   const palette = declaredProperties(infimaCss, mode, new Map());
+  // Loaded in this order by docusaurus.config.ts (customCss).
+  declaredProperties(tokensCss, mode, palette);
   declaredProperties(siteCss, mode, palette);
   return palette;
 }
@@ -64,7 +67,7 @@ function backgroundsFor(mode: Mode): string[] {
 }
 
 function stylesheets(): string[] {
-  const found: string[] = [path.join(repoRoot, 'src', 'css', 'custom.css')];
+  const found: string[] = [path.join(repoRoot, 'src', 'css', 'tokens.css'), path.join(repoRoot, 'src', 'css', 'custom.css')];
   for (const folder of ['src/components', 'src/theme']) {
     for (const file of readdirSync(path.join(repoRoot, folder), {recursive: true, encoding: 'utf8'})) {
       if (file.endsWith('.css')) found.push(path.join(repoRoot, folder, file));
@@ -118,7 +121,7 @@ test('the palette resolves in both modes (Infima plus custom.css)', () => {
     assert.ok(resolveColour('var(--ifm-font-color-base)', palettes[mode]), `${mode}: base text`);
   }
   assert.notEqual(resolveColour('var(--ifm-color-primary)', palettes.light), resolveColour('var(--ifm-color-primary)', palettes.dark));
-  assert.equal(pageBackground('dark'), '#1b1b1d');
+  assert.equal(pageBackground('dark'), '#10121f');
 });
 
 test('links and body text meet AA on the page and on surfaces, in both modes', () => {
@@ -166,4 +169,63 @@ test('a colour below AA is caught (the check can fail)', () => {
   const colour = resolveColour('var(--grey)', palette);
   assert.equal(colour, '#999999');
   assert.ok(contrastRatio(colour ?? '', '#ffffff') < aa);
+});
+
+/**
+ * The design tokens' text and control pairs (src/css/tokens.css): each colour text, an icon or a control's
+ * edge is drawn in, on each surface the design system puts it on (src/components/ui/README.md).
+ */
+const page = ['--vx-color-page', '--vx-color-surface', '--vx-color-surface-raised'];
+const tokenPairs: ReadonlyArray<readonly [text: string, backgrounds: readonly string[]]> = [
+  ['--vx-color-text', [...page, '--vx-color-primary-soft-bg', '--vx-color-neutral-bg', '--vx-color-info-bg', '--vx-color-success-bg', '--vx-color-warning-bg', '--vx-color-danger-bg']],
+  ['--vx-color-muted-text', [...page, '--vx-color-neutral-bg']],
+  ['--vx-color-primary-text', page],
+  ['--vx-color-on-primary-text', ['--vx-color-primary', '--vx-color-primary-hover']],
+  ['--vx-color-primary-soft-text', [...page, '--vx-color-primary-soft-bg']],
+  ['--vx-color-on-ink-text', ['--vx-color-ink']],
+  ['--vx-color-on-ink-muted-text', ['--vx-color-ink']],
+  ['--vx-color-signal', ['--vx-color-ink']],
+  ['--vx-color-neutral-text', [...page, '--vx-color-neutral-bg']],
+  ['--vx-color-info-text', [...page, '--vx-color-info-bg']],
+  ['--vx-color-success-text', [...page, '--vx-color-success-bg']],
+  ['--vx-color-warning-text', [...page, '--vx-color-warning-bg']],
+  ['--vx-color-danger-text', [...page, '--vx-color-danger-bg']],
+  // Non-text edges a reader must see (WCAG 1.4.11 asks 3:1; held to 4.5:1 like text, so one rule covers all).
+  ['--vx-color-focus', page],
+  ['--vx-color-primary', page],
+];
+
+test('every design-token pair used for text or controls meets 4.5:1, in both modes', () => {
+  const failures: string[] = [];
+  for (const mode of ['light', 'dark'] as const) {
+    for (const [text, backgrounds] of tokenPairs) {
+      const colour = resolveColour(`var(${text})`, palettes[mode]);
+      assert.ok(colour, `${mode}: ${text} resolves to a colour`);
+      for (const backgroundToken of backgrounds) {
+        const background = resolveColour(`var(${backgroundToken})`, palettes[mode]);
+        assert.ok(background, `${mode}: ${backgroundToken} resolves to a colour`);
+        const ratio = contrastRatio(colour, background);
+        if (ratio < aa) failures.push(`${mode}: ${text} ${colour} on ${backgroundToken} ${background} is ${ratio.toFixed(2)}:1`);
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
+});
+
+test('every text token of tokens.css is in a checked pair (a new one cannot skip the check)', () => {
+  const textTokens = new Set<string>();
+  postcss.parse(tokensCss).walkDecls(/^--vx-color-/, (declaration) => {
+    if (/-text$|^--vx-color-on-|^--vx-color-signal$|^--vx-color-focus$/.test(declaration.prop)) textTokens.add(declaration.prop);
+  });
+  const checked = new Set(tokenPairs.map(([text]) => text));
+  assert.ok(textTokens.size >= 12, `only ${textTokens.size} text tokens found`);
+  assert.deepEqual([...textTokens].filter((token) => !checked.has(token)), []);
+});
+
+test('the disabled button look still reads at 4.5:1 (muted text on the surface)', () => {
+  for (const mode of ['light', 'dark'] as const) {
+    const colour = resolveColour('var(--vx-color-muted-text)', palettes[mode]) ?? '';
+    const background = resolveColour('var(--vx-color-surface)', palettes[mode]) ?? '';
+    assert.ok(contrastRatio(colour, background) >= aa, `${mode}: ${colour} on ${background}`);
+  }
 });

@@ -10,6 +10,8 @@ import path from 'node:path';
 import {
   canonicalOf,
   diagnose,
+  orderFindings,
+  type Finding,
   generateKeyPair,
   KeyInputError,
   MessageInputError,
@@ -65,7 +67,8 @@ async function check(parts: SignedParts, signatureHeader: string, options: {key?
   });
 }
 
-const errorCauses = (findings: readonly {cause: CauseId; severity: string}[]) => findings.filter((finding) => finding.severity === 'error').map((finding) => finding.cause);
+/** What a verifier would refuse the message for: errors (the signature) and warnings (timestamp, nonce). */
+const errorCauses = (findings: readonly {cause: CauseId; severity: string}[]) => findings.filter((finding) => finding.severity !== 'info' && finding.cause !== 'key-format').map((finding) => finding.cause);
 
 describe('signature debugger: the published vectors', () => {
   for (const v of vectors) {
@@ -266,5 +269,40 @@ describe('signature debugger: key pair generator', () => {
     const diagnosis = await check(parts, header(signature), {key: publicKey});
     assert.equal(diagnosis.verified, true);
     assert.equal(createPublicKey(pair.publicKeyPem).asymmetricKeyDetails?.modulusLength, 2048);
+  });
+});
+
+describe('signature debugger: findings ordered by likelihood', () => {
+  const post = vector('request-post');
+
+  test('a re-serialised body is named first, before the stale timestamp and the reused nonce of the same message', async () => {
+    const parts = {...partsOf(post), body: JSON.stringify(JSON.parse(post.request.body), null, 2)};
+    const diagnosis = await check(parts, post.signatureHeader, {
+      now: new Date(Date.parse(post.request.timestamp) + 46_900_000_000),
+      seen: new Map([[post.request.nonce, 'on another message checked on this page']]),
+    });
+    assert.equal(diagnosis.verified, false);
+    assert.deepEqual(
+      diagnosis.findings.map((finding) => [finding.cause, finding.severity]),
+      [
+        ['body-reserialised', 'error'],
+        ['timestamp-window', 'warning'],
+        ['nonce-reused', 'warning'],
+      ],
+    );
+  });
+
+  test('a stale but correctly signed message verifies, with the timestamp as a warning and no error', async () => {
+    const diagnosis = await check(partsOf(post), post.signatureHeader, {now: new Date(Date.parse(post.request.timestamp) + 46_900_000_000)});
+    assert.equal(diagnosis.verified, true);
+    assert.deepEqual(diagnosis.findings.map((finding) => [finding.cause, finding.severity]), [['timestamp-window', 'warning']]);
+  });
+
+  test('orderFindings puts a mismatch cause before header, key, timestamp and nonce findings, whatever the input order', () => {
+    const make = (cause: CauseId, severity: Finding['severity'] = 'error'): Finding => ({cause, severity, message: cause});
+    const expected: CauseId[] = ['crlf', 'signature-header', 'key-version', 'timestamp-format', 'timestamp-window', 'nonce-reused', 'key-format'];
+    const shuffled = [make('key-format', 'warning'), make('nonce-reused', 'warning'), make('timestamp-window', 'warning'), make('crlf'), make('timestamp-format'), make('key-version'), make('signature-header')];
+    assert.deepEqual(orderFindings(shuffled).map((finding) => finding.cause), expected);
+    assert.deepEqual(orderFindings([...shuffled].reverse()).map((finding) => finding.cause), expected);
   });
 });

@@ -3,7 +3,7 @@
  * (references, response codes, state machines, every example against its
  * schema) and checks that every operation and webhook has exactly one API
  * page; any problem stops the build with a message naming file and field.
- * It writes the home page's quick-start snippet (a generated module the
+ * It writes the integration guide's quick-start script (a generated module the
  * QuickStart component imports). After the build it publishes the contract as
  * /openapi.yaml and /openapi.json, a Postman collection generated from it, and
  * the signing test vector with its throw-away keys under /test-vectors/.
@@ -49,7 +49,7 @@ export const testVectorDir = 'test-vectors';
 
 /**
  * The quick-start snippet's module, under the site's generated files, which the bundler serves
- * as `@generated/openapi-contract/quick-start.json` (declared in src/components/home/QuickStart/).
+ * as `@generated/openapi-contract/quick-start.json` (declared in src/components/api/QuickStart/).
  */
 export const quickStartModule = path.join('openapi-contract', 'quick-start.json');
 

@@ -124,15 +124,15 @@ export function renderSamples(input: SampleInput): RenderedSample[] {
   return templates.map((template) => render(template, input));
 }
 
-/** The call the home page's quick start shows. */
+/** The call the integration guide's quick start shows. */
 export const quickStartOperationId = 'createOrder';
 
 /**
- * The home page's first call: the curl sample of Create order, exactly as its API page shows it and
+ * The integration guide's first call: the curl sample of Create order, exactly as its API page shows it and
  * tests/samples runs it, so the snippet's signing is the tested one.
  */
 export function quickStartSample(doc: OpenApiDocument): RenderedSample {
   const location = listOperations(doc).find((candidate) => candidate.operationId === quickStartOperationId);
-  if (!location) throw new Error(`The contract has no operation "${quickStartOperationId}" for the home page's quick start.`);
+  if (!location) throw new Error(`The contract has no operation "${quickStartOperationId}" for the integration guide's quick start.`);
   return render(curlTemplate, sampleInputFor(doc, location));
 }

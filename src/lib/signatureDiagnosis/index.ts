@@ -51,7 +51,11 @@ export type CauseId =
 
 export interface Finding {
   readonly cause: CauseId;
-  /** error: the provider would refuse it; warning: works here, fails elsewhere; info: worth knowing. */
+  /**
+   * error: the signature or what it covers is wrong, so no verifier accepts it; warning: the signature is
+   * right but a verifier would refuse the message as it stands (an old timestamp, a nonce seen before) or
+   * another one may (a key that had to be converted); info: worth knowing.
+   */
   readonly severity: 'error' | 'warning' | 'info';
   readonly message: string;
 }
@@ -79,11 +83,42 @@ export interface Diagnosis {
   /** With a private key: the signature and header the message should carry. */
   readonly expectedSignature?: string;
   readonly expectedHeader?: string;
-  /** Errors first; the cause found, if any, is among them. */
+  /** Most likely cause first (see `orderFindings`); the cause found, if any, is among them. */
   readonly findings: readonly Finding[];
 }
 
 const rsa = 'RSASSA-PKCS1-v1_5';
+
+/**
+ * Causes from the most to the least likely reason a message is refused. A cause the signature itself
+ * proves (it verifies over the mistaken bytes) comes first: it explains the mismatch; then what breaks the
+ * header or the key; then what verification alone does not check (timestamp, nonce), which a reader who
+ * re-checks an old message meets without any fault in the signer.
+ */
+const likelihood: readonly CauseId[] = [
+  'body-reserialised',
+  'trailing-newline',
+  'crlf',
+  'path-without-v1',
+  'query-reencoded',
+  'not-utf8',
+  'base64url',
+  'signature-header',
+  'key-version',
+  'wrong-key',
+  'timestamp-format',
+  'nonce-format',
+  'timestamp-window',
+  'nonce-reused',
+  'key-format',
+  'message',
+];
+
+/** Findings ordered by likelihood (`likelihood`), the most likely cause first; stable for equal causes. */
+export function orderFindings(findings: readonly Finding[]): Finding[] {
+  const rank = (finding: Finding) => likelihood.indexOf(finding.cause);
+  return [...findings].sort((a, b) => rank(a) - rank(b));
+}
 
 /** The canonical string's lines, in the contract's order. */
 function lines(parts: SignedParts): string[] {
@@ -275,7 +310,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     if (Math.abs(skew) > timestampWindowSeconds) {
       findings.push({
         cause: 'timestamp-window',
-        severity: 'error',
+        severity: 'warning',
         message: `X-Timestamp is ${Math.abs(skew).toLocaleString('en')} s ${skew > 0 ? 'behind' : 'ahead of'} this browser's clock, outside the ${timestampWindowSeconds} s window: it would be refused (TIMESTAMP_OUT_OF_WINDOW). Make a new timestamp for every request and retry, and keep the clock in sync (NTP).`,
       });
     }
@@ -285,7 +320,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   }
   const seen = input.seenNonces?.get(parts.nonce);
   if (seen !== undefined) {
-    findings.push({cause: 'nonce-reused', severity: 'error', message: `X-Nonce ${parts.nonce} was already used (${seen}). A verifier refuses a nonce it has seen in the last ${2 * timestampWindowSeconds} s: make a new one for every message, including retries.`});
+    findings.push({cause: 'nonce-reused', severity: 'warning', message: `X-Nonce ${parts.nonce} was already used (${seen}). A verifier refuses a nonce it has seen in the last ${2 * timestampWindowSeconds} s: make a new one for every message, including retries.`});
   }
   if (header.keyVersion !== undefined && input.keyVersion !== undefined && header.keyVersion !== input.keyVersion) {
     findings.push({cause: 'key-version', severity: 'error', message: `X-Signature names keyVersion ${header.keyVersion}, but the key you gave is version ${input.keyVersion}: a verifier looks the key up by the header's version, so it uses another key (or none).`});
@@ -336,7 +371,6 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   }
   let expectedSignature: string | undefined;
   if (key.privateKey) expectedSignature = bytesToBase64(new Uint8Array(await crypto.subtle.sign(rsa, key.privateKey, utf8(canonical))));
-  const order = {error: 0, warning: 1, info: 2} as const;
   return {
     canonical,
     ...(header.keyVersion === undefined ? {} : {keyVersion: header.keyVersion}),
@@ -344,7 +378,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     ...(expectedSignature === undefined
       ? {}
       : {expectedSignature, expectedHeader: `algorithm=RSA-SHA256, keyVersion=${input.keyVersion ?? header.keyVersion ?? 1}, signature=${expectedSignature}`}),
-    findings: [...findings].sort((a, b) => order[a.severity] - order[b.severity]),
+    findings: orderFindings(findings),
   };
 }
 

@@ -36,6 +36,14 @@ export interface InboxEntry {
   readonly receivedAt: string;
 }
 
+/** A request as the test merchant signed and sent it. */
+export interface SignedRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
 const validator: RequestValidator = {problems: schemaProblems};
 
 export interface BrowserSandbox {
@@ -44,7 +52,7 @@ export interface BrowserSandbox {
   readonly inbox: readonly InboxEntry[];
   readonly clientId: string;
   /** Sends a request signed with the published test merchant key, as a merchant's backend would. */
-  call(method: string, target: string, body?: unknown): Promise<SandboxResponse & {readonly json: {code: string; message: string; data?: unknown}}>;
+  call(method: string, target: string, body?: unknown): Promise<SandboxResponse & {readonly json: {code: string; message: string; data?: unknown}; readonly request: SignedRequest}>;
   /** Raises a notification of a contract scenario as the test merchant's, and delivers it to the inbox now. */
   simulateNotification(input: SimulateNotificationInput): Promise<ActionResult<{simulated: SimulatedNotification; delivery: InboxEntry}>>;
   /** Empties the inbox (here and in IndexedDB). */
@@ -201,16 +209,17 @@ async function start(): Promise<BrowserSandbox> {
       const timestamp = isoSeconds(engine.clock.now());
       const nonce = crypto.randomUUID();
       const signature = await signCanonical(canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body: raw}), merchantKey);
-      const response = await engine.handle({
+      const request: SignedRequest = {
         method,
         target,
         body: raw,
         headers: {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})},
-      });
+      };
+      const response = await engine.handle(request);
       // Deliveries due now go out at once in the browser: there is no timer loop to wait for.
       await engine.runDue();
       await engine.settle();
-      return {...response, json: JSON.parse(response.body) as {code: string; message: string; data?: unknown}};
+      return {...response, json: JSON.parse(response.body) as {code: string; message: string; data?: unknown}, request};
     },
     async simulateNotification(input) {
       const result = await engine.control.simulateNotification(clientId, input);

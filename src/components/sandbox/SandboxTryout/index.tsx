@@ -1,4 +1,5 @@
 import {useState, type ReactNode} from 'react';
+import Button from '@site/src/components/ui/Button';
 import styles from './styles.module.css';
 
 /** One call or action of the walk-through, as the reader sees it. */
@@ -67,12 +68,12 @@ export default function SandboxTryout(): ReactNode {
   return (
     <section className={styles.tryout} aria-label="Sandbox in your browser">
       <div className={styles.actions}>
-        <button type="button" className="button button--primary" onClick={() => void run()} disabled={state.status === 'running'}>
+        <Button variant="primary" onClick={() => void run()} disabled={state.status === 'running'}>
           Run a payment in your browser
-        </button>
-        <button type="button" className="button button--secondary" onClick={() => void reset()} disabled={state.status === 'running'}>
+        </Button>
+        <Button variant="quiet" onClick={() => void reset()} disabled={state.status === 'running'}>
           Reset the browser sandbox
-        </button>
+        </Button>
       </div>
       <div aria-live="polite">
         {state.status === 'failed' ? <p className={styles.error}>{state.message}</p> : null}

@@ -1,5 +1,6 @@
 import {useState, type ReactNode} from 'react';
 import {useLocation} from '@docusaurus/router';
+import Button, {buttonClassName} from '../Button';
 import styles from './styles.module.css';
 
 /** The twin of a page: /docs/refund -> /docs/refund.md (plugins/content/markdown-twins writes them). */
@@ -22,10 +23,10 @@ export default function PageMarkdownActions(): ReactNode {
   };
   return (
     <div className={styles.actions} role="group" aria-label="This page as Markdown">
-      <button type="button" className={styles.control} onClick={() => void copy()}>
+      <Button variant="quiet" size="sm" onClick={() => void copy()}>
         Copy page
-      </button>
-      <a className={styles.control} href={twin} type="text/markdown">
+      </Button>
+      <a className={buttonClassName({variant: 'quiet', size: 'sm'})} href={twin} type="text/markdown">
         View as Markdown
       </a>
       <span className={styles.status} role="status" aria-live="polite">

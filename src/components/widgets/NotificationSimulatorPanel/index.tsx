@@ -8,6 +8,7 @@ import {localSandboxMissing, localSandboxOrigin, localSandboxStart} from '@site/
 import type {DeliveryLogEntry} from '@site/src/sandbox/engine/engine';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
+import Button from '@site/src/components/ui/Button';
 import styles from './styles.module.css';
 
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
@@ -228,9 +229,9 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
           </p>
           {fieldError('notifyUrl')}
         </div>
-        <button type="submit" className="button button--primary" disabled={outcome.status === 'running'}>
+        <Button type="submit" variant="primary" disabled={outcome.status === 'running'}>
           Produce signed notification
-        </button>
+        </Button>
       </form>
       <div aria-live="polite" className={styles.result}>
         {outcome.status === 'running' ? <p>Producing…</p> : null}
@@ -280,9 +281,9 @@ function ProducedView({
       <div>
         <div className={styles.heading}>
           <h3 className={styles.subheading}>The request your endpoint receives</h3>
-          <button type="button" className="button button--sm button--secondary" onClick={() => onCopy('The request', produced.rawRequest)}>
+          <Button variant="secondary" size="sm" onClick={() => onCopy('The request', produced.rawRequest)}>
             Copy the request
-          </button>
+          </Button>
         </div>
         <pre tabIndex={0} aria-label="Raw HTTP request" className={styles.pre}>
           {produced.rawRequest}
@@ -308,9 +309,9 @@ function ProducedView({
         <pre tabIndex={0} aria-label="curl command for the delivery log" className={styles.pre}>
           {produced.commands.log}
         </pre>
-        <button type="button" className="button button--primary" disabled={local.status === 'delivering'} onClick={onDeliver}>
+        <Button variant="secondary" disabled={local.status === 'delivering'} onClick={onDeliver}>
           Deliver through the local sandbox
-        </button>
+        </Button>
         <div aria-live="polite" className={styles.result}>
           {local.status === 'delivering' ? <p>Delivering…</p> : null}
           {local.status === 'failed' ? (

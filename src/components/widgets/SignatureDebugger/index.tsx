@@ -10,10 +10,16 @@ import {
   partsOfRequest,
   partsOfResponse,
   readKey,
+  canonicalOf,
   type Diagnosis,
+  type Finding,
   type MessageKind,
   type ReadKey,
+  type SignedParts,
 } from '@site/src/lib/signatureDiagnosis';
+import {bytesToBase64, formatSignatureHeader} from '@site/src/lib/signing';
+import Badge from '@site/src/components/ui/Badge';
+import Button from '@site/src/components/ui/Button';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import styles from './styles.module.css';
@@ -39,7 +45,27 @@ interface VectorFile {
   }[];
 }
 
-function rawRequest(request: VectorFile['vectors'][number]['request'], signatureHeader?: string): string {
+type Vector = VectorFile['vectors'][number];
+
+/** An ISO 8601 UTC timestamp to the second, as X-Timestamp takes it. */
+const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * A published vector made fresh: the same message with the current time and new nonces, signed here with
+ * the published test private key, so the example verifies and passes the timestamp window today.
+ */
+async function freshExample(vector: Vector, privateKey: CryptoKey): Promise<Vector> {
+  const timestamp = isoNow();
+  const request = {...vector.request, timestamp, nonce: crypto.randomUUID()};
+  const response = vector.response ? {...vector.response, timestamp, nonce: crypto.randomUUID()} : undefined;
+  const parts: SignedParts = response
+    ? {kind: 'response', method: request.method, target: request.pathWithQuery, clientId: request.clientId, timestamp, nonce: response.nonce, requestNonce: request.nonce, status: response.status, body: response.body}
+    : {kind: vector.kind === 'notification' ? 'notification' : 'request', method: request.method, target: request.pathWithQuery, clientId: request.clientId, timestamp, nonce: request.nonce, body: request.body};
+  const signature = bytesToBase64(new Uint8Array(await crypto.subtle.sign('RSASSA-PKCS1-v1_5', privateKey, new TextEncoder().encode(canonicalOf(parts)))));
+  return {...vector, request, ...(response ? {response} : {}), signatureHeader: formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})};
+}
+
+function rawRequest(request: Vector['request'], signatureHeader?: string): string {
   const head = [`${request.method} ${request.pathWithQuery} HTTP/1.1`, 'Content-Type: application/json', `X-Client-Id: ${request.clientId}`, `X-Timestamp: ${request.timestamp}`, `X-Nonce: ${request.nonce}`];
   if (signatureHeader) head.push(`X-Signature: ${signatureHeader}`);
   return `${head.join('\n')}\n\n${request.body}`;
@@ -64,6 +90,8 @@ export default function SignatureDebugger(): ReactNode {
   const [pair, setPair] = useState<{privateKeyPem: string; publicKeyPem: string} | 'making' | undefined>();
   // Nonces checked on this page, with the message they came with: the same nonce on another message is a replay.
   const seen = useRef(new Map<string, {message: string; at: string}>());
+  // The nonces of loaded examples: a reader editing an example to see a finding is not replaying it.
+  const exampleNonces = useRef(new Set<string>());
   const publishedKeys = useRef<{label: string; publicKey: CryptoKey}[] | undefined>(undefined);
 
   const loadPublishedKeys = async (): Promise<{label: string; publicKey: CryptoKey}[]> => {
@@ -88,10 +116,14 @@ export default function SignatureDebugger(): ReactNode {
     setExampleError(undefined);
     try {
       const file = (await (await fetch(vectorsUrl)).json()) as VectorFile;
-      const vector = file.vectors.find((candidate) => candidate.kind === kind);
-      if (!vector) throw new Error(`no ${kind} vector`);
-      const keyFile = vector.signer === 'merchant' ? 'merchant-test-public.pem' : 'provider-test-public.pem';
-      setKeyText(await (await fetch(`${keyUrl}${keyFile}`)).text());
+      const published = file.vectors.find((candidate) => candidate.kind === kind);
+      if (!published) throw new Error(`no ${kind} vector`);
+      const signer = published.signer === 'merchant' ? 'merchant' : 'provider';
+      const privateKey = (await readKey(await (await fetch(`${keyUrl}${signer}-test-private.pem`)).text())).privateKey;
+      if (!privateKey) throw new Error(`the published ${signer} test private key could not be read`);
+      const vector = await freshExample(published, privateKey);
+      for (const nonce of [vector.request.nonce, vector.response?.nonce]) if (nonce) exampleNonces.current.add(nonce);
+      setKeyText(await (await fetch(`${keyUrl}${signer}-test-public.pem`)).text());
       setKeyVersion('1');
       if (vector.kind === 'response' && vector.response) {
         setRequest(rawRequest(vector.request));
@@ -139,7 +171,7 @@ export default function SignatureDebugger(): ReactNode {
       return;
     }
     setResult({status: 'checking'});
-    const earlier = seen.current.get(parsed.parts.nonce);
+    const earlier = exampleNonces.current.has(parsed.parts.nonce) ? undefined : seen.current.get(parsed.parts.nonce);
     const message = JSON.stringify(parsed.parts);
     const diagnosis = await diagnose({
       parts: parsed.parts,
@@ -163,7 +195,9 @@ export default function SignatureDebugger(): ReactNode {
       <h2 id={`${id}-title`} className={styles.title}>
         Check a signature
       </h2>
-      <p className={form.privacy}>Everything runs in this browser. Nothing you paste, keys included, is sent anywhere or stored; reloading the page forgets it.</p>
+      <p className={form.privacy}>
+        Everything runs in this browser. Nothing you paste, keys included, is sent anywhere or stored; reloading the page forgets it. Still, paste sandbox keys rather than production ones: a production private key belongs on your server only.
+      </p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -201,12 +235,12 @@ export default function SignatureDebugger(): ReactNode {
             {fieldError('keyVersion')}
           </div>
           <div className={styles.buttons}>
-            <button type="submit" className="button button--primary" disabled={result.status === 'checking'}>
+            <Button type="submit" variant="primary" disabled={result.status === 'checking'}>
               Check signature
-            </button>
-            <button type="button" className="button button--secondary" onClick={() => void loadExample()}>
-              Load an example
-            </button>
+            </Button>
+            <Button variant="secondary" onClick={() => void loadExample()}>
+              Load a fresh example
+            </Button>
           </div>
         </div>
         {exampleError ? <p className={form.fieldError}>{exampleError}</p> : null}
@@ -215,16 +249,17 @@ export default function SignatureDebugger(): ReactNode {
 
       <h2 className={styles.title}>Make a key pair</h2>
       <p>A new 2048-bit RSA key pair, made by this browser’s WebCrypto: the private key in PKCS #8 (“BEGIN PRIVATE KEY”), the public key in SPKI (“BEGIN PUBLIC KEY”), as the API takes them. Register the public key with the sandbox; keep the private key on your server.</p>
-      <button
-        type="button"
-        className="button button--secondary"
-        disabled={pair === 'making'}
-        onClick={() => {
-          setPair('making');
-          void generateKeyPair().then(setPair, () => setPair(undefined));
-        }}>
-        Generate a key pair
-      </button>
+      <div>
+        <Button
+          variant="secondary"
+          disabled={pair === 'making'}
+          onClick={() => {
+            setPair('making');
+            void generateKeyPair().then(setPair, () => setPair(undefined));
+          }}>
+          Generate a key pair
+        </Button>
+      </div>
       {pair && pair !== 'making' ? (
         <div className={styles.pair}>
           <div className={form.field}>
@@ -241,22 +276,31 @@ export default function SignatureDebugger(): ReactNode {
   );
 }
 
+const findingLabel: Record<Finding['severity'], {text: string; tone: 'danger' | 'warning' | 'info'}> = {
+  error: {text: 'Problem', tone: 'danger'},
+  warning: {text: 'Would be refused', tone: 'warning'},
+  info: {text: 'Note', tone: 'info'},
+};
+
 function Report({diagnosis, keyFormat}: {diagnosis: Diagnosis; keyFormat: string}): ReactNode {
   const errors = diagnosis.findings.filter((finding) => finding.severity === 'error');
+  const warnings = diagnosis.findings.filter((finding) => finding.severity === 'warning');
+  const passes = diagnosis.verified && errors.length === 0;
   return (
     <div className={styles.report}>
-      <p className={diagnosis.verified && errors.length === 0 ? form.pass : form.fail}>
+      <p className={passes ? form.pass : form.fail}>
         <strong>{diagnosis.verified ? 'The signature verifies' : 'The signature does not verify'}</strong>
-        {diagnosis.verified && errors.length > 0 ? ', but the message would still be refused:' : diagnosis.verified ? ' with this key.' : '.'} <span className={styles.keyFormat}>(Key: {keyFormat}.)</span>
+        {diagnosis.verified && errors.length > 0 ? ', but the message is wrong:' : diagnosis.verified ? ' with this key.' : '.'} <span className={styles.keyFormat}>(Key: {keyFormat}.)</span>
+        {passes && warnings.length > 0 ? ' A verifier would still refuse the message as it stands now:' : ''}
       </p>
       {diagnosis.findings.length > 0 ? (
-        <ul className={styles.findings} aria-label="Findings">
-          {diagnosis.findings.map((finding) => (
-            <li key={`${finding.cause}-${finding.message}`} data-cause={finding.cause} className={finding.severity === 'error' ? styles.findingError : styles.findingWarning}>
-              <strong>{finding.severity === 'error' ? 'Problem' : 'Note'}:</strong> {finding.message}
+        <ol className={styles.findings} aria-label="Findings">
+          {diagnosis.findings.map((finding, position) => (
+            <li key={`${finding.cause}-${finding.message}`} data-cause={finding.cause} data-severity={finding.severity} className={styles[finding.severity]}>
+              <Badge tone={findingLabel[finding.severity].tone}>{position === 0 && !diagnosis.verified && finding.severity === 'error' ? 'Most likely cause' : findingLabel[finding.severity].text}</Badge> {finding.message}
             </li>
           ))}
-        </ul>
+        </ol>
       ) : null}
       <h3 className={styles.subtitle}>Canonical string</h3>
       <p>The exact text that is signed, as UTF-8; “⏎” marks each line feed.</p>

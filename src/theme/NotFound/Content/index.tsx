@@ -12,6 +12,7 @@ import type {Props} from '@theme/NotFound/Content';
 import Heading from '@theme/Heading';
 // BEGIN portal change: the page points to the portal's main sections
 import Link from '@docusaurus/Link';
+import NotFoundHelp from './NotFoundHelp';
 import styles from './styles.module.css';
 
 const sections = [
@@ -40,7 +41,7 @@ const sections = [
     label: 'Demos',
     hint: 'every checkout from the customer’s side',
   },
-  {to: '/blog', label: 'Blog', hint: 'release notes and integration patterns'},
+  {to: '/blog', label: 'Blog', hint: 'articles on integrating and testing'},
 ];
 // END portal change
 
@@ -55,7 +56,7 @@ export default function NotFoundContent({className}: Props): ReactNode {
             <Translate
               id="theme.NotFound.title"
               description="The title of the 404 page">
-              Page Not Found
+              Page not found
             </Translate>
           </Heading>
           {/* BEGIN portal change: the theme's text tells readers to contact "the owner of the site"; this one lists where to go instead */}
@@ -64,6 +65,7 @@ export default function NotFoundContent({className}: Props): ReactNode {
             changes; the sections below hold everything the portal documents,
             and the sidebar on any docs page lists every guide and API call.
           </p>
+          <NotFoundHelp />
           <ul className={styles.sections}>
             {sections.map((section) => (
               <li key={section.to}>

@@ -4,11 +4,13 @@ import CodeBlock from '@theme/CodeBlock';
 import quickStart from '@generated/openapi-contract/quick-start.json';
 import styles from './styles.module.css';
 
-/** The shortest honest first call: a signed Create order against the sandbox. */
+/**
+ * The shortest honest first call, the whole script: a signed Create order against the sandbox. Shown in the
+ * integration guide's "Your first order" (docs/general/integration-guide.mdx imports it).
+ */
 export default function QuickStart(): ReactNode {
   return (
     <div className={styles.quickStart}>
-      <p className={styles.label}>Your first order in the sandbox</p>
       <CodeBlock language={quickStart.highlight} title={quickStart.fileName}>
         {quickStart.code}
       </CodeBlock>

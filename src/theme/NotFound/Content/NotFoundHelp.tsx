@@ -1,0 +1,64 @@
+import {useEffect, useId, useState, type ReactNode} from 'react';
+import {useLocation} from '@docusaurus/router';
+import useBaseUrl from '@docusaurus/useBaseUrl';
+import Link from '@docusaurus/Link';
+import Button from '@site/src/components/ui/Button';
+import {nearestPages, searchWords, type SitePage} from '@site/src/lib/nearestPages';
+import styles from './styles.module.css';
+
+/**
+ * The not-found page's help: a search box (the site's search page) filled with the words of the address,
+ * and the pages nearest to it. The page list is the build's own index of every page
+ * (/markdown-twins.json, written by plugins/content/markdown-twins), fetched only on this page.
+ */
+export default function NotFoundHelp(): ReactNode {
+  const id = useId();
+  const {pathname} = useLocation();
+  const searchPage = useBaseUrl('/search');
+  const indexUrl = useBaseUrl('/markdown-twins.json');
+  const [near, setNear] = useState<readonly SitePage[] | 'loading' | 'failed'>('loading');
+
+  useEffect(() => {
+    let live = true;
+    fetch(indexUrl)
+      .then(async (response) => {
+        if (!response.ok) throw new Error(String(response.status));
+        const pages = (await response.json()) as SitePage[];
+        if (live) setNear(nearestPages(pathname, pages));
+      })
+      .catch(() => {
+        if (live) setNear('failed');
+      });
+    return () => {
+      live = false;
+    };
+  }, [indexUrl, pathname]);
+
+  return (
+    <>
+      <form className={styles.search} action={searchPage} method="get" role="search" aria-label="Search the portal">
+        <label htmlFor={`${id}-q`}>Search the portal</label>
+        <div className={styles.searchRow}>
+          <input id={`${id}-q`} name="q" type="search" defaultValue={searchWords(pathname)} />
+          <Button type="submit" variant="primary">
+            Search
+          </Button>
+        </div>
+      </form>
+      <div className={styles.near} aria-live="polite">
+        {Array.isArray(near) && near.length > 0 ? (
+          <>
+            <h2 className={styles.nearTitle}>Did you mean</h2>
+            <ul>
+              {near.map((page) => (
+                <li key={page.path}>
+                  <Link to={page.path}>{page.title}</Link> <span className={styles.path}>{page.path}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </div>
+    </>
+  );
+}
