@@ -18,6 +18,7 @@ import {
   type SchemaObject,
   type StateMachine,
 } from './openapiTypes';
+import {factorSharedParts} from './contract/sharedParts';
 
 export type RenderMarkdown = (markdown: string) => string;
 
@@ -152,7 +153,8 @@ interface ObjectShape {
 
 /** Merges allOf parts and collects oneOf/anyOf variants of an object-like schema. */
 function objectShape(w: Walker, schema: SchemaObject, stack: readonly string[]): ObjectShape {
-  const {schema: resolved, description} = resolveSchema(w, schema);
+  const {schema: found, description} = resolveSchema(w, schema);
+  const resolved = factorSharedParts(found);
   const shape: ObjectShape = {properties: [], required: new Set(resolved.required ?? []), variants: [], description};
   // Later parts refine earlier ones (allOf of an envelope and its data, for example).
   const addProperty = (name: string, property: SchemaObject) => {

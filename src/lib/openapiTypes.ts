@@ -34,7 +34,7 @@ export interface SchemaObject {
   additionalProperties?: boolean | SchemaObject;
   unevaluatedProperties?: boolean | SchemaObject;
   propertyNames?: SchemaObject;
-  discriminator?: {propertyName: string};
+  discriminator?: {propertyName: string; mapping?: Record<string, string>};
   'x-state-machine'?: StateMachine;
 }
 
