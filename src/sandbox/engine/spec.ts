@@ -230,7 +230,7 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
 
   const sceneFields: Record<string, string[]> = {};
   const createOrder = doc.components?.schemas?.['CreateOrderRequest'];
-  for (const part of (createOrder ? factorSharedParts(createOrder) : {}).allOf ?? []) {
+  for (const part of (createOrder ? factorSharedParts(createOrder, doc) : {}).allOf ?? []) {
     for (const variant of part.oneOf ?? []) {
       const scene = deref(doc, variant);
       const name = scene.properties?.['scene']?.const;
