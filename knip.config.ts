@@ -50,6 +50,8 @@ const config: KnipConfig = {
     // Named by path in the config: sidebars, client modules (the custom CSS needs no entry).
     'docusaurus.config.ts',
     'sidebars/*.ts',
+    // The generated client's integration: tests/clients/typescriptClient.test.ts type-checks and loads it by path.
+    'tests/clients/typescript/integration.ts',
     'src/clientModules/*.ts',
     // Pages and content: Docusaurus routes every file here.
     'src/pages/**/*.{ts,tsx,md,mdx}',

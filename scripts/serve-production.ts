@@ -38,7 +38,7 @@ function resolveFile(pathname: string): string | undefined {
 }
 
 /** Answers with the precompressed copy of `file` the client accepts, if there is one; false otherwise. */
-function sendPrecompressed(req: IncomingMessage, res: ServerResponse, file: string, status: number): boolean {
+function sendPrecompressed(req: IncomingMessage, res: ServerResponse, file: string, status: number, type?: string): boolean {
   const local = path.join(root, file);
   const available = (Object.keys(copyExtension) as Encoding[]).filter((encoding) => isFile(`${local}.${copyExtension[encoding]}`));
   res.setHeader('Vary', 'Accept-Encoding, Accept');
@@ -46,7 +46,7 @@ function sendPrecompressed(req: IncomingMessage, res: ServerResponse, file: stri
   if (encoding === undefined) return false;
   const copy = `${local}.${copyExtension[encoding]}`;
   res.writeHead(status, {
-    'Content-Type': contentTypes[path.extname(local)] ?? 'application/octet-stream',
+    'Content-Type': type ?? contentTypes[path.extname(local)] ?? 'application/octet-stream',
     'Content-Encoding': encoding,
     'Content-Length': statSync(copy).size,
   });
@@ -59,7 +59,8 @@ const server = createServer((req, res) => {
   compress(req as never, res as never, () => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const redirect = hosting.redirects.find((candidate) => candidate.from === url.pathname.replace(/\/$/, ''));
-    for (const [name, value] of headersFor(hosting.headers, url.pathname)) res.setHeader(name, value);
+    const ruled = headersFor(hosting.headers, url.pathname);
+  for (const [name, value] of ruled) res.setHeader(name, value);
     if (redirect) {
       res.writeHead(redirect.status, {Location: redirect.to + url.search}).end();
       return;
@@ -73,14 +74,16 @@ const server = createServer((req, res) => {
     // serve-handler's own type for .md lacks the charset; the hosting's _headers rules set it.
     const type = file ? contentTypes[path.extname(file)] : undefined;
     if (type && file?.endsWith('.md')) res.setHeader('Content-Type', type);
-    if (sendPrecompressed(req, res, file ?? '/404.html', file ? 200 : 404)) return;
+    // A Content-Type of the hosting's rules (the feeds' Atom and RSS types) wins over the one of the file extension.
+    const ruledType = file ? ruled.get('Content-Type') : undefined;
+    if (sendPrecompressed(req, res, file ?? '/404.html', file ? 200 : 404, ruledType)) return;
     if (!file) {
       res.statusCode = 404;
       req.url = '/404.html';
     } else {
       req.url = file + url.search;
     }
-    void serveHandler(req, res, {public: root, cleanUrls: false, directoryListing: false, etag: true});
+    void serveHandler(req, res, {public: root, cleanUrls: false, directoryListing: false, etag: true, ...(ruledType ? {headers: [{source: '**', headers: [{key: 'Content-Type', value: ruledType}]}]} : {})});
   });
 });
 

@@ -8,6 +8,7 @@
 import {
   deref,
   escapePointerToken,
+  requestParameters,
   resolvePointer,
   type JsonValue,
   type MediaTypeObject,
@@ -18,6 +19,7 @@ import {
   type SchemaObject,
   type StateMachine,
 } from './openapiTypes';
+import {factorSharedParts} from './contract/sharedParts';
 
 export type RenderMarkdown = (markdown: string) => string;
 
@@ -152,7 +154,8 @@ interface ObjectShape {
 
 /** Merges allOf parts and collects oneOf/anyOf variants of an object-like schema. */
 function objectShape(w: Walker, schema: SchemaObject, stack: readonly string[]): ObjectShape {
-  const {schema: resolved, description} = resolveSchema(w, schema);
+  const {schema: found, description} = resolveSchema(w, schema);
+  const resolved = factorSharedParts(found, w.doc);
   const shape: ObjectShape = {properties: [], required: new Set(resolved.required ?? []), variants: [], description};
   // Later parts refine earlier ones (allOf of an envelope and its data, for example).
   const addProperty = (name: string, property: SchemaObject) => {
@@ -256,7 +259,7 @@ function parameterView(w: Walker, parameter: ParameterObject): FieldView {
 export function buildOperationView(doc: OpenApiDocument, location: OperationLocation, md: RenderMarkdown): OperationView {
   const w: Walker = {doc, md, machines: new Map()};
   const {operation} = location;
-  const parameters = (operation.parameters ?? []).map((parameter) => deref(doc, parameter));
+  const parameters = requestParameters(doc, location);
   const byPlace = (place: ParameterObject['in']) => parameters.filter((p) => p.in === place).map((p) => parameterView(w, p));
 
   const jsonBody = operation.requestBody?.content['application/json'];

@@ -34,7 +34,7 @@ export interface SchemaObject {
   additionalProperties?: boolean | SchemaObject;
   unevaluatedProperties?: boolean | SchemaObject;
   propertyNames?: SchemaObject;
-  discriminator?: {propertyName: string};
+  discriminator?: {propertyName: string; mapping?: Record<string, string>};
   'x-state-machine'?: StateMachine;
 }
 
@@ -152,6 +152,8 @@ export interface OpenApiDocument {
     responses?: Record<string, ResponseObject>;
     securitySchemes?: Record<string, {description?: string}>;
   };
+  /** Request signing (not an OpenAPI security scheme); requestHeaders are the headers every operation's request carries. */
+  'x-signature'?: {description?: string; requestHeaders?: ParameterObject[]; timestampWindowSeconds?: number; nonceRetentionSeconds?: number};
   'x-result-codes'?: ResultCode[];
   'x-notification-delivery'?: NotificationDelivery;
   'x-idempotency'?: IdempotencyRules;
@@ -168,6 +170,15 @@ export interface OperationLocation {
   /** JSON pointer to the operation object. */
   readonly pointer: string;
   readonly operation: OperationObject;
+}
+
+/**
+ * An operation's parameters as a request carries them: for operations (not webhooks), the signing headers of
+ * x-signature.requestHeaders first, which the contract states once rather than on every operation.
+ */
+export function requestParameters(doc: OpenApiDocument, location: OperationLocation): ParameterObject[] {
+  const signing = location.kind === 'operation' ? (doc['x-signature']?.requestHeaders ?? []) : [];
+  return [...signing, ...(location.operation.parameters ?? [])].map((parameter) => deref(doc, parameter));
 }
 
 export function escapePointerToken(token: string): string {

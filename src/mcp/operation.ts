@@ -5,7 +5,7 @@
  */
 import type {LoadedContract} from '../../plugins/content/openapi-contract/loadContract';
 import {buildOperationView} from '../lib/apiModel';
-import {deref, resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../lib/openapiTypes';
+import {deref, requestParameters, resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../lib/openapiTypes';
 import {renderSamples, sampleInputFor, sampleLanguages, type SampleLanguage} from '../lib/samples';
 import {closest} from './docs';
 import {ToolInputError} from './toolError';
@@ -75,7 +75,7 @@ export function operationSlice(contract: LoadedContract, operationId: string, la
     tag: view.tag,
     description: operation.description ?? '',
     servers: view.servers,
-    parameters: (operation.parameters ?? []).map((parameter) => resolveRefs(doc, deref(doc, parameter))),
+    parameters: requestParameters(doc, location).map((parameter) => resolveRefs(doc, parameter)),
     ...(body ? {requestBody: {required: operation.requestBody?.required === true, schema: resolveRefs(doc, body.schema), examples: Object.fromEntries(Object.entries(body.examples ?? {}).map(([name, example]) => [name, example.value as JsonValue]))}} : {}),
     responses: Object.fromEntries(
       Object.entries(operation.responses ?? {}).map(([status, response]) => {

@@ -45,6 +45,15 @@ describe('hosting configuration', () => {
     for (const [name] of page) assert.ok(assetsBlock.includes(`add_header ${name} `), `assets location lacks ${name}`);
   });
 
+  test('feeds are served as Atom and RSS, as the pages announce them, in _headers and nginx.conf', () => {
+    assert.equal(headersFor(hosting.headers, '/api-changelog.xml').get('Content-Type'), 'application/atom+xml; charset=utf-8');
+    assert.equal(headersFor(hosting.headers, '/blog/atom.xml').get('Content-Type'), 'application/atom+xml; charset=utf-8');
+    assert.equal(headersFor(hosting.headers, '/blog/rss.xml').get('Content-Type'), 'application/rss+xml; charset=utf-8');
+    assert.equal(headersFor(hosting.headers, '/sitemap.xml').get('Content-Type'), undefined);
+    assert.match(nginx, /location ~ \^\/\(api-changelog\|blog\/atom\)\\\.xml\$ \{\s*types \{ \}\s*default_type "application\/atom\+xml; charset=utf-8";/);
+    assert.match(nginx, /location = \/blog\/rss\.xml \{\s*types \{ \}\s*default_type "application\/rss\+xml; charset=utf-8";/);
+  });
+
   test('Markdown twins are text/markdown and the llms files text/plain, in _headers and nginx.conf; pages vary on Accept', () => {
     assert.equal(headersFor(hosting.headers, '/docs/createorder.md').get('Content-Type'), 'text/markdown; charset=utf-8');
     assert.equal(headersFor(hosting.headers, '/index.md').get('Content-Type'), 'text/markdown; charset=utf-8');

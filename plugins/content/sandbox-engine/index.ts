@@ -20,6 +20,7 @@ import type {LoadContext, Plugin} from '@docusaurus/types';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone';
+import {validatorDocument} from '../../../src/lib/contract/sharedParts';
 import {buildOperationView, type BodyView, type FieldView} from '../../../src/lib/apiModel';
 import {deref, listOperations, type OpenApiDocument} from '../../../src/lib/openapiTypes';
 import type {NotificationSimulatorData} from '../../../src/lib/notificationSimulator';
@@ -47,7 +48,7 @@ export function standaloneValidators(document: object, pointers: readonly string
   // The same options as src/lib/contract/validator.ts, plus source code for the standalone module.
   const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false, discriminator: true, code: {source: true}});
   addFormats(ajv);
-  ajv.addSchema(document, 'contract');
+  ajv.addSchema(validatorDocument(document as OpenApiDocument), 'contract');
   const exports: Record<string, string> = {};
   pointers.forEach((pointer, index) => {
     if (!ajv.getSchema(`contract#${pointer}`)) throw new Error(`sandbox-engine: the contract has no schema at ${pointer}.`);

@@ -13,6 +13,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type {OpenApiDocument} from '../openapiTypes';
 import {describeSchemaError} from './schemaErrors';
+import {validatorDocument} from './sharedParts';
 
 export {describeSchemaError};
 
@@ -39,7 +40,7 @@ export function createContractValidator(document: OpenApiDocument): ContractVali
   // validateSchema: false, because the document is not itself a schema.
   const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false, discriminator: true});
   addFormats(ajv);
-  ajv.addSchema(document as object, documentKey);
+  ajv.addSchema(validatorDocument(document) as object, documentKey);
   const schemaAt = (pointer: string) => ajv.getSchema(`${documentKey}#${pointer}`);
   return {
     hasSchema: (pointer) => schemaAt(pointer) !== undefined,

@@ -7,6 +7,7 @@
  */
 import {deref, escapePointerToken, listOperations, type JsonValue, type OpenApiDocument, type ParameterObject, type SchemaObject} from '../../lib/openapiTypes';
 import type {SandboxData} from '../../lib/sandbox/types';
+import {factorSharedParts} from '../../lib/contract/sharedParts';
 
 /** A path or query parameter, with the JSON pointer of its schema for validation. */
 export interface ParameterSpec {
@@ -232,14 +233,14 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
 
   const sceneFields: Record<string, string[]> = {};
   const createOrder = doc.components?.schemas?.['CreateOrderRequest'];
-  for (const part of createOrder?.allOf ?? []) {
+  for (const part of (createOrder ? factorSharedParts(createOrder, doc) : {}).allOf ?? []) {
     for (const variant of part.oneOf ?? []) {
       const scene = deref(doc, variant);
       const name = scene.properties?.['scene']?.const;
       if (typeof name === 'string') sceneFields[name] = (scene.required ?? []).filter((field) => field !== 'scene');
     }
   }
-  if (Object.keys(sceneFields).length === 0) throw new SpecError('CreateOrderRequest has no scene variants (allOf with oneOf of scenes).');
+  if (Object.keys(sceneFields).length === 0) throw new SpecError('CreateOrderRequest has no scene variants (a one-of of scenes, each the common fields and those of the scene).');
 
   return {
     basePath,
