@@ -1,5 +1,7 @@
 import {useId, useState, type ReactNode} from 'react';
 import {currencyExponents, isCurrencyCode, toMinorUnits, type CurrencyCode} from '@site/src/lib/money';
+import Callout from '@site/src/components/ui/Callout';
+import Field from '@site/src/components/ui/Field';
 import styles from './styles.module.css';
 
 const currencies = Object.keys(currencyExponents).filter(isCurrencyCode);
@@ -13,8 +15,7 @@ export default function MinorUnitsConverter(): ReactNode {
 
   return (
     <form className={styles.converter} onSubmit={(event) => event.preventDefault()} aria-label="Minor units converter">
-      <div className={styles.field}>
-        <label htmlFor={`${id}-currency`}>Currency</label>
+      <Field id={`${id}-currency`} label="Currency">
         <select
           id={`${id}-currency`}
           value={currency}
@@ -27,9 +28,8 @@ export default function MinorUnitsConverter(): ReactNode {
             </option>
           ))}
         </select>
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={`${id}-amount`}>Amount as the customer reads it</label>
+      </Field>
+      <Field id={`${id}-amount`} label="Amount as the customer reads it">
         <input
           id={`${id}-amount`}
           inputMode="decimal"
@@ -39,14 +39,14 @@ export default function MinorUnitsConverter(): ReactNode {
           aria-describedby={`${id}-result`}
           onChange={(event) => setAmount(event.target.value)}
         />
-      </div>
-      <output id={`${id}-result`} className={result.ok ? styles.result : styles.error} aria-live="polite">
+      </Field>
+      <output id={`${id}-result`} className={styles.result} aria-live="polite">
         {result.ok ? (
           <>
             Send <code>{`"amount": {"value": ${result.minorUnits}, "currency": "${currency}"}`}</code>
           </>
         ) : (
-          result.error
+          <Callout tone="danger">{result.error}</Callout>
         )}
       </output>
     </form>
