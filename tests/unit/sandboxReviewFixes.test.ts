@@ -63,9 +63,12 @@ describe('I-3: EWALLET answers by terminalType as the pages document', () => {
 
   test('the e-wallet page shows the deep link in the form the contract and the sandbox use', () => {
     const page = readFileSync(path.join(repoRoot, 'docs/online-payment-integration/special-payment-scenes/ewallet.md'), 'utf8');
-    const links = [...page.matchAll(/"deepLink": "([^"]+)"/g)].map((match) => match[1] ?? '');
-    assert.ok(links.length > 0);
     const {contract} = sandboxFiles();
+    // Deep links the page writes out, and those of the contract examples it renders with <ApiExample>.
+    const rendered = [...page.matchAll(/<ApiExample operationId="createOrder" example="(\w+)" response="200"/g)].map((match) => match[1] ?? '');
+    const examples = JSON.stringify(rendered.map((name) => contract.document.paths?.['/orders']?.post?.responses?.['200']?.content?.['application/json']?.examples?.[name]));
+    const links = [...`${page}\n${examples}`.matchAll(/"deepLink": ?"([^"]+)"/g)].map((match) => match[1] ?? '');
+    assert.ok(links.length > 0, 'the page shows a deep link');
     const text = JSON.stringify(contract.document);
     const pattern = /"deepLink":\{"type":"string","pattern":"([^"]+)"/.exec(text)?.[1];
     assert.ok(pattern, 'the contract constrains deepLink');

@@ -56,7 +56,9 @@ export default function NotFoundContent({className}: Props): ReactNode {
             <Translate
               id="theme.NotFound.title"
               description="The title of the 404 page">
+              {/* BEGIN portal change: sentence case, as every other heading of the portal */}
               Page not found
+              {/* END portal change */}
             </Translate>
           </Heading>
           {/* BEGIN portal change: the theme's text tells readers to contact "the owner of the site"; this one lists where to go instead */}
