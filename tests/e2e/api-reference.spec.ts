@@ -10,6 +10,7 @@ import {consoleErrors} from '../support/pageWatch';
 import {axeViolations} from '../support/axe';
 import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
 import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {switchToDarkMode} from '../support/colourMode';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -98,8 +99,7 @@ test.describe('API reference pages', () => {
     const stringToken = sample.locator('.token.string').first();
     await expect(stringToken).toBeVisible();
     const lightColour = await stringToken.evaluate((element) => getComputedStyle(element).color);
-    await page.getByRole('button', {name: /dark and light mode/}).click();
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await switchToDarkMode(page);
     expect(await stringToken.evaluate((element) => getComputedStyle(element).color)).not.toBe(lightColour);
     expect(prismRequests, 'hydration needs no Prism').toEqual([]);
 
@@ -117,8 +117,7 @@ test.describe('API reference pages', () => {
     const lightSrc = await shown.getAttribute('src');
     await shown.scrollIntoViewIfNeeded();
     await expect.poll(() => shown.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
-    await page.getByRole('button', {name: /dark and light mode/}).click();
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await switchToDarkMode(page);
     await expect(shown).toHaveCount(1);
     expect(await shown.getAttribute('src')).not.toBe(lightSrc);
     // Lazy images load on entering the viewport; blocks above may have settled to their real height meanwhile.

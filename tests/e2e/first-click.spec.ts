@@ -36,7 +36,7 @@ test(`the Try it opener opens its panel on the first click right after hydration
   test.setTimeout(240_000);
   for (let load = 1; load <= loads; load += 1) {
     await freshHydratedLoad(page, '/docs/createorder');
-    const opener = page.locator('[data-panel="try-it"] > button[aria-expanded]');
+    const opener = page.locator('[data-api-reference] button[aria-expanded][aria-controls$="-pane"]').first();
     await aimAndClick(page, opener);
     await expect(opener, `load ${load}`).toHaveAttribute('aria-expanded', 'true', {timeout: 2000});
   }
@@ -47,7 +47,7 @@ test(`a code-sample tab is selected by the first click right after hydration, ${
   test.setTimeout(240_000);
   for (let load = 1; load <= loads; load += 1) {
     await freshHydratedLoad(page, '/docs/createorder');
-    const python = page.getByRole('tab', {name: 'Python'}).first();
+    const python = page.locator('[data-api-main]').getByRole('tab', {name: 'Python'}).first();
     await expect(python).toHaveAttribute('aria-selected', 'false');
     await aimAndClick(page, python);
     await expect(python, `load ${load}`).toHaveAttribute('aria-selected', 'true', {timeout: 2000});

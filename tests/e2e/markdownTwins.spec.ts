@@ -19,6 +19,9 @@ test.describe('Markdown twins', () => {
   for (const theme of ['light', 'dark'] as const) {
     test(`"View as Markdown" opens the twin and "Copy page" copies it, by keyboard, at 360 px (${theme})`, async ({page, context, browserName}) => {
       test.skip(browserName !== 'chromium', 'clipboard permissions are Chromium-only in Playwright');
+      // An axe scan of the whole API page at 360 px: every table and code block is laid out now (no
+      // content-visibility), which takes a loaded 2-core machine more than the default 30 s.
+      test.setTimeout(90_000);
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       await page.setViewportSize({width: 360, height: 800});
       await page.goto(`/docs/createorder?docusaurus-theme=${theme}`);
