@@ -8,7 +8,7 @@ import {expect, test, type Locator, type Page} from '@playwright/test';
  * hydration), the press lands elsewhere and the check fails.
  */
 
-const loads = 20;
+const loads = 10;
 
 test.use({viewport: {width: 1280, height: 800}});
 
