@@ -75,6 +75,8 @@ const config: KnipConfig = {
     // then the installed theme), its generated modules and core's client API.
     /^@theme(-original|-init)?\//,
     /^@generated\//,
+    // Loaded by name from .spectral.yaml's extends (npm run lint:contract), which knip does not read.
+    '@stoplight/spectral-owasp-ruleset',
     /^@docusaurus\/(BrowserOnly|ComponentCreator|constants|ExecutionEnvironment|Head|Interpolate|isInternalUrl|Link|Noop|renderRoutes|router|Translate|useBaseUrl|useBrokenLinks|useDocusaurusContext|useGlobalData|useIsBrowser|useIsomorphicLayoutEffect|useRouteContext)$/,
     // scripts/bench.ts runs node_modules/.bin/lighthouse by path (its Node API breaks under tsx).
     'lighthouse',

@@ -63,6 +63,8 @@ export interface ResponseView {
   readonly descriptionHtml: string;
   readonly body?: BodyView;
   readonly examples: readonly ExampleView[];
+  /** On `default` only: the 4xx/5xx statuses the operation declares with a shared error response, shown here once. */
+  readonly sharedErrorStatuses?: readonly string[];
 }
 
 export interface ResultCodeView extends ResultCode {
@@ -263,16 +265,25 @@ export function buildOperationView(doc: OpenApiDocument, location: OperationLoca
   const byPlace = (place: ParameterObject['in']) => parameters.filter((p) => p.in === place).map((p) => parameterView(w, p));
 
   const jsonBody = operation.requestBody?.content['application/json'];
-  const responses: ResponseView[] = Object.entries(operation.responses ?? {}).map(([status, response]) => {
-    const resolved = deref(doc, response);
-    const media = resolved.content?.['application/json'];
-    return {
-      status,
-      descriptionHtml: md(resolved.description),
-      body: media?.schema ? bodyView(w, media.schema) : undefined,
-      examples: examplesOf(media),
-    };
-  });
+  // The explicit error statuses point at shared components.responses that all carry the error envelope: one
+  // `default` block names them instead of repeating the same envelope once per status on every page.
+  const entries = Object.entries(operation.responses ?? {});
+  const isSharedError = ([status, response]: (typeof entries)[number]) =>
+    /^[45]\d\d$/.test(status) && (response.$ref ?? '').startsWith('#/components/responses/') && 'default' in (operation.responses ?? {});
+  const sharedErrorStatuses = entries.filter(isSharedError).map(([status]) => status);
+  const responses: ResponseView[] = entries
+    .filter((entry) => !isSharedError(entry))
+    .map(([status, response]) => {
+      const resolved = deref(doc, response);
+      const media = resolved.content?.['application/json'];
+      return {
+        status,
+        descriptionHtml: md(resolved.description),
+        body: media?.schema ? bodyView(w, media.schema) : undefined,
+        examples: examplesOf(media),
+        ...(status === 'default' && sharedErrorStatuses.length > 0 ? {sharedErrorStatuses} : {}),
+      };
+    });
 
   const catalogue = doc['x-result-codes'] ?? [];
   const specific = new Set(operation['x-result-codes'] ?? []);

@@ -61,6 +61,14 @@ describe('buildOperationView', () => {
     assert.ok(!codes.includes('REFUND_NOT_FOUND'));
   });
 
+  test('the shared error responses are shown once, under default, not as one block per status', () => {
+    assert.deepEqual(createOrder.responses.map((r) => r.status), ['200', 'default']);
+    const errors = createOrder.responses.find((r) => r.status === 'default');
+    assert.deepEqual(errors?.sharedErrorStatuses, ['400', '401', '409', '422', '429', '500', '503']);
+    const getOrder = view('retrieveOrderDetail');
+    assert.deepEqual(getOrder.responses.find((r) => r.status === 'default')?.sharedErrorStatuses, ['400', '401', '404', '429', '500', '503']);
+  });
+
   test('state machines reachable from the operation', () => {
     assert.deepEqual(createOrder.stateMachines.map((m) => m.schemaName), ['OrderStatus']);
     assert.deepEqual(view('refundOrder').stateMachines.map((m) => m.schemaName).sort(), ['RefundStatus']);

@@ -133,6 +133,7 @@ export function apiReferenceMarkdown({operation, samples, pageUrl, context, stat
   parts.push(isWebhook ? '## Acknowledgement' : '## Response');
   for (const response of operation.responses) {
     parts.push(`### ${response.status}`);
+    if (response.sharedErrorStatuses?.length) parts.push(`Also the answer for HTTP ${response.sharedErrorStatuses.join(', ')}.`);
     if (response.descriptionHtml) parts.push(blockMarkdown(response.descriptionHtml, context));
     if (response.body) parts.push(...bodySection(response.body, context));
     for (const example of response.examples) parts.push(`**Example ${example.name}**${example.summary ? `: ${example.summary}` : ''}`, fenced(example.json, 'json'));

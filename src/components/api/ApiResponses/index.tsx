@@ -1,11 +1,13 @@
 import {Fragment, type ReactNode} from 'react';
 import Heading from '@theme/Heading';
-import type {OperationView} from '@site/src/lib/apiModel';
+import type {OperationView, ResponseView} from '@site/src/lib/apiModel';
 import FieldTable from '@site/src/components/api/FieldTable';
 import ExampleTabs from '@site/src/components/api/ExampleTabs';
 
-function statusLabel(status: string): string {
-  return status === 'default' ? 'Errors (any other status)' : `HTTP ${status}`;
+function statusLabel(response: ResponseView): string {
+  if (response.status !== 'default') return `HTTP ${response.status}`;
+  const shared = response.sharedErrorStatuses ?? [];
+  return shared.length > 0 ? `Errors (HTTP ${shared.join(', ')} and any other status)` : 'Errors (any other status)';
 }
 
 /**
@@ -20,14 +22,14 @@ export default function ApiResponses({operation}: {operation: OperationView}): R
       {operation.responses.map((response) => (
         <Fragment key={response.status}>
           <Heading as="h3" id={`${operation.operationId}-response-${response.status}`}>
-            {statusLabel(response.status)}
+            {statusLabel(response)}
           </Heading>
           <div dangerouslySetInnerHTML={{__html: response.descriptionHtml}} />
           {response.body && (
             <FieldTable
               fields={response.body.fields}
               variants={response.body.variants}
-              caption={`Response body, ${statusLabel(response.status)} (application/json)`}
+              caption={`Response body, ${statusLabel(response)} (application/json)`}
             />
           )}
           <ExampleTabs examples={response.examples} label="Response" />
