@@ -152,7 +152,9 @@ const config: Config = {
           customCss: ['./src/css/tokens.css', './src/css/custom.css'],
         },
         sitemap: {
-          ignorePatterns: ['/tests/**'],
+          // /search is the search box's results page: without a query it has no content of its own to index
+          // (it has no Markdown twin either, plugins/content/markdown-twins).
+          ignorePatterns: ['/tests/**', '/search'],
         },
       } satisfies Preset.Options,
     ],

@@ -1,6 +1,6 @@
 /**
  * Validates every page of a build with tooling/htmlCheck.ts, and its Markdown twins with
- * tooling/markdownTwinsCheck.ts, and exits non-zero, listing the problems, when any page breaks a rule.
+ * tooling/markdownTwinsCheck.ts, and that every sitemap URL is linked from some page (tooling/sitemapLinks.ts), and exits non-zero, listing the problems, when any page breaks a rule.
  *
  * Usage: tsx scripts/checkHtml.ts [BUILD_DIR]   (default build-test)
  */
@@ -10,6 +10,7 @@ import config from '../docusaurus.config';
 import {checkHtmlFiles} from '../tooling/htmlCheck';
 import {checkMarkdownTwins} from '../tooling/markdownTwinsCheck';
 import {loadRouteContract} from '../tooling/routeContract';
+import {checkSitemapLinks} from '../tooling/sitemapLinks';
 
 const buildDir = path.resolve(process.argv[2] ?? 'build-test');
 const files = readdirSync(buildDir, {recursive: true, encoding: 'utf8'})
@@ -31,4 +32,8 @@ const siteUrl = `${config.url.replace(/\/$/, '')}${config.baseUrl.replace(/\/$/,
 const twinProblems = checkMarkdownTwins(buildDir, path.resolve(__dirname, '..'), loadRouteContract(), siteUrl);
 for (const problem of twinProblems) console.error(`${problem.page}: markdown twin: ${problem.message}`);
 console.log(`[check:html] Markdown twins: ${twinProblems.length} problems, in ${((Date.now() - twinsStarted) / 1000).toFixed(1)} s`);
-process.exit(problems.length > 0 || twinProblems.length > 0 ? 1 : 0);
+
+const unlinked = checkSitemapLinks(buildDir, siteUrl);
+for (const url of unlinked) console.error(`sitemap.xml: ${url} is linked from no page of the build`);
+console.log(`[check:html] sitemap: ${unlinked.length} URLs linked from no page`);
+process.exit(problems.length > 0 || twinProblems.length > 0 || unlinked.length > 0 ? 1 : 0);
