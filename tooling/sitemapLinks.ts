@@ -12,7 +12,8 @@ export function sitemapLocations(xml: string): string[] {
 
 /** The `href` of every `<a>` of an HTML page (not `<link>`: a canonical or feed link is no way in for a reader). */
 export function anchorHrefs(html: string): string[] {
-  return [...html.matchAll(/<a\b[^>]*?\shref=(?:"([^"]*)"|'([^']*)')/gi)].map((match) => (match[1] ?? match[2] ?? '').replace(/&amp;/g, '&'));
+  // Minified pages leave attribute values unquoted where they can (`<a class=x href=/docs/refund>`).
+  return [...html.matchAll(/<a\b[^>]*?\shref=(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi)].map((match) => (match[1] ?? match[2] ?? match[3] ?? '').replace(/&amp;/g, '&'));
 }
 
 /** A site path as compared: no query or fragment, no `index.html`, `.html` or trailing slash. */

@@ -14,7 +14,7 @@ describe('sitemap links', () => {
   });
 
   it('reads anchors only, not <link> elements', () => {
-    assert.deepEqual(anchorHrefs('<link rel="canonical" href="/x"><a class="c" href="/a">A</a><a href=\'/b#top\'>B</a>'), ['/a', '/b#top']);
+    assert.deepEqual(anchorHrefs('<link rel="canonical" href="/x"><a class="c" href="/a">A</a><a href=\'/b#top\'>B</a><a class=x href=/c>C</a>'), ['/a', '/b#top', '/c']);
   });
 
   it('normalises index.html, .html, query, fragment and trailing slash', () => {
