@@ -61,7 +61,7 @@ test.describe('API reference pages', () => {
     await expect(python).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('[role="tabpanel"]:not([hidden]) code').filter({hasText: 'PKCS1v15'}).first()).toBeVisible();
 
-    await expect(page.locator('[data-api-reference] > aside').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('[data-api-pane]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
     await page.goto('/docs/refund');
     await expect(page.locator('[data-api-main]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
     await page.reload();
@@ -259,7 +259,7 @@ test.describe('API page layout', () => {
     await page.setViewportSize({width: 1280, height: 800});
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-    const pane = page.locator('[data-api-reference] > aside');
+    const pane = page.locator('[data-api-pane]');
     await expect(pane.getByRole('tab', {name: 'curl'})).toBeVisible();
     await expect(pane).toContainText('"code": "SUCCESS"');
     await page.locator('#api-response-codes').scrollIntoViewIfNeeded();

@@ -40,7 +40,7 @@ test.describe('Try it', () => {
     await expect(panel.getByRole('list', {name: 'States of OrderStatus'}).locator('[aria-current="step"]')).toContainText('PAID');
     // Anchored: the panel's box (on a wide screen, the sticky pane that holds it, which scrolls to the answer on
     // its own) stays where the reader is looking, and the new state is on screen.
-    const top = await panel.evaluate((element) => (element.closest('aside') ?? element).getBoundingClientRect().top);
+    const top = await panel.evaluate((element) => (element.closest('[data-api-pane]') ?? element).getBoundingClientRect().top);
     expect(top, 'the panel top stays in view').toBeGreaterThanOrEqual(0);
     expect(top).toBeLessThan(800 / 2);
     await expect(panel.getByRole('list', {name: 'States of OrderStatus'}).locator('[aria-current="step"]')).toBeInViewport();

@@ -91,7 +91,7 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
           {open ? block.closeLabel : block.openLabel}
         </button>
       </div>
-      <aside id={`${id}-pane`} className={styles.pane} aria-label={open ? (block.isWebhook ? 'Notification simulator' : 'Try it panel') : 'Example'} data-panel={open ? block.panel : undefined}>
+      <section id={`${id}-pane`} className={styles.pane} aria-label={open ? (block.isWebhook ? 'Notification simulator' : 'Try it panel') : 'Example'} data-panel={open ? block.panel : undefined} data-api-pane="">
         {open ? (
           block.isWebhook ? (
             <LazyNotificationSimulatorPanel operationId={operation.operationId} scenarios={scenarios} />
@@ -113,7 +113,7 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
             {!block.isWebhook && success ? <PaneCode title={`Response: HTTP ${success.status}`} code={success.json} /> : null}
           </div>
         ) : null}
-      </aside>
+      </section>
       <div className={styles.main} data-api-main="">
         {children}
       </div>

@@ -112,7 +112,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
   const anchor = () => {
     const panel = panelRef.current;
     if (!panel) return;
-    const pane = panel.closest('aside');
+    const pane = panel.closest('[data-api-pane]');
     if (pane && pane.scrollHeight > pane.clientHeight && getComputedStyle(pane).position === 'sticky') {
       pane.scrollTop = 0;
       return;
@@ -125,7 +125,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
   /** In the wide layout's pane, brings a new answer into view; in one column it is already under the button. */
   const revealResult = () => {
     const result = resultRef.current;
-    const pane = result?.closest('aside');
+    const pane = result?.closest('[data-api-pane]');
     if (!result || !pane || getComputedStyle(pane).position !== 'sticky') return;
     pane.scrollTop += result.getBoundingClientRect().top - pane.getBoundingClientRect().top - 8;
   };
