@@ -71,8 +71,10 @@ export async function responseProblems(request: {method: string; target: string;
     } catch {
       problems.push('the body is not JSON');
     }
-    const media = `${operationPointer}/responses/${declared}`;
-    const pointer = declared === 'default' ? '/components/responses/Error/content/application~1json/schema' : `${media}/content/${pointerSegment('application/json')}/schema`;
+    // A status may name a shared response (components.responses) by $ref: validate against that one.
+    const ref = (operation.responses?.[declared] as {$ref?: string} | undefined)?.$ref;
+    const media = ref ? ref.slice(1) : `${operationPointer}/responses/${declared}`;
+    const pointer = declared === 'default' && !ref ? '/components/responses/Error/content/application~1json/schema' : `${media}/content/${pointerSegment('application/json')}/schema`;
     if (parsed !== undefined) problems.push(...validator.problems(pointer, parsed).map((problem) => `${response.status} body ${problem}`));
   }
   return problems;

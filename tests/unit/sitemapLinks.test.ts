@@ -27,7 +27,7 @@ describe('sitemap links', () => {
   it('names the sitemap URLs no other page links, and accepts relative, absolute and trailing-slash links', () => {
     const pages = [
       {path: '/', html: '<a href="/docs/refund/">Refund</a><link rel="canonical" href="https://developers.example.com/docs/orphan">'},
-      {path: '/docs/refund', html: '<a href="../markdown-page#terms">Glossary</a><a href="https://other.example.com/blog/archive">x</a>'},
+      {path: '/docs/refund', html: '<a href="../markdown-page#terms">Glossary</a><a href="https://shop.example.com/blog/archive">x</a>'},
       {path: '/docs/orphan', html: '<a href="/docs/orphan">itself</a>'},
       {path: '/blog', html: `<a href="${site}/blog/archive">Archive</a>`},
     ];
