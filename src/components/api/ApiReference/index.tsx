@@ -91,7 +91,7 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
           {open ? block.closeLabel : block.openLabel}
         </button>
       </div>
-      <section id={`${id}-pane`} className={styles.pane} aria-label={open ? (block.isWebhook ? 'Notification simulator' : 'Try it panel') : 'Example'} data-panel={open ? block.panel : undefined} data-api-pane="">
+      <section id={`${id}-pane`} className={styles.pane} aria-label={open ? undefined : 'Example'} data-panel={open ? block.panel : undefined} data-api-pane="">
         {open ? (
           block.isWebhook ? (
             <LazyNotificationSimulatorPanel operationId={operation.operationId} scenarios={scenarios} />
