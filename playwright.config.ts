@@ -17,6 +17,8 @@ export default defineConfig({
   workers: 2,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', {open: 'never'}]],
   timeout: 30_000,
+  // Hydration and the first engine start take seconds when the machine is shared; a reader would wait as long.
+  expect: {timeout: 10_000},
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     // Recording a trace costs about a quarter of the suite's time (3.5 against 2.6 minutes on the

@@ -64,7 +64,6 @@ export default function ExchangeView({
       {machine && exchange.state ? (
         <div className={styles.states}>
           <p className={styles.statesTitle}>States of {exchange.state.machine}</p>
-          <StateDiagram name={exchange.state.machine} machine={machine} state={exchange.state.state} />
           <ol aria-label={`States of ${exchange.state.machine}`}>
             {machine.states.map((state) => (
               <li key={state.name} aria-current={state.name === exchange.state?.state ? 'step' : undefined} className={state.name === exchange.state?.state ? styles.current : undefined}>
@@ -76,6 +75,8 @@ export default function ExchangeView({
               </li>
             ))}
           </ol>
+          {/* The list first, so the current state and its next ones read right under the checks; the drawing below. */}
+          <StateDiagram name={exchange.state.machine} machine={machine} state={exchange.state.state} />
         </div>
       ) : null}
       {ok && (exchange.orderNo || exchange.followUps.length > 0) ? (

@@ -1,4 +1,4 @@
-import {useEffect, useId, useMemo, useRef, useState, type ReactNode} from 'react';
+import {useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode} from 'react';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import tryItJson from '@generated/sandbox-engine/tryit.json';
 import {brand} from '@site/src/brand';
@@ -129,6 +129,10 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
     if (!result || !pane || getComputedStyle(pane).position !== 'sticky') return;
     pane.scrollTop += result.getBoundingClientRect().top - pane.getBoundingClientRect().top - 8;
   };
+  // After the answer is committed, not from the send: a frame scheduled before React renders it measured the old answer.
+  useLayoutEffect(() => {
+    if (outcome.status === 'sent') revealResult();
+  }, [outcome]);
 
   /**
    * In this browser's sandbox, an operation on an existing object starts from the newest one the reader made
@@ -364,7 +368,6 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             .slice(0, 8)
             .map((candidate) => ({operationId: candidate.operationId, summary: candidate.summary, values: found}))
         : [];
-      requestAnimationFrame(revealResult);
       setOutcome({
         status: 'sent',
         exchange: {
