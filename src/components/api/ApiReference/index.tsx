@@ -1,5 +1,6 @@
 import {useId, useState, useSyncExternalStore, type ReactNode} from 'react';
 import clsx from 'clsx';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import type {OperationView} from '@site/src/lib/apiModel';
@@ -64,6 +65,8 @@ interface Props {
  */
 export default function ApiReference({operation, samples, purposeHtml, scenarios, children}: Props): ReactNode {
   const id = useId();
+  // Disabled until hydrated: a press before React is listening would be lost without a word.
+  const ready = useIsBrowser();
   const block = endpointBlock(operation);
   const key = `${block.panel}:${operation.operationId}`;
   const [open, setOpen] = useState(() => openedPanels.has(key));
@@ -87,7 +90,7 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
             Sandbox: <code>{block.sandboxUrl}</code>
           </p>
         ) : null}
-        <button type="button" className={clsx('button button--primary', styles.opener)} aria-expanded={open} aria-controls={`${id}-pane`} onClick={toggle}>
+        <button type="button" className={clsx('button button--primary', styles.opener)} aria-expanded={open} aria-controls={`${id}-pane`} onClick={toggle} disabled={!ready}>
           {open ? block.closeLabel : block.openLabel}
         </button>
       </div>

@@ -1,4 +1,5 @@
 import {useState, type ReactNode} from 'react';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import Button from '@site/src/components/ui/Button';
 import Badge, {type Tone} from '@site/src/components/ui/Badge';
@@ -49,6 +50,8 @@ export default function SandboxOrderDemo(): ReactNode {
   const providerKeyUrl = useBaseUrl('/test-vectors/provider-test-public.pem');
   const [events, setEvents] = useState<Events>({});
   const [run, setRun] = useState<RunState>({status: 'idle'});
+  // Disabled until hydrated: a press before React is listening would be lost without a word.
+  const ready = useIsBrowser();
 
   const start = async () => {
     setEvents({});
@@ -74,7 +77,7 @@ export default function SandboxOrderDemo(): ReactNode {
           </h2>
           <p className={styles.lede}>Runs in this browser against the sandbox engine. No account, nothing sent anywhere.</p>
         </div>
-        <Button variant="primary" onClick={() => void start()} disabled={run.status === 'running'}>
+        <Button variant="primary" onClick={() => void start()} disabled={!ready || run.status === 'running'}>
           {run.status === 'done' || run.status === 'failed' ? 'Create another sandbox order' : 'Create a sandbox order'}
         </Button>
       </div>
