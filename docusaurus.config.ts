@@ -201,7 +201,7 @@ const config: Config = {
     ],
     openapiContractPlugin,
     sandboxEnginePlugin,
-    // After the build: a Markdown twin of every page, /llms.txt and /llms-full.txt.
+    // After the build: a Markdown twin of every page, /llms.txt and the files it lists (llms-full, llms-api, llms-samples-*).
     markdownTwinsPlugin,
     // After the build: the local sandbox and the MCP server as one Node.js file each, under /downloads/.
     downloadsPlugin,

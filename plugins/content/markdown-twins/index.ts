@@ -198,7 +198,7 @@ export default function markdownTwinsPlugin(context: LoadContext): Plugin {
       const siteUrl = `${siteConfig.url.replace(/\/$/, '')}${siteConfig.baseUrl.replace(/\/$/, '')}`;
       const pages = twinPages(routesPaths, sidebarOrder(plugins));
       const {entries} = await writeMarkdownTwins(context.siteDir, outDir, siteUrl, pages);
-      console.log(`[markdown-twins] ${entries.length} twins, llms.txt and llms-full.txt in ${path.relative(context.siteDir, outDir)}`);
+      console.log(`[markdown-twins] ${entries.length} twins, llms.txt and the files it lists in ${path.relative(context.siteDir, outDir)}`);
     },
   };
 }
