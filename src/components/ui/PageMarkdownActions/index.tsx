@@ -46,7 +46,7 @@ export default function PageMarkdownActions(): ReactNode {
   return (
     <div className={styles.actions} role="group" aria-label="This page as Markdown">
       <details ref={menu} className={styles.menu}>
-        <summary className={buttonClassName({variant: 'quiet', size: 'sm', className: styles.summary})}>Page</summary>
+        <summary className={buttonClassName({variant: 'secondary', size: 'sm', className: styles.summary})}>Page</summary>
         <ul className={styles.items}>
           <li>
             <button type="button" className={buttonClassName({variant: 'quiet', size: 'sm', className: styles.item})} onClick={() => void copy()}>
