@@ -2,6 +2,7 @@ import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import type {Options as DocsOptions} from '@docusaurus/plugin-content-docs';
+import type {Options as BlogOptions} from '@docusaurus/plugin-content-blog';
 import type {Options as ClientRedirectsOptions} from '@docusaurus/plugin-client-redirects';
 import type {PluginOptions as SearchLocalOptions} from '@easyops-cn/docusaurus-search-local';
 import {brand} from './src/brand';
@@ -19,6 +20,7 @@ import openapiContractPlugin from './plugins/content/openapi-contract';
 import sandboxEnginePlugin from './plugins/content/sandbox-engine';
 import markdownTwinsPlugin from './plugins/content/markdown-twins';
 import downloadsPlugin from './plugins/content/downloads';
+import blogPlugin from './plugins/content/blog';
 import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/content/openapi-contract/remarkApiReference';
 import remarkSandboxData, {type RemarkSandboxDataOptions} from './plugins/content/openapi-contract/remarkSandboxData';
 import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
@@ -131,18 +133,8 @@ const config: Config = {
           // API pages render their reference sections from the contract at compile time.
           beforeDefaultRemarkPlugins: [[remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions], sandboxData, drawDiagrams],
         },
-        blog: {
-          path: contentSections.blog.folder,
-          routeBasePath: contentSections.blog.routeBasePath,
-          showReadingTime: true,
-          blogTitle: `${brand.name} developer blog`,
-          blogDescription: `Engineering notes on integrating ${brand.name}: retries, notifications, amounts and more. API release notes are in the API changelog.`,
-          feedOptions: {type: ['rss', 'atom'], copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName}`},
-          onInlineTags: 'throw',
-          onInlineAuthors: 'throw',
-          onUntruncatedBlogPosts: 'throw',
-          beforeDefaultRemarkPlugins: [drawDiagrams],
-        },
+        // The blog is plugins/content/blog (Docusaurus's plugin, its feeds given their self links), configured below.
+        blog: false,
         pages: {
           path: contentSections.pages.folder,
           routeBasePath: contentSections.pages.routeBasePath,
@@ -191,9 +183,25 @@ const config: Config = {
   ],
 
   plugins: [
+    // The blog (Docusaurus's blog plugin, wrapped): see plugins/content/blog.
+    [
+      blogPlugin,
+      {
+        path: contentSections.blog.folder,
+        routeBasePath: contentSections.blog.routeBasePath,
+        showReadingTime: true,
+        blogTitle: `${brand.name} developer blog`,
+        blogDescription: `Engineering notes on integrating ${brand.name}: retries, notifications, amounts and more. API release notes are in the API changelog.`,
+        feedOptions: {type: ['rss', 'atom'], copyright: `Copyright © ${brand.copyrightYear} ${brand.legalName}`},
+        onInlineTags: 'throw',
+        onInlineAuthors: 'throw',
+        onUntruncatedBlogPosts: 'throw',
+        beforeDefaultRemarkPlugins: [drawDiagrams],
+      } satisfies BlogOptions,
+    ],
     openapiContractPlugin,
     sandboxEnginePlugin,
-    // After the build: a Markdown twin of every page, /llms.txt and /llms-full.txt.
+    // After the build: a Markdown twin of every page, /llms.txt and the files it lists (llms-full, llms-api, llms-samples-*).
     markdownTwinsPlugin,
     // After the build: the local sandbox and the MCP server as one Node.js file each, under /downloads/.
     downloadsPlugin,

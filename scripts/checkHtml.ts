@@ -9,6 +9,8 @@ import path from 'node:path';
 import config from '../docusaurus.config';
 import {checkHtmlFiles} from '../tooling/htmlCheck';
 import {checkMarkdownTwins} from '../tooling/markdownTwinsCheck';
+import {feedSelfLinkProblems} from '../plugins/content/blog';
+import {contentSections} from '../src/contentSections';
 import {loadRouteContract} from '../tooling/routeContract';
 import {checkSitemapLinks} from '../tooling/sitemapLinks';
 
@@ -33,7 +35,11 @@ const twinProblems = checkMarkdownTwins(buildDir, path.resolve(__dirname, '..'),
 for (const problem of twinProblems) console.error(`${problem.page}: markdown twin: ${problem.message}`);
 console.log(`[check:html] Markdown twins: ${twinProblems.length} problems, in ${((Date.now() - twinsStarted) / 1000).toFixed(1)} s`);
 
+const feedProblems = feedSelfLinkProblems(path.join(buildDir, contentSections.blog.routeBasePath), `${siteUrl}${contentSections.blog.routeBasePath}`);
+for (const problem of feedProblems) console.error(`blog feed: ${problem}`);
+console.log(`[check:html] blog feeds: ${feedProblems.length} problems`);
+
 const unlinked = checkSitemapLinks(buildDir, siteUrl);
 for (const url of unlinked) console.error(`sitemap.xml: ${url} is linked from no page of the build`);
 console.log(`[check:html] sitemap: ${unlinked.length} URLs linked from no page`);
-process.exit(problems.length > 0 || twinProblems.length > 0 || unlinked.length > 0 ? 1 : 0);
+process.exit(problems.length > 0 || twinProblems.length > 0 || feedProblems.length > 0 || unlinked.length > 0 ? 1 : 0);

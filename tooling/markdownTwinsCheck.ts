@@ -3,9 +3,10 @@
  * every page of the route contract and src/extraRoutes.ts has its twin; each twin holds the page's
  * title and every code block of the page; an API page's twin names every field of its operation
  * and has all six sample languages; every link in a twin leads to a twin, page or file of the
- * build; llms.txt links every twin exactly once. Run by scripts/checkHtml.ts (npm run check:html).
+ * build; llms.txt links every twin exactly once and every llms-*.txt file; no llms file is over 1 MB,
+ * so that an assistant can hold it. Run by scripts/checkHtml.ts (npm run check:html).
  */
-import {existsSync, readFileSync, statSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import type {Nodes} from 'mdast';
 import {fromMarkdown} from 'mdast-util-from-markdown';
@@ -59,6 +60,16 @@ export function linkProblems(urls: readonly string[], siteUrl: string, exists: (
   });
 }
 
+/** The most an llms file may hold: about a quarter of a large context window, and under what common assistants accept as one attachment. */
+export const maxLlmsFileBytes = 1_000_000;
+
+/** The llms files over maxLlmsFileBytes, each named with its size. */
+export function llmsSizeProblems(files: ReadonlyArray<{name: string; bytes: number}>, limit = maxLlmsFileBytes): TwinProblem[] {
+  return files
+    .filter((file) => file.bytes > limit)
+    .map((file) => ({page: `/${file.name}`, message: `is ${file.bytes.toLocaleString('en-US')} bytes, over the ${limit.toLocaleString('en-US')}-byte limit for a file an assistant loads whole`}));
+}
+
 export function checkMarkdownTwins(buildDir: string, siteDir: string, contract: RouteContract, siteUrl: string): TwinProblem[] {
   const problems: TwinProblem[] = [];
   // The twins come from the build's routes; every page the contract and src/extraRoutes.ts require must be among them.
@@ -101,8 +112,13 @@ export function checkMarkdownTwins(buildDir: string, siteDir: string, contract: 
   const llmsFile = path.join(buildDir, 'llms.txt');
   const llms = existsSync(llmsFile) ? readFileSync(llmsFile, 'utf8') : '';
   if (llms === '') problems.push({page: '/llms.txt', message: 'missing or empty'});
-  if (!existsSync(path.join(buildDir, 'llms-full.txt'))) problems.push({page: '/llms-full.txt', message: 'missing'});
   const listed = [...llms.matchAll(/^- \[[^\]]*\]\(([^)]+)\)/gm)].map((match) => match[1] ?? '');
+  const llmsFiles = existsSync(buildDir) ? readdirSync(buildDir).filter((name) => /^llms(-[a-z0-9-]+)?\.txt$/.test(name)) : [];
+  for (const name of ['llms-full.txt', 'llms-api.txt']) if (!llmsFiles.includes(name)) problems.push({page: `/${name}`, message: 'missing'});
+  problems.push(...llmsSizeProblems(llmsFiles.map((name) => ({name, bytes: statSync(path.join(buildDir, name)).size}))));
+  for (const name of llmsFiles.filter((candidate) => candidate !== 'llms.txt')) {
+    if (!listed.includes(`${siteUrl}/${name}`)) problems.push({page: '/llms.txt', message: `does not list /${name}`});
+  }
   for (const page of pages) {
     const url = `${siteUrl}${twinPath(page.path)}`;
     const count = listed.filter((candidate) => candidate === url).length;

@@ -32,6 +32,17 @@ describe('JSON examples on the pages', () => {
     assert.match(problems[0]?.message ?? '', /updatedAt/);
   });
 
+  test('catches a paid order without its fee and net amount (the direct pay page had one)', () => {
+    const response = structuredClone(contractExample(contract, 'createOrder', 'directPay', '200')) as {data: {order: Record<string, unknown>}};
+    assert.equal(response.data.order['status'], 'PAID');
+    assert.deepEqual(check('x.md', page(response)).problems, [], 'the contract example itself passes');
+    delete response.data.order['fee'];
+    delete response.data.order['netAmount'];
+    const {problems} = check('x.md', page(response));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]?.message ?? '', /matches no schema/);
+  });
+
   test('a bare order and a notification are checked too; request bodies and sketches are not', () => {
     const order = structuredClone((contractExample(contract, 'createOrder', 'hostedPaypage', '200') as {data: {order: Record<string, unknown>}}).data.order);
     order['status'] = 'SHIPPED';

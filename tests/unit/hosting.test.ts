@@ -60,6 +60,7 @@ describe('hosting configuration', () => {
     assert.equal(headersFor(hosting.headers, '/docs/createorder').get('Content-Type'), undefined);
     assert.equal(headersFor(hosting.headers, '/llms.txt').get('Content-Type'), 'text/plain; charset=utf-8');
     assert.equal(headersFor(hosting.headers, '/llms-full.txt').get('Content-Type'), 'text/plain; charset=utf-8');
+    for (const file of ['/llms-api.txt', '/llms-samples-go.txt']) assert.equal(headersFor(hosting.headers, file).get('Content-Type'), 'text/plain; charset=utf-8');
     assert.equal(headersFor(hosting.headers, '/docs/createorder').get('Vary'), 'Accept');
     const mdLocation = nginx.slice(nginx.indexOf('location ~ \\.md$'));
     assert.match(mdLocation, /^location ~ \\\.md\$ \{\s*types \{ \}\s*default_type "text\/markdown; charset=utf-8";/);

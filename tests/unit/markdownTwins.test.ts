@@ -1,10 +1,12 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {buildTwin, llmsFullTxt, llmsTxt, type TwinEntry} from '../../src/lib/markdownTwins/twins';
+import {buildTwin, llmsFullTxt, llmsSamplesTxt, llmsTxt, type TwinEntry} from '../../src/lib/markdownTwins/twins';
 import {rewriteUrl, twinPath, type LinkContext} from '../../src/lib/markdownTwins/htmlToMarkdown';
-import {fenced, flattenFields} from '../../src/lib/markdownTwins/apiReference';
-import {linkProblems} from '../../tooling/markdownTwinsCheck';
-import {twinPages} from '../../plugins/content/markdown-twins';
+import {apiReferenceMarkdown, fenced, flattenFields, type CompactReference} from '../../src/lib/markdownTwins/apiReference';
+import {linkProblems, llmsSizeProblems, maxLlmsFileBytes} from '../../tooling/markdownTwinsCheck';
+import {apiPageReferences, bundledSampleLanguages, llmsFiles, samplesFilePath, twinPages} from '../../plugins/content/markdown-twins';
+import {stateDiagram} from '../../plugins/content/openapi-contract/remarkApiReference';
+import {repoRoot} from '../support/routeContract';
 
 const siteUrl = 'https://developers.example.com';
 const pages = new Set(['/', '/docs/refund', '/docs/createorder']);
@@ -138,5 +140,69 @@ describe('Markdown twins: which pages get one', () => {
       {path: '/demos/dynqr', section: 'demos'},
       {path: '/markdown-page', section: 'general'},
     ]);
+  });
+});
+
+describe('Markdown twins: files an assistant can hold (issue 29, D15: llms-full.txt was 2.8 MB)', () => {
+  test('the size check names each llms file over 1 MB with its size, and passes the rest', () => {
+    assert.equal(maxLlmsFileBytes, 1_000_000);
+    const problems = llmsSizeProblems([
+      {name: 'llms-full.txt', bytes: 2_836_759},
+      {name: 'llms-api.txt', bytes: 783_809},
+      {name: 'llms-samples-go.txt', bytes: maxLlmsFileBytes},
+    ]);
+    assert.deepEqual(problems, [{page: '/llms-full.txt', message: 'is 2,836,759 bytes, over the 1,000,000-byte limit for a file an assistant loads whole'}]);
+  });
+
+  test('llms.txt lists the bundle files with what each holds, before the pages; a bundle says what it holds', () => {
+    const labels = new Map([['curl', 'curl'], ['node', 'Node.js'], ['python', 'Python'], ['java', 'Java'], ['php', 'PHP'], ['go', 'Go']] as const);
+    const files = llmsFiles(labels);
+    assert.deepEqual(files.map((file) => file.path), ['/llms-full.txt', '/llms-api.txt', '/llms-samples-node.txt', '/llms-samples-python.txt', '/llms-samples-java.txt', '/llms-samples-php.txt', '/llms-samples-go.txt']);
+    const entries: TwinEntry[] = [{path: '/docs/refund', markdown: '/docs/refund.md', title: 'Refund', description: '', section: 'docs'}];
+    const text = llmsTxt({siteTitle: 'Veloxa Pay', summary: 'One API.', siteUrl, entries}, files);
+    assert.match(text, /## Whole-site files\n\n- \[Guides\]\(https:\/\/developers\.example\.com\/llms-full\.txt\): every page except the API reference/);
+    assert.match(text, /- \[Code samples: Go\]\(https:\/\/developers\.example\.com\/llms-samples-go\.txt\): the Go code sample/);
+    assert.ok(text.indexOf('## Whole-site files') < text.indexOf('## Docs'));
+    const full = llmsFullTxt({siteTitle: 'Veloxa Pay', summary: 'One API.', siteUrl, entries}, new Map([['/docs/refund.md', '# Refund\n']]), 'This file holds the guides.');
+    assert.match(full, /^# Veloxa Pay\n\n> One API\.\n\nThis file holds the guides\.\n\nInstructions/);
+    const samples = llmsSamplesTxt('Veloxa Pay', 'Go', [{title: 'Refund', twinUrl: `${siteUrl}/docs/refund.md`, endpoint: '**Endpoint:** `POST /v1/refunds`', fenced: '```go\npackage main\n```'}]);
+    assert.match(samples, /^# Veloxa Pay code samples: Go\n/);
+    assert.match(samples, /## Refund\n\n\*\*Endpoint:\*\* `POST \/v1\/refunds`\. Reference: https:\/\/developers\.example\.com\/docs\/refund\.md\n\n```go\npackage main\n```/);
+  });
+
+  test("the bundled API reference: curl only, other languages named with their file, shared codes and repeated tables given once", () => {
+    const references = apiPageReferences(repoRoot);
+    const cancel = references.get('/docs/cancel');
+    const retrieve = references.get('/docs/retrieveorderdetail');
+    assert.ok(cancel && retrieve, 'the Cancel order and Retrieve order detail pages exist');
+    const shown = new Map<string, string>();
+    const compact = (title: string): CompactReference => ({
+      languages: bundledSampleLanguages,
+      shown,
+      title,
+      samplesFile: (language) => `${siteUrl}${samplesFilePath(language)}`,
+      commonCodesUrl: `${siteUrl}/docs/response-code.md`,
+    });
+    const input = (pagePath: string, reference: NonNullable<typeof cancel>) => ({
+      ...reference,
+      pageUrl: `${siteUrl}${pagePath}`,
+      context: {...context, pagePath},
+      stateDiagram,
+    });
+    const full = apiReferenceMarkdown(input('/docs/cancel', cancel));
+    const first = apiReferenceMarkdown({...input('/docs/cancel', cancel), compact: compact('Cancel order')});
+    const second = apiReferenceMarkdown({...input('/docs/retrieveorderdetail', retrieve), compact: compact('Retrieve order detail')});
+    assert.match(full, /### Go\n/);
+    assert.match(first, /### curl\n/);
+    assert.doesNotMatch(first, /### (Node\.js|Python|Java|PHP|Go)\n/);
+    assert.match(first, /The same request in \[Node\.js\]\(https:\/\/developers\.example\.com\/llms-samples-node\.txt\)/);
+    const common = cancel.operation.resultCodes.find((result) => result.common);
+    assert.ok(common, 'an operation lists the codes every call shares');
+    assert.match(full, new RegExp(`\\| \`${common.code}\` \\|`));
+    assert.doesNotMatch(first, new RegExp(`\\| \`${common.code}\` \\|`));
+    assert.match(first, /every call can answer with the codes listed in \[Response codes\]/);
+    assert.match(second, /_The same as under "Header parameters" of \[Cancel order\]\(https:\/\/developers\.example\.com\/docs\/cancel\.md\), above\._/);
+    assert.doesNotMatch(first, /The same as under/);
+    assert.ok(first.length < full.length / 2, `the bundled version (${first.length}) is under half the page's twin (${full.length})`);
   });
 });

@@ -3,8 +3,11 @@
  * produced (the routes `postBuild` receives, less the search page, the 404 page, blog list
  * pagination and test-only pages) next to its HTML: `/docs/createorder` ->
  * `<outDir>/docs/createorder.md`, `/` -> `<outDir>/index.md`. Also
- * `/llms.txt`, `/llms-full.txt` and `/markdown-twins.json`, the index the MCP server's docs
- * tools read. Twins are converted from the built HTML (src/lib/markdownTwins), so they say what
+ * `/markdown-twins.json`, the index the MCP server's docs tools read, and the files for language
+ * models: `/llms.txt` (the index), `/llms-full.txt` (every page but the API reference),
+ * `/llms-api.txt` (the API reference, samples in curl only, repeated tables given once) and
+ * `/llms-samples-<language>.txt` (the other languages' samples), each under 1 MB so that an
+ * assistant can hold it (tooling/markdownTwinsCheck.ts checks the size). Twins are converted from the built HTML (src/lib/markdownTwins), so they say what
  * the page says; an API page's reference part comes from the contract instead, because the
  * page shows one example and one sample language at a time.
  */
@@ -16,9 +19,10 @@ import type {LoadContext, LoadedPlugin, Plugin} from '@docusaurus/types';
 import {brand} from '../../../src/brand';
 import {buildOperationView, type OperationView} from '../../../src/lib/apiModel';
 import {renderSamples, sampleInputFor, type RenderedSample} from '../../../src/lib/samples';
-import {apiReferenceMarkdown} from '../../../src/lib/markdownTwins/apiReference';
+import {apiReferenceMarkdown, endpointOf, fenced} from '../../../src/lib/markdownTwins/apiReference';
 import {twinPath, type LinkContext} from '../../../src/lib/markdownTwins/htmlToMarkdown';
-import {buildTwin, llmsFullTxt, llmsTxt, pageUrl, type TwinEntry} from '../../../src/lib/markdownTwins/twins';
+import {buildTwin, llmsFullTxt, llmsSamplesTxt, llmsTxt, pageUrl, type LlmsFile, type SampleOfPage, type TwinEntry} from '../../../src/lib/markdownTwins/twins';
+import {sampleLanguages, type SampleLanguage} from '../../../src/lib/samples/types';
 import {scanApiPages} from '../openapi-contract/apiPages';
 import {contractRelativePath, loadContract} from '../openapi-contract/loadContract';
 import {renderMarkdown} from '../openapi-contract/markdown';
@@ -109,33 +113,80 @@ export interface TwinsOutput {
   readonly twins: Map<string, string>;
 }
 
+/** The sample languages /llms-api.txt carries; the others get a file of their own. */
+export const bundledSampleLanguages: readonly SampleLanguage[] = ['curl'];
+
+/** The file of one sample language, e.g. "/llms-samples-python.txt". */
+export const samplesFilePath = (language: SampleLanguage): string => `/llms-samples-${language}.txt`;
+
+/** The bundle files /llms.txt lists, with what each holds. */
+export function llmsFiles(labels: ReadonlyMap<SampleLanguage, string>): LlmsFile[] {
+  return [
+    {path: '/llms-full.txt', title: 'Guides', holds: 'every page except the API reference in one file: integration guide, payment scenes, signing, sandbox, response codes, demos and blog.'},
+    {path: '/llms-api.txt', title: 'API reference', holds: `every operation and notification in one file: endpoint, fields, examples, states, result codes and the ${bundledSampleLanguages.map((language) => labels.get(language) ?? language).join(', ')} sample. A table already shown is not repeated; the codes every call shares are in Response codes.`},
+    ...sampleLanguages
+      .filter((language) => !bundledSampleLanguages.includes(language))
+      .map((language) => ({path: samplesFilePath(language), title: `Code samples: ${labels.get(language) ?? language}`, holds: `the ${labels.get(language) ?? language} code sample of every operation and notification.`})),
+  ];
+}
+
 /** Builds every twin from the HTML in outDir and writes them with the llms files and the index. */
 export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUrl: string, pages: ReadonlyArray<{path: string; section: string}>): Promise<TwinsOutput> {
   const known = new Set(pages.map((page) => page.path));
   const references = apiPageReferences(siteDir);
   const entries: TwinEntry[] = [];
   const twins = new Map<string, string>();
+  // /llms-api.txt's version of each API twin, and each language's samples.
+  const bundledTwins = new Map<string, string>();
+  const shown = new Map<string, string>();
+  const samplesByLanguage = new Map<SampleLanguage, SampleOfPage[]>();
+  const labels = new Map<SampleLanguage, string>();
   for (const page of pages) {
     const context: LinkContext = {siteUrl, pagePath: page.path, isTwinPage: (pathname) => known.has(pathname)};
     const reference = references.get(page.path);
-    const {entry, markdown} = buildTwin({
-      html: readFileSync(htmlFileOf(outDir, page.path), 'utf8'),
-      path: page.path,
-      section: page.section,
-      siteTitle: brand.name,
-      context,
-      interactive: interactivePages[page.path],
-      apiReference: reference && apiReferenceMarkdown({...reference, pageUrl: pageUrl(siteUrl, page.path), context, stateDiagram}),
-    });
+    const html = readFileSync(htmlFileOf(outDir, page.path), 'utf8');
+    const twinOf = (apiReference?: string) =>
+      buildTwin({html, path: page.path, section: page.section, siteTitle: brand.name, context, interactive: interactivePages[page.path], apiReference});
+    const referenceInput = reference && {...reference, pageUrl: pageUrl(siteUrl, page.path), context, stateDiagram};
+    const {entry, markdown} = twinOf(referenceInput && apiReferenceMarkdown(referenceInput));
     const file = path.join(outDir, twinPath(page.path));
     await mkdir(path.dirname(file), {recursive: true});
     await writeFile(file, markdown);
     entries.push(entry);
     twins.set(entry.markdown, markdown);
+    if (!reference || !referenceInput) continue;
+    const compact = {
+      languages: bundledSampleLanguages,
+      shown,
+      title: entry.title,
+      samplesFile: (language: SampleLanguage) => `${siteUrl}${samplesFilePath(language)}`,
+      commonCodesUrl: `${siteUrl}${twinPath('/docs/response-code')}`,
+    };
+    bundledTwins.set(entry.markdown, twinOf(apiReferenceMarkdown({...referenceInput, compact})).markdown);
+    for (const sample of reference.samples) {
+      labels.set(sample.language, sample.label);
+      const list = samplesByLanguage.get(sample.language) ?? [];
+      list.push({title: entry.title, twinUrl: `${siteUrl}${entry.markdown}`, endpoint: endpointOf(reference.operation), fenced: fenced(sample.code, sample.highlight, `title=${JSON.stringify(sample.fileName)}`)});
+      samplesByLanguage.set(sample.language, list);
+    }
   }
-  const llms = {siteTitle: brand.name, summary: `${brand.tagline} Developer documentation of the ${brand.name} payments API: guides, API reference, code samples and demos.`, siteUrl, entries};
-  await writeFile(path.join(outDir, 'llms.txt'), llmsTxt(llms));
-  await writeFile(path.join(outDir, 'llms-full.txt'), llmsFullTxt(llms, twins));
+  const summary = `${brand.tagline} Developer documentation of the ${brand.name} payments API: guides, API reference, code samples and demos.`;
+  const llms = {siteTitle: brand.name, summary, siteUrl, entries};
+  const files = llmsFiles(labels);
+  const otherFiles = (own: string) =>
+    `This file holds ${files.find((candidate) => candidate.path === own)?.holds ?? ''} The rest: ${files
+      .filter((candidate) => candidate.path !== own)
+      .map((candidate) => `${siteUrl}${candidate.path} (${candidate.title})`)
+      .join(', ')}; the index of every page is ${siteUrl}/llms.txt.`;
+  await writeFile(path.join(outDir, 'llms.txt'), llmsTxt(llms, files));
+  const guides = entries.filter((entry) => !bundledTwins.has(entry.markdown));
+  await writeFile(path.join(outDir, 'llms-full.txt'), llmsFullTxt({...llms, entries: guides}, twins, otherFiles('/llms-full.txt')));
+  const reference = entries.filter((entry) => bundledTwins.has(entry.markdown));
+  await writeFile(path.join(outDir, 'llms-api.txt'), llmsFullTxt({...llms, entries: reference}, bundledTwins, otherFiles('/llms-api.txt')));
+  for (const [language, samples] of samplesByLanguage) {
+    if (bundledSampleLanguages.includes(language)) continue;
+    await writeFile(path.join(outDir, samplesFilePath(language).slice(1)), llmsSamplesTxt(brand.name, labels.get(language) ?? language, samples));
+  }
   await writeFile(path.join(outDir, 'markdown-twins.json'), `${JSON.stringify(entries, null, 2)}\n`);
   return {entries, twins};
 }
@@ -147,7 +198,7 @@ export default function markdownTwinsPlugin(context: LoadContext): Plugin {
       const siteUrl = `${siteConfig.url.replace(/\/$/, '')}${siteConfig.baseUrl.replace(/\/$/, '')}`;
       const pages = twinPages(routesPaths, sidebarOrder(plugins));
       const {entries} = await writeMarkdownTwins(context.siteDir, outDir, siteUrl, pages);
-      console.log(`[markdown-twins] ${entries.length} twins, llms.txt and llms-full.txt in ${path.relative(context.siteDir, outDir)}`);
+      console.log(`[markdown-twins] ${entries.length} twins, llms.txt and the files it lists in ${path.relative(context.siteDir, outDir)}`);
     },
   };
 }

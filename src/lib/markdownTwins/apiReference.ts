@@ -6,7 +6,8 @@
  */
 import type {BodyView, FieldView, OperationView, VariantView} from '../apiModel';
 import type {RenderedSample} from '../samples';
-import {blockMarkdown, inlineMarkdown, type LinkContext} from './htmlToMarkdown';
+import type {SampleLanguage} from '../samples/types';
+import {blockMarkdown, inlineMarkdown, twinPath, type LinkContext} from './htmlToMarkdown';
 
 const cell = (value: string): string => value.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 const code = (value: string): string => {
@@ -94,15 +95,60 @@ export interface ApiReferenceInput {
   readonly context: LinkContext;
   /** Mermaid source of a state machine (the same function the page's diagram comes from). */
   readonly stateDiagram: (machine: OperationView['stateMachines'][number]) => string;
+  /** For the bundled reference (/llms-api.txt) rather than the page's own twin: see CompactReference. */
+  readonly compact?: CompactReference;
+}
+
+/**
+ * How the reference is shortened when many pages are bundled into one file for a language model:
+ * samples in `languages` only (the others are named with the file that holds them), the result codes
+ * every call shares left to the response-code page, and a table or diagram already shown earlier in the
+ * bundle replaced by a pointer to where it was (the signing headers, the Order object and OrderStatus
+ * recur on most pages).
+ */
+export interface CompactReference {
+  readonly languages: readonly SampleLanguage[];
+  /** Blocks already in the bundle, to the Markdown link of where they first appeared; filled in as pages are added. */
+  readonly shown: Map<string, string>;
+  /** The page's title, for the pointers. */
+  readonly title: string;
+  /** The file that holds the samples of a language left out, e.g. `https://…/llms-samples-go.txt`. */
+  readonly samplesFile: (language: SampleLanguage) => string;
+  /** The twin of the response-code page, where the codes every call shares are listed. */
+  readonly commonCodesUrl: string;
+}
+
+/** Blocks shorter than this are repeated as they are: a pointer would save little. */
+const minimumSharedBlock = 300;
+
+/** Replaces each long table or fence already shown (compact.shown) with a pointer to its first place. */
+function pointToShownBlocks(parts: readonly string[], compact: CompactReference, twinUrl: string): string[] {
+  let heading = '';
+  return parts.map((part) => {
+    if (part.startsWith('#')) {
+      heading = part.replace(/^#+\s*/, '');
+      return part;
+    }
+    if (part.length < minimumSharedBlock || !(part.startsWith('|') || part.startsWith('```'))) return part;
+    const first = compact.shown.get(part);
+    if (first) return `_The same as under ${first}, above._`;
+    compact.shown.set(part, `"${heading}" of [${compact.title}](${twinUrl})`);
+    return part;
+  });
+}
+
+/** The endpoint line of an operation (`**Endpoint:** \`POST /v1/orders\``) or notification. */
+export function endpointOf(operation: OperationView): string {
+  if (operation.kind === 'webhook') return `**Notification:** ${code(operation.path)}`;
+  // The path as the page shows it: with the servers' base path (/v1), which is also what is signed.
+  const basePath = operation.servers[0] ? new URL(operation.servers[0].url).pathname.replace(/\/$/, '') : '';
+  return `**Endpoint:** ${code(`${operation.method.toUpperCase()} ${basePath}${operation.path}`)}`;
 }
 
 /** The Markdown that stands for the page's endpoint header, request, response, states, result codes and samples. */
-export function apiReferenceMarkdown({operation, samples, pageUrl, context, stateDiagram}: ApiReferenceInput): string {
+export function apiReferenceMarkdown({operation, samples, pageUrl, context, stateDiagram, compact}: ApiReferenceInput): string {
   const isWebhook = operation.kind === 'webhook';
-  const parts: string[] = [];
-  // The path as the page shows it: with the servers' base path (/v1), which is also what is signed.
-  const basePath = operation.servers[0] ? new URL(operation.servers[0].url).pathname.replace(/\/$/, '') : '';
-  parts.push(isWebhook ? `**Notification:** ${code(operation.path)}` : `**Endpoint:** ${code(`${operation.method.toUpperCase()} ${basePath}${operation.path}`)}`);
+  const parts: string[] = [endpointOf(operation)];
   const hosts = [
     ...operation.servers.map((server) => `- ${server.description}: ${code(`${server.url.replace(/\/$/, '')}${isWebhook ? '' : operation.path}`)}`),
     `- Operation ID: ${code(operation.operationId)}`,
@@ -156,11 +202,12 @@ export function apiReferenceMarkdown({operation, samples, pageUrl, context, stat
 
   if (!isWebhook) {
     parts.push('## Response codes');
+    if (compact) parts.push(`Besides the codes below, every call can answer with the codes listed in [Response codes](${compact.commonCodesUrl}).`);
     parts.push(
       [
         '| Code | HTTP status | Message | Meaning | Retry | What to do |',
         '| --- | --- | --- | --- | --- | --- |',
-        ...operation.resultCodes.map(
+        ...operation.resultCodes.filter((result) => !compact || !result.common).map(
           (result) => `| ${code(result.code)} | ${result.httpStatus} | ${cell(result.message)} | ${cell(result.meaning)} | ${result.retry ? 'yes' : 'no'} | ${cell(result.action)} |`,
         ),
       ].join('\n'),
@@ -168,6 +215,10 @@ export function apiReferenceMarkdown({operation, samples, pageUrl, context, stat
   }
 
   parts.push('## Code samples');
-  for (const sample of samples) parts.push(`### ${sample.label}`, fenced(sample.code, sample.highlight, `title=${JSON.stringify(sample.fileName)}`));
-  return parts.join('\n\n');
+  const shownSamples = compact ? samples.filter((sample) => compact.languages.includes(sample.language)) : samples;
+  for (const sample of shownSamples) parts.push(`### ${sample.label}`, fenced(sample.code, sample.highlight, `title=${JSON.stringify(sample.fileName)}`));
+  if (!compact) return parts.join('\n\n');
+  const leftOut = samples.filter((sample) => !compact.languages.includes(sample.language));
+  if (leftOut.length > 0) parts.push(`The same request in ${leftOut.map((sample) => `[${sample.label}](${compact.samplesFile(sample.language)})`).join(', ')}.`);
+  return pointToShownBlocks(parts, compact, `${context.siteUrl}${twinPath(context.pagePath)}`).join('\n\n');
 }

@@ -89,9 +89,18 @@ function oneLine(description: string): string {
   return description.replace(/\s+/g, ' ').trim();
 }
 
-/** /llms.txt: every twin linked once, under the heading of its section. */
-export function llmsTxt(input: LlmsInput): string {
+/** A file of /llms.txt's "Whole-site files" section: one of the bundles below, with what it holds. */
+export interface LlmsFile {
+  /** URL path, e.g. "/llms-api.txt". */
+  readonly path: string;
+  readonly title: string;
+  readonly holds: string;
+}
+
+/** /llms.txt: the bundle files, then every twin linked once, under the heading of its section. */
+export function llmsTxt(input: LlmsInput, files: readonly LlmsFile[] = []): string {
   const parts = [`# ${input.siteTitle}`, `> ${input.summary}`, agentInstructions(input.siteUrl)];
+  if (files.length > 0) parts.push('## Whole-site files', files.map((file) => `- [${file.title}](${input.siteUrl}${file.path}): ${file.holds}`).join('\n'));
   const known = new Set(llmsSections.map((entry) => entry.section));
   const groups = [...llmsSections, ...[...new Set(input.entries.map((entry) => entry.section))].filter((section) => !known.has(section)).map((section) => ({section, heading: section}))];
   for (const {section, heading} of groups) {
@@ -102,13 +111,35 @@ export function llmsTxt(input: LlmsInput): string {
   return `${parts.join('\n\n')}\n`;
 }
 
-/** /llms-full.txt: the summary and instructions, then every twin, each after a separator naming it. */
-export function llmsFullTxt(input: LlmsInput, twins: ReadonlyMap<string, string>): string {
-  const parts = [`# ${input.siteTitle}`, `> ${input.summary}`, agentInstructions(input.siteUrl)];
+/**
+ * A bundle of twins in one file (/llms-full.txt, /llms-api.txt): the summary and instructions, a note on
+ * what the file holds and where the rest is, then the twins of input.entries, each after a separator naming it.
+ */
+export function llmsFullTxt(input: LlmsInput, twins: ReadonlyMap<string, string>, note = ''): string {
+  const parts = [`# ${input.siteTitle}`, `> ${input.summary}`, ...(note ? [note] : []), agentInstructions(input.siteUrl)];
   for (const entry of input.entries) {
     const markdown = twins.get(entry.markdown);
     if (markdown === undefined) continue;
     parts.push(`---\n\n<!-- ${input.siteUrl}${entry.markdown} -->\n\n${markdown.trim()}`);
   }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** One operation's sample in one language, for /llms-samples-<language>.txt. */
+export interface SampleOfPage {
+  readonly title: string;
+  /** The twin of the API page, which holds the request and response it sends. */
+  readonly twinUrl: string;
+  readonly endpoint: string;
+  readonly fenced: string;
+}
+
+/** /llms-samples-<language>.txt: every API page's code sample in one language, in the order of llms.txt. */
+export function llmsSamplesTxt(siteTitle: string, language: string, samples: readonly SampleOfPage[]): string {
+  const parts = [
+    `# ${siteTitle} code samples: ${language}`,
+    `> The code sample of every operation and notification of the ${siteTitle} API in ${language}, each ready to run against the sandbox. The fields, examples and result codes are in each operation's page, linked under its heading.`,
+  ];
+  for (const sample of samples) parts.push(`## ${sample.title}`, `${sample.endpoint}. Reference: ${sample.twinUrl}`, sample.fenced);
   return `${parts.join('\n\n')}\n`;
 }

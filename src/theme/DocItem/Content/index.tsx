@@ -6,7 +6,7 @@ import PageMarkdownActions from '@site/src/components/ui/PageMarkdownActions';
 
 type Props = WrapperProps<typeof ContentType>;
 
-/** Docs and demo pages: "Copy page" and "View as Markdown" (the page's twin) above the content. */
+/** Docs and demo pages: the "Page" menu (copy as Markdown, view the twin) beside the title. */
 export default function DocItemContentWrapper(props: Props): ReactNode {
   return (
     <>
