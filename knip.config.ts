@@ -67,6 +67,8 @@ const config: KnipConfig = {
     '{src,plugins}/**/highlighter/{client.tsx,server.tsx,prismFacade.ts}',
     // Entries esbuild bundles by path into the portal's downloads (tooling/bundles/bundle.ts).
     'tooling/bundles/*Entry.ts',
+    // Forked by path: the HTML check's worker processes (tooling/htmlCheck.ts).
+    'tooling/htmlCheckWorker.ts',
   ],
   // Code, and the content whose imports count (README and other Markdown are not code).
   project: ['**/*.{ts,tsx,js}', '{docs,demos,blog,src/pages}/**/*.{md,mdx}'],

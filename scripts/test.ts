@@ -1,33 +1,153 @@
 /**
- * `npm test`: every check, in order, stopping at the first that fails, then the
- * time each step took (CI prints it too, through .ci/run). Cheap checks come
- * first so a mistake fails in seconds, not after the build.
+ * `npm test`: every check, stopping at the first that fails, then the time each step took (CI prints it
+ * too, through .ci/run). Cheap checks start first so a mistake fails in seconds, not after the build.
+ *
+ * Steps that do not depend on each other run side by side, two at a time on two cores (TEST_JOBS=<n>
+ * changes it; TEST_JOBS=1 runs them one by one, in the order below): most of them are single-threaded
+ * (tsc, ESLint, the build's bundler, html-validate) or wait on servers and child processes, so one step
+ * alone leaves a core idle. Each step's output is held back and printed whole when the step ends, so the
+ * log reads step by step. The first failure stops the run: the steps still running are ended, and the
+ * failed step's output is printed last. The end-to-end suite runs alone, after everything else: it is
+ * the heaviest step, and the one whose timing a busy machine would disturb.
  */
-import {spawnSync} from 'node:child_process';
+import {spawn, type ChildProcess} from 'node:child_process';
+import {availableParallelism} from 'node:os';
 
-/** npm scripts, in the order they run. */
-const steps = ['typecheck', 'lint', 'check:deps', 'lint:contract', 'test:unit', 'test:sandbox', 'test:samples', 'build:test', 'test:clients', 'test:mcp', 'check:html', 'test:e2e'];
+interface Step {
+  /** The npm script. */
+  readonly name: string;
+  /** Scripts that must have passed first: they write what this one reads. */
+  readonly after?: readonly string[];
+  /** Runs with no other step beside it. */
+  readonly alone?: boolean;
+}
 
-const timings: Array<{step: string; seconds: number; ok: boolean}> = [];
-const started = Date.now();
-let failed: string | undefined;
-for (const step of steps) {
-  console.log(`\n=== npm run ${step}`);
-  const stepStarted = Date.now();
-  const result = spawnSync('npm', ['run', '--silent', step], {stdio: 'inherit'});
-  const ok = result.status === 0;
-  timings.push({step, seconds: (Date.now() - stepStarted) / 1000, ok});
-  if (!ok) {
-    failed = step;
-    break;
-  }
+/** npm scripts, in the order they start when a slot is free. */
+const steps: readonly Step[] = [
+  {name: 'typecheck'},
+  {name: 'lint'},
+  {name: 'check:deps'},
+  {name: 'lint:contract'},
+  {name: 'build:test'},
+  {name: 'test:unit'},
+  {name: 'test:sandbox'},
+  {name: 'test:samples'},
+  // Reads build-test/; writes tests/clients/typescript/generated, which tsc, ESLint and knip must not see half-written.
+  {name: 'test:clients', after: ['build:test', 'typecheck', 'lint', 'check:deps']},
+  {name: 'test:mcp', after: ['build:test']},
+  {name: 'check:html', after: ['build:test']},
+  {name: 'test:e2e', after: ['build:test'], alone: true},
+];
+
+const jobs = Math.max(1, Number(process.env['TEST_JOBS'] ?? Math.min(2, availableParallelism())) || 1);
+
+interface Result {
+  readonly step: string;
+  readonly seconds: number;
+  readonly status: 'passed' | 'failed' | 'stopped';
 }
 
 const format = (seconds: number) => `${Math.floor(seconds / 60)}m ${(seconds % 60).toFixed(0).padStart(2, '0')}s`;
-console.log('\nTime per step:');
-for (const {step, seconds, ok} of timings) console.log(`  ${step.padEnd(14)} ${format(seconds).padStart(8)}${ok ? '' : '  FAILED'}`);
-console.log(`  ${'total'.padEnd(14)} ${format((Date.now() - started) / 1000).padStart(8)}`);
-if (failed) {
-  console.error(`\nnpm test stopped: "npm run ${failed}" failed.`);
-  process.exit(1);
+const started = Date.now();
+const elapsed = () => format((Date.now() - started) / 1000);
+
+const results: Result[] = [];
+const running = new Map<string, {child: ChildProcess; stopped: boolean}>();
+const waiting = [...steps];
+let failed: string | undefined;
+const failures: Array<() => void> = [];
+
+function printOutput(step: string, output: readonly Buffer[], note: string): void {
+  process.stdout.write(`\n=== npm run ${step} (${note})\n`);
+  process.stdout.write(Buffer.concat(output));
 }
+
+/** Runs one step in its own process group (so ending it ends everything it started), collecting its output. */
+function run(step: Step): Promise<void> {
+  return new Promise((resolve) => {
+    const stepStarted = Date.now();
+    const output: Buffer[] = [];
+    const child = spawn('npm', ['run', '--silent', step.name], {stdio: ['ignore', 'pipe', 'pipe'], detached: true});
+    const entry = {child, stopped: false};
+    running.set(step.name, entry);
+    console.log(`[${elapsed()}] started  npm run ${step.name}`);
+    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${String(error)}\n`)));
+    child.on('close', (code, signal) => {
+      running.delete(step.name);
+      const seconds = (Date.now() - stepStarted) / 1000;
+      const status = entry.stopped ? 'stopped' : code === 0 && signal === null ? 'passed' : 'failed';
+      results.push({step: step.name, seconds, status});
+      if (status === 'failed' && failed === undefined) {
+        failed = step.name;
+        stopAll();
+      }
+      if (status === 'passed') printOutput(step.name, output, `passed in ${format(seconds)}`);
+      else if (status === 'stopped') console.log(`\n=== npm run ${step.name} (stopped after ${format(seconds)}: another step failed)`);
+      // A failure's output comes last, below the lines of the steps it stopped.
+      else failures.push(() => printOutput(step.name, output, `FAILED after ${format(seconds)}`));
+      resolve();
+    });
+  });
+}
+
+function stopAll(): void {
+  for (const entry of running.values()) {
+    entry.stopped = true;
+    try {
+      process.kill(-(entry.child.pid ?? 0), 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+const passed = (name: string) => results.some((result) => result.step === name && result.status === 'passed');
+
+/** The first waiting step whose prerequisites have passed and that may start beside what runs now. */
+function nextStep(): Step | undefined {
+  if (running.size >= jobs) return undefined;
+  const alone = [...running.keys()].some((name) => steps.find((step) => step.name === name)?.alone);
+  if (alone) return undefined;
+  for (const step of waiting) {
+    if (!(step.after ?? []).every(passed)) continue;
+    // A step that runs alone waits for every other step, and for all that comes before it in the list.
+    if (step.alone && (running.size > 0 || waiting[0] !== step)) continue;
+    return step;
+  }
+  return undefined;
+}
+
+/** Starts every step that may start, again each time one ends, until none runs. */
+function runAll(): Promise<void> {
+  return new Promise((done) => {
+    const schedule = () => {
+      if (failed === undefined) {
+        for (let step = nextStep(); step; step = nextStep()) {
+          waiting.splice(waiting.indexOf(step), 1);
+          void run(step).then(schedule);
+        }
+      }
+      if (running.size === 0) done();
+    };
+    schedule();
+  });
+}
+
+function report(): void {
+  for (const print of failures) print();
+  console.log(`\nTime per step (${jobs} at a time):`);
+  for (const {step, seconds, status} of [...results].sort((a, b) => steps.findIndex((s) => s.name === a.step) - steps.findIndex((s) => s.name === b.step))) {
+    console.log(`  ${step.padEnd(14)} ${format(seconds).padStart(8)}${status === 'passed' ? '' : `  ${status.toUpperCase()}`}`);
+  }
+  for (const {name} of waiting) console.log(`  ${name.padEnd(14)} ${'-'.padStart(8)}  NOT RUN`);
+  console.log(`  ${'total'.padEnd(14)} ${elapsed().padStart(8)}`);
+  if (failed) {
+    console.error(`\nnpm test stopped: "npm run ${failed}" failed.`);
+    process.exit(1);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stopAll(), process.exit(1)));
+void runAll().then(report);

@@ -7,7 +7,10 @@
  * browser; the browser scans (tests/e2e/routes.spec.ts) keep what needs
  * layout and colour.
  */
+import {fork} from 'node:child_process';
 import {readFileSync} from 'node:fs';
+import {availableParallelism} from 'node:os';
+import path from 'node:path';
 import {HtmlValidate, type ConfigData} from 'html-validate';
 import {parse, serialize, type DefaultTreeAdapterMap} from 'parse5';
 
@@ -104,4 +107,33 @@ export function checkHtmlFiles(files: readonly string[]): {checked: number; prob
     problems.push(...check(html, file));
   }
   return {checked, problems};
+}
+
+/**
+ * checkHtmlFiles over several processes (tooling/htmlCheckWorker.ts): html-validate is single-threaded
+ * and the pages do not depend on each other, so on two cores one process leaves a core idle. The pages
+ * are dealt out in turn, so each process gets a like share of small and large ones; the problems come
+ * back in the order of `files`.
+ */
+export async function checkHtmlFilesInParallel(files: readonly string[], processes = availableParallelism()): Promise<{checked: number; problems: HtmlProblem[]}> {
+  const shares = Array.from({length: Math.max(1, Math.min(processes, files.length))}, (_, index) => files.filter((_file, at) => at % processes === index));
+  const results = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<{checked: number; problems: HtmlProblem[]}>((resolve, reject) => {
+          // fork() runs the worker with this process's Node options, tsx's loader among them.
+          const worker = fork(path.join(__dirname, 'htmlCheckWorker.ts'), {stdio: ['ignore', 'inherit', 'inherit', 'ipc']});
+          let result: {checked: number; problems: HtmlProblem[]} | undefined;
+          worker.once('message', (message: {checked: number; problems: HtmlProblem[]}) => (result = message));
+          worker.once('error', reject);
+          worker.once('exit', (code) => (result && code === 0 ? resolve(result) : reject(new Error(`The HTML check of ${share.length} pages stopped (exit code ${String(code)}).`))));
+          worker.send(share);
+        }),
+    ),
+  );
+  const order = new Map(files.map((file, index) => [file, index]));
+  return {
+    checked: results.reduce((sum, result) => sum + result.checked, 0),
+    problems: results.flatMap((result) => result.problems).sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0)),
+  };
 }

@@ -2,12 +2,13 @@
  * The contract as a whole, and the errors bad input gets: each broken copy of
  * the contract must fail with a message naming the file and the field.
  */
-import {describe, test} from 'node:test';
+import {after, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {randomUUID} from 'node:crypto';
+import {copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {ContractError, loadContract, validateContract} from '../../plugins/content/openapi-contract/loadContract';
+import {checkedContractFile, ContractError, loadContract, validateContract} from '../../plugins/content/openapi-contract/loadContract';
 import {checkApiPages, scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
 import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
@@ -142,5 +143,53 @@ describe('API pages that disagree with the contract fail', () => {
   test('operations without a page', () => {
     const site = siteWith({'docs/a.mdx': '<ApiOperation operationId="createOrder" />\n'});
     assert.throws(() => checkApiPages(contract, scanApiPages(site)), /have no page with <ApiOperation.*: queryOrderPage/);
+  });
+});
+
+describe('a passed check is remembered between processes, for exactly the bytes checked (checkedContractFile)', () => {
+  const columnsText = readFileSync(columnsFile, 'utf8');
+  const written: string[] = [];
+  after(() => written.forEach((file) => rmSync(file, {force: true})));
+
+  /** A copy of the contract in a folder of its own, made different from any other by a comment. */
+  function copyWith(text: string): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'contract-'));
+    writeFileSync(path.join(dir, 'openapi.yaml'), text);
+    copyFileSync(columnsFile, path.join(dir, 'statement-columns.yaml'));
+    return path.join(dir, 'openapi.yaml');
+  }
+  const entryFor = (text: string) => {
+    const entry = checkedContractFile(text, columnsText);
+    assert.ok(entry, 'the checking code is on disk, so there is a cache entry (unset PORTAL_CONTRACT_CACHE)');
+    written.push(entry);
+    return entry;
+  };
+
+  test('a second load of the same bytes reads the entry, and gives what the check gave', () => {
+    const text = `${original}\n# ${randomUUID()}\n`;
+    const entry = entryFor(text);
+    assert.equal(existsSync(entry), false);
+    const checked = loadContract(copyWith(text));
+    assert.ok(existsSync(entry), 'the passed check is written down');
+    const remembered = loadContract(copyWith(text));
+    assert.notEqual(remembered.document, checked.document, 'read from the entry: a new object, as another process sees it');
+    assert.deepEqual(remembered.document, checked.document);
+    assert.deepEqual([...remembered.operations], [...checked.operations]);
+    assert.deepEqual([...remembered.resultCodes], [...checked.resultCodes]);
+    assert.deepEqual(remembered.statementColumns, checked.statementColumns);
+  });
+
+  test('a contract that fails its check is never written down, so it is checked (and fails) every time', () => {
+    const text = `${original.replace('amount: {value: 1250, currency: USD}\n                  scene: HOSTED_PAYPAGE', 'amount: {value: "12.50", currency: USD}\n                  scene: HOSTED_PAYPAGE')}\n# ${randomUUID()}\n`;
+    const entry = entryFor(text);
+    assert.throws(() => loadContract(copyWith(text)), /does not match its schema/);
+    assert.equal(existsSync(entry), false);
+  });
+
+  test('the key covers every byte of both files', () => {
+    const entry = checkedContractFile(original, columnsText);
+    assert.notEqual(checkedContractFile(`${original} `, columnsText), entry);
+    assert.notEqual(checkedContractFile(original, `${columnsText} `), entry);
+    assert.equal(checkedContractFile(original, columnsText), entry);
   });
 });

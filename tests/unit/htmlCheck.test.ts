@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import {mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {test} from 'node:test';
-import {createHtmlChecker, isRedirectPage, normalisedMarkup} from '../../tooling/htmlCheck';
+import {checkHtmlFiles, checkHtmlFilesInParallel, createHtmlChecker, isRedirectPage, normalisedMarkup} from '../../tooling/htmlCheck';
 
 const check = createHtmlChecker();
 const page = (body: string) =>
@@ -34,4 +37,20 @@ test('only the theme code-line markup is let through', () => {
 test('client-side redirect pages are recognised', () => {
   assert.equal(isRedirectPage('<!DOCTYPE html><meta charset="UTF-8"><meta http-equiv="refresh" content="0; url=/docs/x">'), true);
   assert.equal(isRedirectPage(page('<p>Hello')), false);
+});
+
+test('the pages shared out among processes give what one process gives, in the order of the files', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'html-check-'));
+  const bodies = ['<p>Fine', '<h4>Skipped levels</h4>', '<p id=a>One</p><p id=a>Two</p>', '<p>Fine too', '<img src=a.svg><input type=text id=q>'];
+  const files = bodies.map((body, index) => {
+    const file = path.join(dir, `page-${index}.html`);
+    writeFileSync(file, page(body));
+    return file;
+  });
+  files.push(path.join(dir, 'redirect.html'));
+  writeFileSync(files.at(-1) ?? '', '<!DOCTYPE html><meta charset="UTF-8"><meta http-equiv="refresh" content="0; url=/docs/x">');
+  const alone = checkHtmlFiles(files);
+  assert.equal(alone.checked, bodies.length);
+  assert.deepEqual(new Set(alone.problems.map((problem) => path.basename(problem.file))), new Set(['page-1.html', 'page-2.html', 'page-4.html']));
+  assert.deepEqual(await checkHtmlFilesInParallel(files, 2), alone);
 });

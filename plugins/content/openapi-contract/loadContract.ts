@@ -6,8 +6,11 @@
  *
  * Synchronous and cached per file modification time: the Docusaurus plugin
  * and the remark plugin that feeds API pages both call it during one build.
+ * A check that passed is also remembered on disk, by the bytes checked and the
+ * checking code (checkedContractFile below), for the many processes of a test run.
  */
-import {readFileSync, statSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import {mkdirSync, readFileSync, renameSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {LineCounter, parseDocument} from 'yaml';
 import {createContractValidator, pointerSegment} from '../../../src/lib/contract/validator';
@@ -41,13 +44,15 @@ export interface LoadedContract {
 /** Where the contract lives, relative to the site directory. */
 export const contractRelativePath = path.join('api', 'openapi.yaml');
 
-function readYaml(file: string): unknown {
-  let text: string;
+function readText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     throw new ContractError(`${file}: cannot read the file.`);
   }
+}
+
+function parseYaml(file: string, text: string): unknown {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {lineCounter, prettyErrors: false});
   const first = doc.errors[0];
@@ -185,8 +190,8 @@ function checkExamples(file: string, doc: OpenApiDocument, operations: Map<strin
   }
 }
 
-function loadStatementColumns(file: string): StatementColumn[] {
-  const data = readYaml(file);
+function loadStatementColumns(file: string, text: string): StatementColumn[] {
+  const data = parseYaml(file, text);
   const columns = (data as {columns?: unknown}).columns;
   if (!Array.isArray(columns) || columns.length === 0) {
     throw new ContractError(`${file}: columns: expected a non-empty list.`);
@@ -203,7 +208,11 @@ function loadStatementColumns(file: string): StatementColumn[] {
 
 /** Reads and checks the contract; throws ContractError on the first problem. */
 export function validateContract(file: string, statementColumnsFile: string): LoadedContract {
-  const raw = readYaml(file);
+  return validateContractText(file, readText(file), statementColumnsFile, readText(statementColumnsFile));
+}
+
+function validateContractText(file: string, text: string, statementColumnsFile: string, columnsText: string): LoadedContract {
+  const raw = parseYaml(file, text);
   if (typeof raw !== 'object' || raw === null) throw new ContractError(`${file}: expected an OpenAPI document (a YAML mapping).`);
   const document = raw as OpenApiDocument;
   if (typeof document.openapi !== 'string' || !document.openapi.startsWith('3.1.')) {
@@ -214,18 +223,93 @@ export function validateContract(file: string, statementColumnsFile: string): Lo
   const operations = checkOperations(file, document, resultCodes);
   checkStateMachines(file, document);
   checkExamples(file, document, operations);
-  return {file, document, operations, resultCodes, statementColumns: loadStatementColumns(statementColumnsFile)};
+  return {file, document, operations, resultCodes, statementColumns: loadStatementColumns(statementColumnsFile, columnsText)};
+}
+
+// ---- Checks that passed, remembered between processes -------------------------------------------------
+
+/**
+ * The test runner starts a process per test file and most of them load the contract; parsing its YAML and
+ * compiling a validator for every example costs about two seconds of CPU each time, for the same answer.
+ * So a check that passed is written down under a hash of everything the answer depends on: the two files'
+ * bytes, the checking code (this loader and the validator it checks examples with) and package-lock.json
+ * (the versions of yaml, Ajv and ajv-formats). Any change to any of them is a new key, checked afresh; a
+ * contract that fails is never written down, so it fails every time. The entries live in
+ * node_modules/.cache, which a fresh install does not have. PORTAL_CONTRACT_CACHE=off checks every time.
+ */
+const checkingCode = [
+  'plugins/content/openapi-contract/loadContract.ts',
+  'src/lib/openapiTypes.ts',
+  'src/lib/contract/validator.ts',
+  'src/lib/contract/sharedParts.ts',
+  'src/lib/contract/schemaErrors.ts',
+  'package-lock.json',
+];
+
+/**
+ * Where a passed check of these bytes by this code is written down; undefined when the cache is off or the
+ * checking code is not on disk beside this module (a bundle that carries the loader).
+ */
+export function checkedContractFile(contractText: string, columnsText: string): string | undefined {
+  if (process.env['PORTAL_CONTRACT_CACHE'] === 'off' || typeof __dirname === 'undefined') return undefined;
+  const root = path.resolve(__dirname, '..', '..', '..');
+  const hash = createHash('sha256');
+  try {
+    for (const file of checkingCode) hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
+  } catch {
+    return undefined;
+  }
+  hash.update(contractText).update('\0').update(columnsText);
+  return path.join(root, 'node_modules', '.cache', 'portal-contract', `${hash.digest('hex')}.json`);
+}
+
+interface CheckedContract {
+  readonly document: OpenApiDocument;
+  readonly statementColumns: readonly StatementColumn[];
+}
+
+function readChecked(file: string, entry: string): LoadedContract | undefined {
+  let checked: CheckedContract;
+  try {
+    checked = JSON.parse(readFileSync(entry, 'utf8')) as CheckedContract;
+  } catch {
+    return undefined;
+  }
+  const {document, statementColumns} = checked;
+  // The maps are rebuilt by the same (cheap) checks that built them the first time.
+  const resultCodes = checkResultCodes(file, document);
+  return {file, document, operations: checkOperations(file, document, resultCodes), resultCodes, statementColumns};
+}
+
+function writeChecked(entry: string, contract: LoadedContract): void {
+  const checked: CheckedContract = {document: contract.document, statementColumns: contract.statementColumns};
+  try {
+    mkdirSync(path.dirname(entry), {recursive: true});
+    // Written whole under another name first, so a process reading at the same time never sees half of it.
+    const partial = `${entry}.${process.pid}.partial`;
+    writeFileSync(partial, JSON.stringify(checked));
+    renameSync(partial, entry);
+  } catch {
+    // A cache that cannot be written only costs time.
+  }
 }
 
 const cache = new Map<string, {mtimeMs: number; contract: LoadedContract}>();
 
-/** validateContract, cached until either file changes. */
+/** validateContract, cached until either file changes (and on disk: checkedContractFile). */
 export function loadContract(file: string): LoadedContract {
   const columnsFile = path.join(path.dirname(file), 'statement-columns.yaml');
   const mtimeMs = statSync(file).mtimeMs + statSync(columnsFile).mtimeMs;
   const hit = cache.get(file);
   if (hit && hit.mtimeMs === mtimeMs) return hit.contract;
-  const contract = validateContract(file, columnsFile);
+  const text = readText(file);
+  const columnsText = readText(columnsFile);
+  const entry = checkedContractFile(text, columnsText);
+  let contract = entry === undefined ? undefined : readChecked(file, entry);
+  if (!contract) {
+    contract = validateContractText(file, text, columnsFile, columnsText);
+    if (entry !== undefined) writeChecked(entry, contract);
+  }
   cache.set(file, {mtimeMs, contract});
   return contract;
 }
