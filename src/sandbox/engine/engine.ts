@@ -43,6 +43,7 @@ import {createClock, dayStart, isoSeconds, utcDay, type SandboxClock} from './cl
 import {MinHeap} from './heap';
 import {isAcknowledgement, lowerCaseHeaders, type NotificationTransport, type SandboxRequest, type SandboxResponse} from './http';
 import {randomDigits, randomId, randomNonce, randomToken} from './ids';
+import {matchOperation, pathOf} from './pipeline/route';
 import {canonicalJson, type EngineSpec, type NotifySource, type OperationSpec} from './spec';
 import {
   ChangeSet,
@@ -295,29 +296,6 @@ function money(value: number, currency: string): Money {
   return {value, currency};
 }
 
-/** A path template as a pattern: "/v1/orders/{merchantOrderNo}" matches one segment per parameter. */
-function pathPattern(path: string): {regex: RegExp; names: string[]} {
-  const names: string[] = [];
-  const source = path
-    .split('/')
-    .map((segment) => {
-      const match = /^\{([^}]+)\}$/.exec(segment);
-      if (!match) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(match[1] ?? '');
-      return '([^/]+)';
-    })
-    .join('/');
-  return {regex: new RegExp(`^${source}$`), names};
-}
-
-function decodeComponent(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The masked form the contract's MaskedAccount pattern wants: stars, then the last four. */
 function maskTail(account: string): string {
   return `${'*'.repeat(Math.max(1, account.length - 4))}${account.slice(-4)}`;
@@ -347,7 +325,6 @@ export class SandboxEngine {
   private readonly changes = new ChangeSet();
   private readonly faults: Fault[] = [];
   private readonly rateWindows = new Map<string, {second: number; count: number}>();
-  private readonly routes: Array<{operation: OperationSpec; regex: RegExp; names: string[]}>;
   private readonly publicKeys = new Map<string, CryptoKey>();
   private providerPrivateKey!: CryptoKey;
   private readonly providerKeyVersion: number;
@@ -368,7 +345,6 @@ export class SandboxEngine {
     this.providerKeyVersion = options.providerKey.keyVersion;
     this.providerPrivateKeyPem = options.providerKey.privateKeyPem;
     this.defaultMerchantKeyPem = options.defaultMerchantPublicKeyPem;
-    this.routes = this.spec.operations.map((operation) => ({operation, ...pathPattern(operation.path)}));
   }
 
   /** Creates an engine over its store: what the store holds is loaded, and the test merchant exists. */
@@ -611,22 +587,13 @@ export class SandboxEngine {
 
   private route(method: string, target: string): {operation: OperationSpec; pathParams: Record<string, string>; query: URLSearchParams} {
     if (!target.startsWith('/')) reject('INVALID_PARAMETER', `The request target must be a path starting with ${this.spec.basePath}/, got "${target.slice(0, 80)}".`);
-    const queryAt = target.indexOf('?');
-    const path = queryAt === -1 ? target : target.slice(0, queryAt);
-    const query = new URLSearchParams(queryAt === -1 ? '' : target.slice(queryAt + 1));
-    const candidates = this.routes.filter((route) => route.regex.test(path));
-    if (candidates.length === 0) reject('INVALID_PARAMETER', `No operation at ${path.slice(0, 120)}: paths start with ${this.spec.basePath}/, as on the API reference pages.`);
-    const route = candidates.find((candidate) => candidate.operation.method === method.toUpperCase());
-    if (!route) reject('INVALID_PARAMETER', `${path} takes ${candidates.map((candidate) => candidate.operation.method).join(' or ')}, not ${method.slice(0, 10)}.`);
-    const found = route as (typeof candidates)[number];
-    const match = found.regex.exec(path) ?? [];
-    const pathParams: Record<string, string> = {};
-    found.names.forEach((name, index) => {
-      const decoded = decodeComponent(match[index + 1] ?? '');
-      if (decoded === undefined) reject('INVALID_PARAMETER', `The path parameter ${name} is not valid percent-encoding.`);
-      pathParams[name] = decoded as string;
-    });
-    return {operation: found.operation, pathParams, query};
+    const path = pathOf(target);
+    const query = new URLSearchParams(target.slice(path.length + 1));
+    const match = matchOperation(this.spec.operations, method, path);
+    if (match.found) return {operation: match.operation, pathParams: {...match.pathParams}, query};
+    if (match.reason === 'path') return reject('INVALID_PARAMETER', `No operation at ${path.slice(0, 120)}: paths start with ${this.spec.basePath}/, as on the API reference pages.`);
+    if (match.reason === 'method') return reject('INVALID_PARAMETER', `${path} takes ${match.methods.join(' or ')}, not ${method.slice(0, 10)}.`);
+    return reject('INVALID_PARAMETER', `The path parameter ${match.parameter} is not valid percent-encoding.`);
   }
 
   private async authenticate(request: SandboxRequest, headers: Record<string, string | undefined>): Promise<MerchantState> {
