@@ -80,6 +80,10 @@ export interface EngineSpec {
   /** State machines by the schema that declares them: OrderStatus, RefundStatus, TransferStatus... */
   readonly stateMachines: Readonly<Record<string, StateMachineSpec>>;
   readonly signing: {readonly timestampWindowSeconds: number; readonly nonceRetentionSeconds: number};
+  /** x-time-limits: refund window, expiry range, cashier URL, list range, agreement link and auth code lifetimes. */
+  readonly timeLimits: TimeLimits;
+  /** The statement file's header row: the column names of api/statement-columns.yaml, in order. */
+  readonly statementHeader: string;
   readonly delivery: {
     readonly timeoutSeconds: number;
     readonly retryScheduleSeconds: readonly number[];
@@ -240,7 +244,30 @@ function sceneFieldsOf(doc: OpenApiDocument): Record<string, string[]> {
   return sceneFields;
 }
 
-export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): EngineSpec {
+export interface TimeLimits {
+  readonly refundWindowDays: number;
+  readonly expiryMinSeconds: number;
+  readonly expiryMaxDays: number;
+  readonly cashierUrlSeconds: number;
+  readonly listRangeDays: number;
+  readonly agreementLinkSeconds: number;
+  readonly authCodeSeconds: number;
+}
+
+const timeLimitNames = ['refundWindowDays', 'expiryMinSeconds', 'expiryMaxDays', 'cashierUrlSeconds', 'listRangeDays', 'agreementLinkSeconds', 'authCodeSeconds'] as const;
+
+function timeLimitsOf(doc: OpenApiDocument): TimeLimits {
+  const declared = (doc as {'x-time-limits'?: Partial<Record<string, unknown>>})['x-time-limits'] ?? {};
+  const limits: Record<string, number> = {};
+  for (const name of timeLimitNames) {
+    const value = declared[name];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new SpecError(`x-time-limits.${name} must be a positive whole number.`);
+    limits[name] = value;
+  }
+  return limits as unknown as TimeLimits;
+}
+
+export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData, statementColumns: ReadonlyArray<{readonly name: string}>): EngineSpec {
   const server = doc.servers?.[0]?.url;
   if (!server) throw new SpecError('The contract has no servers[0].url.');
   const basePath = new URL(server).pathname.replace(/\/$/, '');
@@ -272,6 +299,8 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
     resultCodes,
     stateMachines,
     signing: {timestampWindowSeconds: signing?.timestampWindowSeconds ?? 300, nonceRetentionSeconds: signing?.nonceRetentionSeconds ?? 600},
+    timeLimits: timeLimitsOf(doc),
+    statementHeader: statementColumns.map((column) => column.name).join(','),
     delivery: {
       timeoutSeconds: delivery.timeoutSeconds ?? 10,
       retryScheduleSeconds: delivery.retrySchedule.map(parseDuration),

@@ -22,7 +22,7 @@ export function createAgreement(tx: Tx, state: MerchantState, body: JsonObject, 
   }
   const now = tx.clock.now();
   const agreementId = randomId('agr_', 16);
-  const expires = now + 30 * 60 * msPerSecond;
+  const expires = now + tx.spec.timeLimits.agreementLinkSeconds * msPerSecond;
   const record: AgreementRecord = {
     requestKey,
     ...(typeof body['notifyUrl'] === 'string' ? {notifyUrl: body['notifyUrl']} : {}),
@@ -64,7 +64,8 @@ export function exchangeAuthCode(tx: Tx, state: MerchantState, authCode: string)
   const fixed = data.walletAuthCodes.codes.find((entry) => entry.code === authCode);
   if (fixed) return {code: 'SUCCESS', data: {payerWalletUserId: fixed.userId, scope: 'USER_ID', issuedAt: isoSeconds(tx.clock.now())}};
   const issued = state.authCodes.get(authCode);
-  if (!issued || issued.used || tx.clock.now() - issued.issuedAt > 5 * 60 * msPerSecond) return reject(data.walletAuthCodes.unknown.resultCode ?? 'AUTH_CODE_INVALID', 'The authorization code is unknown, used already or older than 5 minutes.');
+  const lifetime = tx.spec.timeLimits.authCodeSeconds;
+  if (!issued || issued.used || tx.clock.now() - issued.issuedAt > lifetime * msPerSecond) return reject(data.walletAuthCodes.unknown.resultCode ?? 'AUTH_CODE_INVALID', `The authorization code is unknown, used already or older than ${lifetime / 60} minutes.`);
   issued.used = true;
   tx.touch(state, 'authCode', authCode);
   const userId = data.walletAuthCodes.codes.find((entry) => entry.wallet === issued.wallet)?.userId ?? 'wu_Sandbox000';

@@ -34,7 +34,8 @@ export function timeRange(tx: Tx, from: string, to: string, fromName: string, to
   const start = Date.parse(from);
   const end = Date.parse(to);
   if (!(end > start)) reject('INVALID_PARAMETER', `${toName} must be after ${fromName}.`);
-  if (end - start > 31 * 86400 * msPerSecond) reject('INVALID_PARAMETER', `${fromName} to ${toName} spans more than 31 days.`);
+  const days = tx.spec.timeLimits.listRangeDays;
+  if (end - start > days * 86400 * msPerSecond) reject('INVALID_PARAMETER', `${fromName} to ${toName} spans more than ${days} days.`);
   return {from: start, to: end};
 }
 

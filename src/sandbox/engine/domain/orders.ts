@@ -230,8 +230,9 @@ export function adjustExpiry(tx: Tx, state: MerchantState, merchantOrderNo: stri
   if (!isRealTimestamp(expiresAt)) reject('INVALID_PARAMETER', 'expiresAt must be YYYY-MM-DDTHH:MM:SSZ naming a real instant.');
   const at = Date.parse(expiresAt);
   const now = tx.clock.now();
-  if (at < now + 60 * msPerSecond || at > Date.parse(record.order.createdAt) + 7 * 86400 * msPerSecond) {
-    reject('EXPIRY_OUT_OF_RANGE', 'Choose an expiry between now plus 60 seconds and 7 days after the order was created.');
+  const {expiryMinSeconds, expiryMaxDays} = tx.spec.timeLimits;
+  if (at < now + expiryMinSeconds * msPerSecond || at > Date.parse(record.order.createdAt) + expiryMaxDays * 86400 * msPerSecond) {
+    reject('EXPIRY_OUT_OF_RANGE', `Choose an expiry between now plus ${expiryMinSeconds} seconds and ${expiryMaxDays} days after the order was created.`);
   }
   setOrderStatus(tx, state, record, status, {expiresAt});
   tx.schedule({at, clientId: state.merchant.clientId, kind: 'order.expire', ref: merchantOrderNo, data: {expiresAt}});
@@ -248,7 +249,7 @@ export function getCashierUrl(tx: Tx, state: MerchantState, merchantOrderNo: str
     reject('INVALID_PARAMETER', `Get cashier URL is for HOSTED_PAYPAGE, IFRAME_PAYPAGE and EWALLET orders; ${merchantOrderNo} is ${String(record.order['scene'])}.`);
   }
   const locale = typeof body?.['locale'] === 'string' ? `&locale=${body['locale']}` : '';
-  const expiresAt = Math.min(tx.clock.now() + 15 * 60 * msPerSecond, Date.parse(record.order.expiresAt));
+  const expiresAt = Math.min(tx.clock.now() + tx.spec.timeLimits.cashierUrlSeconds * msPerSecond, Date.parse(record.order.expiresAt));
   return {code: 'SUCCESS', data: {merchantOrderNo, cashierUrl: `https://${tx.hosts.cashier}/pay/${record.order.orderId}?t=${randomToken(16)}${locale}`, expiresAt: isoSeconds(expiresAt)}};
 }
 

@@ -45,7 +45,8 @@ export function revokeOrder(tx: Tx, state: MerchantState, merchantOrderNo: strin
 
 export function checkRefundPeriod(tx: Tx, record: OrderRecord): void {
   const paidAt = record.order['paidAt'];
-  if (typeof paidAt === 'string' && tx.clock.now() - Date.parse(paidAt) > 365 * 86400 * msPerSecond) reject('REFUND_PERIOD_EXPIRED', `Order ${record.order.merchantOrderNo} was paid at ${paidAt}, more than 365 days ago: it can no longer be refunded.`);
+  const days = tx.spec.timeLimits.refundWindowDays;
+  if (typeof paidAt === 'string' && tx.clock.now() - Date.parse(paidAt) > days * 86400 * msPerSecond) reject('REFUND_PERIOD_EXPIRED', `Order ${record.order.merchantOrderNo} was paid at ${paidAt}, more than ${days} days ago: it can no longer be refunded.`);
 }
 
 export function hasOpenChargeback(tx: Tx, state: MerchantState, merchantOrderNo: string): boolean {

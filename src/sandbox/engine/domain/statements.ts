@@ -17,7 +17,7 @@ export async function gzipWithDigest(text: string): Promise<{bytes: Uint8Array; 
 export function statementCsv(tx: Tx, state: MerchantState, day: string, currency?: string): {csv: string; rowCount: number} {
   const start = dayStart(day);
   const end = start + 86400 * msPerSecond;
-  const header = 'statement_date,transaction_type,merchant_reference,provider_reference,related_merchant_order_no,currency,gross_amount,fee_amount,net_amount,status,payment_method,created_at,completed_at,store_id,available_on';
+  const header = tx.spec.statementHeader;
   const opening = totals(tx, state, start);
   const closing = totals(tx, state, end);
   // Every currency of the account, even on a day before the merchant existed (0, no rows, 0).
