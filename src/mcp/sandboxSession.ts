@@ -9,6 +9,7 @@
 import {createClock, isoSeconds} from '../sandbox/engine/clock';
 import type {SandboxEngine} from '../sandbox/engine/engine';
 import type {NotificationTransport, SandboxResponse} from '../sandbox/engine/http';
+import {matchOperation} from '../sandbox/engine/pipeline/route';
 import type {OperationSpec} from '../sandbox/engine/spec';
 import type {RecordValue, SandboxStore} from '../sandbox/engine/store';
 import {createNodeEngine, sandboxFiles} from '../sandbox/server/loadEngine';
@@ -87,9 +88,13 @@ function storeWithInbox(store: SandboxStore, inbox: InboxEntry[]): SandboxStore 
   };
 }
 
-/** The contract operation a method and path name, or undefined. */
-export function operationFor(operations: readonly OperationSpec[], method: string, pathOnly: string): OperationSpec | undefined {
-  return operations.find((operation) => operation.method === method && new RegExp(`^${operation.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathOnly));
+/**
+ * The contract operation a method and request target name, or undefined; a parameter that will not decode
+ * still names its operation, whose engine call then answers INVALID_PARAMETER.
+ */
+function operationFor(operations: readonly OperationSpec[], method: string, target: string): OperationSpec | undefined {
+  const match = matchOperation(operations, method, target);
+  return match.found || match.reason === 'encoding' ? match.operation : undefined;
 }
 
 export interface SandboxSession {
@@ -140,7 +145,7 @@ export async function createSandboxSession(options: SandboxSessionOptions = {}):
     inbox,
     settle,
     async call(method, target, body) {
-      const operation = operationFor(files.spec.operations, method, target.split('?')[0] ?? '');
+      const operation = operationFor(files.spec.operations, method, target);
       if (!operation) throw new Error(`${method} ${target} is not an operation of the contract.`);
       const timestamp = isoSeconds(clock.now());
       const nonce = crypto.randomUUID();

@@ -17,12 +17,13 @@ import {sampleEnvironment, sampleLanguages} from '../lib/samples';
 import {encodeTargetComponent} from '../lib/samples/types';
 import {isoSeconds} from '../sandbox/engine/clock';
 import type {ActionResult} from '../sandbox/engine/engine';
+import {matchOperation} from '../sandbox/engine/pipeline/route';
 import type {SandboxStore} from '../sandbox/engine/store';
 import {SandboxDataError} from '../sandbox/server/fileStore';
 import {sandboxFiles} from '../sandbox/server/loadEngine';
 import {DocsLibrary, siteOrigin} from './docs';
 import {operationSlice} from './operation';
-import {createSandboxSession, operationFor, type InboxEntry, type SandboxSession} from './sandboxSession';
+import {createSandboxSession, type InboxEntry, type SandboxSession} from './sandboxSession';
 import {ToolInputError} from './toolError';
 
 export interface PortalMcpServerOptions {
@@ -186,13 +187,13 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
       const {spec} = sandboxFiles();
       if (!requestPath.startsWith('/v1/')) throw new ToolInputError(`path must start with /v1/ (the API's base path), such as /v1/orders; got "${requestPath.slice(0, 80)}".`);
       if (/[\s?#]/.test(requestPath) || requestPath.includes('..')) throw new ToolInputError('path must be a plain path without spaces, "..", "?" or "#": put query parameters in `query`.');
-      const operation = operationFor(spec.operations, method, requestPath);
+      const match = matchOperation(spec.operations, method, requestPath);
+      const operation = match.found || match.reason === 'encoding' ? match.operation : undefined;
       if (!operation) {
-        const samePath = spec.operations.filter((candidate) => operationFor([candidate], candidate.method, requestPath));
         const list = spec.operations.map((candidate) => `${candidate.method} ${candidate.path}`).join('; ');
         throw new ToolInputError(
-          samePath.length
-            ? `${requestPath} takes ${samePath.map((candidate) => candidate.method).join(' or ')}, not ${method}.`
+          !match.found && match.reason === 'method'
+            ? `${requestPath} takes ${match.methods.join(' or ')}, not ${method}.`
             : `${method} ${requestPath} is not an operation of the contract. The operations are: ${list}.`,
         );
       }

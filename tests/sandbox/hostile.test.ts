@@ -26,6 +26,7 @@ import fc from 'fast-check';
 import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical, timestampPattern} from '../../src/lib/signing';
 import {isoSeconds} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
+import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
 import {requestBodyLimitBytes, startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
 import {operationPointerFor, responseProblems} from '../support/sandboxClient';
@@ -533,7 +534,10 @@ const oversized: fc.Arbitrary<Probe> = fc
   }));
 
 /** Whether the API has an operation for this method and path. */
-const routed = (method: string, target: string) => spec.operations.some((operation) => operation.method === method && new RegExp(`^${operation.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(target.split('?')[0] ?? ''));
+const routed = (method: string, target: string) => {
+  const match = matchOperation(spec.operations, method, target);
+  return match.found || match.reason === 'encoding';
+};
 
 /** Control endpoints, for the wrong-method probes: [method, path] pairs the server routes. */
 const controlRoutes = [

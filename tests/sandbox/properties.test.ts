@@ -39,6 +39,7 @@ import fc from 'fast-check';
 import {fixedClock, isoSeconds, utcDay} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
+import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import type {JsonObject} from '../../src/sandbox/engine/state';
 import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
 import {canonicalString, importPublicKey, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
@@ -83,9 +84,11 @@ const machineOfPayout = (transferId: string) => (transferId.startsWith('trf_') ?
 const kindOfPayout = (transferId: string) => (transferId.startsWith('trf_') ? 'WALLET' : transferId.startsWith('btr_') ? 'BANK' : 'CARD');
 const payoutPath = {WALLET: '/v1/transfers', BANK: '/v1/bank-transfers', CARD: '/v1/card-payouts'} as const;
 
-/** Which operation a request line is, by the contract's paths. */
-const routes = spec.operations.map((operation) => ({method: operation.method, regex: new RegExp(`^${operation.path.replace(/\{[^}]+\}/g, '[^/]+')}$`), operationId: operation.operationId}));
-const operationIdOf = (method: string, target: string) => routes.find((route) => route.method === method && route.regex.test(target.split('?')[0] ?? ''))?.operationId;
+/** Which operation a request line is, by the engine's matcher. */
+const operationIdOf = (method: string, target: string) => {
+  const match = matchOperation(spec.operations, method, target);
+  return match.found ? match.operation.operationId : undefined;
+};
 
 const endingOf = (value: number) => String(value % 100).padStart(2, '0');
 const createOrderRule = (value: number) => data.payments.endings.rules.find((rule) => rule.ending === endingOf(value) && rule.at === 'CREATE_ORDER');

@@ -22,8 +22,8 @@ import {
   payoutOutcome,
   refundRuleFor,
   type PayoutRequest,
-} from '../../src/lib/sandbox/rules';
-import type {PaymentEndingRule, PayoutEndingRule, RefundEndingRule, SandboxData} from '../../src/lib/sandbox/types';
+} from '../../src/sandbox/engine/rules/rules';
+import type {PaymentEndingRule, PayoutEndingRule, RefundEndingRule, SandboxData} from '../../src/sandbox/engine/rules/types';
 
 export interface Finding {
   /** "docs/x.md:12" or a place in the contract. */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {SandboxRequest, SandboxResponse} from '../../src/sandbox/engine/http';
 import {isoSeconds} from '../../src/sandbox/engine/clock';
+import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
 import {
   canonicalString,
@@ -83,13 +84,9 @@ export async function responseProblems(request: {method: string; target: string;
 /** Where an operation lives in the contract, for a request line. */
 export function operationPointerFor(method: string, target: string): string | undefined {
   const {spec} = sandboxFiles();
-  const pathOnly = target.split('?')[0] ?? '';
-  for (const operation of spec.operations) {
-    if (operation.method !== method) continue;
-    const pattern = new RegExp(`^${operation.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    if (pattern.test(pathOnly)) return `/paths/${pointerSegment(operation.path.slice(spec.basePath.length))}/${method.toLowerCase()}`;
-  }
-  return undefined;
+  const match = matchOperation(spec.operations, method, target);
+  const operation = match.found || match.reason === 'encoding' ? match.operation : undefined;
+  return operation ? `/paths/${pointerSegment(operation.path.slice(spec.basePath.length))}/${operation.method.toLowerCase()}` : undefined;
 }
 
 export function sandboxClient(options: SandboxClientOptions) {

@@ -9,17 +9,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
 import {readContentFiles} from '../../tooling/contentFiles';
+import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import {repoRoot} from '../support/routeContract';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
 const files = readContentFiles(repoRoot);
 
-/** The contract's operations as method plus a pattern over the full request target (with /v1). */
-const operations = [...contract.operations.values()].flatMap((location) =>
-  location.kind === 'operation'
-    ? [{method: location.method.toUpperCase(), pattern: new RegExp(`^/v1${location.key.replace(/\{[^}]+\}/g, '[^/?]+')}$`), id: location.operationId}]
-    : [],
-);
+/** The contract's operations as method plus the full path template (with /v1), for the engine's matcher. */
+const operations = [...contract.operations.values()].flatMap((location) => (location.kind === 'operation' ? [{method: location.method.toUpperCase(), path: `/v1${location.key}`}] : []));
 
 export interface HelperCall {
   readonly file: string;
@@ -54,7 +51,7 @@ export function helperCalls(file: string, text: string): HelperCall[] {
 
 function problemsOf(call: HelperCall): string | undefined {
   if (!call.target.startsWith('/v1/')) return `${call.file}: veloxa.${call.method.toLowerCase()}("${call.target}") must pass the full target starting /v1/`;
-  const known = operations.some((operation) => operation.method === call.method && operation.pattern.test(call.target));
+  const known = matchOperation(operations, call.method, call.target).found;
   return known ? undefined : `${call.file}: ${call.method} ${call.target} is no operation of the contract`;
 }
 

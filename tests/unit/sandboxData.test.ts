@@ -39,8 +39,8 @@ import {
   paymentAttemptOutcome,
   payoutOutcome,
   refundOutcome,
-} from '../../src/lib/sandbox/rules';
-import type {SandboxData} from '../../src/lib/sandbox/types';
+} from '../../src/sandbox/engine/rules/rules';
+import type {SandboxData} from '../../src/sandbox/engine/rules/types';
 import {readContentFiles} from '../../tooling/contentFiles';
 import {contractExampleFindings, endingProblemsIn, formatFinding, knownCodesOf, pageFindings, unknownFixturesIn, fixtureSets} from '../support/sandboxClaims';
 import {repoRoot} from '../support/routeContract';

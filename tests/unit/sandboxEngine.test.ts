@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import {fixedClock} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
+import {transition} from '../../src/sandbox/engine/tx';
 import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
 import {canonicalString, importPublicKey, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
 import {engineClient, providerPublicKeyPem, type CallResult} from '../support/sandboxClient';
@@ -184,8 +185,8 @@ describe('the sandbox engine', () => {
   });
 
   test('a transition the contract does not declare is impossible: the engine refuses it', async () => {
-    const {engine} = await setUp();
-    const guard = (engine as unknown as {transition(machine: string, from: string, to: string): void}).transition.bind(engine);
+    const {spec} = sandboxFiles();
+    const guard = (machine: string, from: string, to: string) => transition({spec}, machine, from, to);
     assert.doesNotThrow(() => guard('OrderStatus', 'PENDING', 'PAID'));
     assert.throws(() => guard('OrderStatus', 'CLOSED', 'PAID'), /not a transition the contract declares/);
     assert.throws(() => guard('RefundStatus', 'FAILED', 'SUCCEEDED'), /not a transition the contract declares/);

@@ -13,7 +13,7 @@ import {fixedClock, utcDay} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
 import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
-import {paymentFee} from '../../src/lib/sandbox/rules';
+import {paymentFee} from '../../src/sandbox/engine/rules/rules';
 import {engineClient, type CallResult} from '../support/sandboxClient';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');

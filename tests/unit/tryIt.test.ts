@@ -15,7 +15,7 @@ import {creationWindow, formRows, latestValues, problemField, setFormValue, yest
 import {repoRoot} from '../support/routeContract';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
-const spec = buildEngineSpec(contract.document, loadSandboxData(path.join(repoRoot, 'api', 'sandbox.yaml'), contract));
+const spec = buildEngineSpec(contract.document, loadSandboxData(path.join(repoRoot, 'api', 'sandbox.yaml'), contract), contract.statementColumns);
 const data = tryItData(contract.document, spec, repoRoot);
 const operation = (id: string): TryItOperation => {
   const found = data.operations.find((candidate) => candidate.operationId === id);

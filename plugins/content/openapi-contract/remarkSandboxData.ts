@@ -22,7 +22,7 @@ import type {Nodes, Root} from 'mdast';
 import type {MdxJsxFlowElement, MdxJsxTextElement, MdxjsEsm} from 'mdast-util-mdx';
 import {valueToEstree} from 'estree-util-value-to-estree';
 import {valueAtPath} from '../../../src/lib/sandbox/describe';
-import type {OperationRef, SandboxData} from '../../../src/lib/sandbox/types';
+import type {OperationRef, SandboxData} from '../../../src/sandbox/engine/rules/types';
 import {checkApiPages, scanApiPages} from './apiPages';
 import {contractRelativePath, loadContract, type LoadedContract} from './loadContract';
 import {loadSandboxData, sandboxRelativePath} from './sandboxData';

@@ -20,9 +20,9 @@ import addFormats from 'ajv-formats';
 import {LineCounter, parseDocument, type Document} from 'yaml';
 import {brand} from '../../../src/brand';
 import {resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../../../src/lib/openapiTypes';
-import {ibanCheckDigitsValid, luhnValid} from '../../../src/lib/sandbox/rules';
+import {ibanCheckDigitsValid, luhnValid} from '../../../src/sandbox/engine/rules/rules';
 import {isCurrencyCode} from '../../../src/lib/money';
-import type {Outcome, SandboxData} from '../../../src/lib/sandbox/types';
+import type {Outcome, SandboxData} from '../../../src/sandbox/engine/rules/types';
 import type {LoadedContract} from './loadContract';
 
 export class SandboxDataError extends Error {

@@ -203,7 +203,7 @@ export default function sandboxEnginePlugin(context: LoadContext): Plugin {
     getPathsToWatch: () => [contractPath, sandboxPath],
     async loadContent() {
       const contract = loadContract(contractPath);
-      const spec = buildEngineSpec(contract.document, loadSandboxData(sandboxPath, contract));
+      const spec = buildEngineSpec(contract.document, loadSandboxData(sandboxPath, contract), contract.statementColumns);
       const keys = path.join(context.siteDir, 'api');
       const data: BrowserSandboxData = {
         spec,

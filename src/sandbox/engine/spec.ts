@@ -6,7 +6,7 @@
  * time), so no business rule is copied into the engine's code: it reads them from here.
  */
 import {deref, escapePointerToken, listOperations, type JsonValue, type OpenApiDocument, type ParameterObject, type SchemaObject} from '../../lib/openapiTypes';
-import type {SandboxData} from '../../lib/sandbox/types';
+import type {SandboxData} from './rules/types';
 import {factorSharedParts} from '../../lib/contract/sharedParts';
 
 /** A path or query parameter, with the JSON pointer of its schema for validation. */
@@ -80,6 +80,10 @@ export interface EngineSpec {
   /** State machines by the schema that declares them: OrderStatus, RefundStatus, TransferStatus... */
   readonly stateMachines: Readonly<Record<string, StateMachineSpec>>;
   readonly signing: {readonly timestampWindowSeconds: number; readonly nonceRetentionSeconds: number};
+  /** x-time-limits: refund window, expiry range, cashier URL, list range, agreement link and auth code lifetimes. */
+  readonly timeLimits: TimeLimits;
+  /** The statement file's header row: the column names of api/statement-columns.yaml, in order. */
+  readonly statementHeader: string;
   readonly delivery: {
     readonly timeoutSeconds: number;
     readonly retryScheduleSeconds: readonly number[];
@@ -177,15 +181,8 @@ function webhookSpecs(doc: OpenApiDocument): WebhookSpec[] {
   return webhooks;
 }
 
-export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): EngineSpec {
-  const server = doc.servers?.[0]?.url;
-  if (!server) throw new SpecError('The contract has no servers[0].url.');
-  const basePath = new URL(server).pathname.replace(/\/$/, '');
-
-  const rateLimits = (doc['x-rate-limits']?.classes ?? []).map((entry) => ({name: entry.name, perSecond: entry.sandbox, operations: entry.operations}));
-  const classOf = new Map<string, string>();
-  for (const entry of rateLimits) for (const operationId of entry.operations) classOf.set(operationId, entry.name);
-
+/** The contract's operations as the engine routes and validates them: path, parameters, body schema, rate class. */
+function operationSpecs(doc: OpenApiDocument, basePath: string, classOf: ReadonlyMap<string, string>): OperationSpec[] {
   const operations: OperationSpec[] = [];
   for (const location of listOperations(doc)) {
     if (location.kind !== 'operation') continue;
@@ -212,9 +209,11 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
     });
   }
 
-  const resultCodes: Record<string, ResultCodeSpec> = {};
-  for (const entry of doc['x-result-codes'] ?? []) resultCodes[entry.code] = {httpStatus: entry.httpStatus, message: entry.message};
+  return operations;
+}
 
+/** Each schema's x-state-machine: its transitions as "FROM>TO", for the guard every status change passes. */
+function stateMachineSpecs(doc: OpenApiDocument): Record<string, StateMachineSpec> {
   const stateMachines: Record<string, StateMachineSpec> = {};
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     const machine = schema['x-state-machine'];
@@ -226,11 +225,11 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
     };
   }
 
-  const signing = (doc as {'x-signature'?: {timestampWindowSeconds?: number; nonceRetentionSeconds?: number}})['x-signature'];
-  const delivery = doc['x-notification-delivery'] as (OpenApiDocument['x-notification-delivery'] & {timeoutSeconds?: number; eventRetentionDays?: number}) | undefined;
-  if (!delivery) throw new SpecError('The contract has no x-notification-delivery.');
-  const pageSize = deref(doc, doc.components?.parameters?.['PageSize'] ?? ({} as ParameterObject)).schema?.default;
+  return stateMachines;
+}
 
+/** Create order's scenes and the fields each needs beyond the common ones (SCENE_PARAMETERS_MISSING). */
+function sceneFieldsOf(doc: OpenApiDocument): Record<string, string[]> {
   const sceneFields: Record<string, string[]> = {};
   const createOrder = doc.components?.schemas?.['CreateOrderRequest'];
   for (const part of (createOrder ? factorSharedParts(createOrder, doc) : {}).allOf ?? []) {
@@ -242,6 +241,55 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
   }
   if (Object.keys(sceneFields).length === 0) throw new SpecError('CreateOrderRequest has no scene variants (a one-of of scenes, each the common fields and those of the scene).');
 
+  return sceneFields;
+}
+
+export interface TimeLimits {
+  readonly refundWindowDays: number;
+  readonly expiryMinSeconds: number;
+  readonly expiryMaxDays: number;
+  readonly cashierUrlSeconds: number;
+  readonly listRangeDays: number;
+  readonly agreementLinkSeconds: number;
+  readonly authCodeSeconds: number;
+}
+
+const timeLimitNames = ['refundWindowDays', 'expiryMinSeconds', 'expiryMaxDays', 'cashierUrlSeconds', 'listRangeDays', 'agreementLinkSeconds', 'authCodeSeconds'] as const;
+
+function timeLimitsOf(doc: OpenApiDocument): TimeLimits {
+  const declared = (doc as {'x-time-limits'?: Partial<Record<string, unknown>>})['x-time-limits'] ?? {};
+  const limits: Record<string, number> = {};
+  for (const name of timeLimitNames) {
+    const value = declared[name];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new SpecError(`x-time-limits.${name} must be a positive whole number.`);
+    limits[name] = value;
+  }
+  return limits as unknown as TimeLimits;
+}
+
+export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData, statementColumns: ReadonlyArray<{readonly name: string}>): EngineSpec {
+  const server = doc.servers?.[0]?.url;
+  if (!server) throw new SpecError('The contract has no servers[0].url.');
+  const basePath = new URL(server).pathname.replace(/\/$/, '');
+
+  const rateLimits = (doc['x-rate-limits']?.classes ?? []).map((entry) => ({name: entry.name, perSecond: entry.sandbox, operations: entry.operations}));
+  const classOf = new Map<string, string>();
+  for (const entry of rateLimits) for (const operationId of entry.operations) classOf.set(operationId, entry.name);
+
+  const operations = operationSpecs(doc, basePath, classOf);
+
+  const resultCodes: Record<string, ResultCodeSpec> = {};
+  for (const entry of doc['x-result-codes'] ?? []) resultCodes[entry.code] = {httpStatus: entry.httpStatus, message: entry.message};
+
+  const stateMachines = stateMachineSpecs(doc);
+
+  const signing = (doc as {'x-signature'?: {timestampWindowSeconds?: number; nonceRetentionSeconds?: number}})['x-signature'];
+  const delivery = doc['x-notification-delivery'] as (OpenApiDocument['x-notification-delivery'] & {timeoutSeconds?: number; eventRetentionDays?: number}) | undefined;
+  if (!delivery) throw new SpecError('The contract has no x-notification-delivery.');
+  const pageSize = deref(doc, doc.components?.parameters?.['PageSize'] ?? ({} as ParameterObject)).schema?.default;
+
+  const sceneFields = sceneFieldsOf(doc);
+
   return {
     basePath,
     contractVersion: doc.info.version,
@@ -251,6 +299,8 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData): Eng
     resultCodes,
     stateMachines,
     signing: {timestampWindowSeconds: signing?.timestampWindowSeconds ?? 300, nonceRetentionSeconds: signing?.nonceRetentionSeconds ?? 600},
+    timeLimits: timeLimitsOf(doc),
+    statementHeader: statementColumns.map((column) => column.name).join(','),
     delivery: {
       timeoutSeconds: delivery.timeoutSeconds ?? 10,
       retryScheduleSeconds: delivery.retrySchedule.map(parseDuration),

@@ -20,7 +20,7 @@ export function readSandboxFiles(): SandboxFiles {
   const sandbox = loadSandboxData(path.join(api, 'sandbox.yaml'), contract);
   return {
     contract,
-    spec: buildEngineSpec(contract.document, sandbox),
+    spec: buildEngineSpec(contract.document, sandbox, contract.statementColumns),
     validator: createContractValidator(contract.document),
     providerPrivateKeyPem: readFileSync(path.join(api, 'test-vectors', 'provider-test-private.pem'), 'utf8'),
     providerPublicKeyPem: readFileSync(path.join(api, 'test-vectors', 'provider-test-public.pem'), 'utf8'),

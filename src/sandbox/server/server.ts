@@ -19,6 +19,7 @@ import {dayStart, isoSeconds, utcDay} from '../engine/clock';
 import type {ActionResult, PaymentMethodChoice, SandboxEngine} from '../engine/engine';
 import type {DeliveryResult, NotificationTransport} from '../engine/http';
 import {randomId} from '../engine/ids';
+import {matchOperation, pathOf} from '../engine/pipeline/route';
 import {brand} from '../../brand';
 import {sandboxFiles} from './loadEngine';
 
@@ -205,24 +206,6 @@ class Fields {
     const value = this.values[name];
     if (!options.includes(value as T)) throw invalid(`${name} must be one of ${options.join(', ')}.`);
     return value as T;
-  }
-}
-
-/** A control endpoint's path template as a pattern, with its parameter names. */
-function templatePattern(template: string): {regex: RegExp; names: string[]} {
-  const names: string[] = [];
-  const source = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return {regex: new RegExp(`^${source}$`), names};
-}
-
-function decodeSegment(name: string, text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    throw invalid(`The path parameter ${name} is not valid percent-encoding.`);
   }
 }
 
@@ -559,7 +542,6 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   };
 
   const handlers = controlHandlers(engine, exclusive);
-  const routes = controlEndpoints.map((endpoint) => ({...endpoint, ...templatePattern(endpoint.path), handler: handlers[`${endpoint.method} ${endpoint.path}` as EndpointKey]}));
 
   let closing = false;
   const inFlight = new Set<Promise<void>>();
@@ -604,18 +586,13 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   // ---- Requests --------------------------------------------------------------------------------------
 
   async function control(method: string, target: string, body: string): Promise<Reply> {
-    const queryAt = target.indexOf('?');
-    const pathOnly = queryAt === -1 ? target : target.slice(0, queryAt);
-    const candidates = routes.filter((route) => route.regex.test(pathOnly));
-    if (candidates.length === 0) throw invalid(`No sandbox control endpoint at ${pathOnly.slice(0, 120)}; --help lists them.`);
-    const route = candidates.find((candidate) => candidate.method === method);
-    if (!route) throw invalid(`${pathOnly.slice(0, 120)} takes ${candidates.map((candidate) => candidate.method).join(' or ')}, not ${method.slice(0, 10)}.`);
-    const match = route.regex.exec(pathOnly) ?? [];
-    const params: Record<string, string> = {};
-    route.names.forEach((name, index) => {
-      params[name] = decodeSegment(name, match[index + 1] ?? '');
-    });
-    return route.handler({params, query: new URLSearchParams(queryAt === -1 ? '' : target.slice(queryAt + 1)), body});
+    const pathOnly = pathOf(target);
+    const match = matchOperation(controlEndpoints, method, pathOnly);
+    if (!match.found && match.reason === 'path') throw invalid(`No sandbox control endpoint at ${pathOnly.slice(0, 120)}; --help lists them.`);
+    if (!match.found && match.reason === 'method') throw invalid(`${pathOnly.slice(0, 120)} takes ${match.methods.join(' or ')}, not ${method.slice(0, 10)}.`);
+    if (!match.found) throw invalid(`The path parameter ${match.parameter} is not valid percent-encoding.`);
+    const endpoint = match.operation;
+    return handlers[`${endpoint.method} ${endpoint.path}` as EndpointKey]({params: {...match.pathParams}, query: new URLSearchParams(target.slice(pathOnly.length + 1)), body});
   }
 
   async function answer(request: IncomingMessage): Promise<{reply: Reply; closeAfter: boolean}> {

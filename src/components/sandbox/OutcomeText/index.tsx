@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import {formatSeconds} from '@site/src/lib/sandbox/describe';
-import type {OperationRef, Outcome} from '@site/src/lib/sandbox/types';
+import type {OperationRef, Outcome} from '@site/src/sandbox/engine/rules/types';
 
 type Operations = Readonly<Record<string, OperationRef>>;
 

@@ -1,5 +1,5 @@
 import type {ReactNode} from 'react';
-import type {Outcome, SandboxPageData} from '@site/src/lib/sandbox/types';
+import type {Outcome, SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import OutcomeText from '../OutcomeText';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';

@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import {brandName} from '@site/src/lib/sandbox/describe';
-import type {SandboxPageData} from '@site/src/lib/sandbox/types';
+import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 
 /** The cards the sandbox cashier and the in-app SDK accept. */

@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import {currencyExponents, isCurrencyCode} from '@site/src/lib/money';
 import {formatMoney} from '@site/src/lib/sandbox/describe';
-import type {SandboxPageData} from '@site/src/lib/sandbox/types';
+import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 
 /** "none (whole units)", "2", "3": the currency's minor-unit exponent, in words a reader checks their code against. */

@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import {formatSeconds} from '@site/src/lib/sandbox/describe';
-import type {PaymentEndingRule, SandboxPageData, UnansweredVariant} from '@site/src/lib/sandbox/types';
+import type {PaymentEndingRule, SandboxPageData, UnansweredVariant} from '@site/src/sandbox/engine/rules/types';
 import OutcomeText, {EventList, OperationName, after} from '../OutcomeText';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 import styles from './styles.module.css';

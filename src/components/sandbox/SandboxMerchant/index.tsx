@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import {formatMoney} from '@site/src/lib/sandbox/describe';
-import type {SandboxPageData} from '@site/src/lib/sandbox/types';
+import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import {OperationName} from '../OutcomeText';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 

@@ -1,5 +1,5 @@
 import type {ReactNode} from 'react';
-import type {SandboxPageData} from '@site/src/lib/sandbox/types';
+import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 
 /** The QR_PAY payment code, the DIRECT_PAY agreement token and the JSAPI auth code of each test wallet. */

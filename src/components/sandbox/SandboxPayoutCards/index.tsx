@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import {brandName} from '@site/src/lib/sandbox/describe';
-import type {Eligibility, SandboxPageData} from '@site/src/lib/sandbox/types';
+import type {Eligibility, SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import OutcomeText from '../OutcomeText';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';

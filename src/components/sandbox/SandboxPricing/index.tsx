@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import {formatMoney} from '@site/src/lib/sandbox/describe';
-import {paymentFee} from '@site/src/lib/sandbox/rules';
-import type {SandboxPageData} from '@site/src/lib/sandbox/types';
+import {paymentFee} from '@site/src/sandbox/engine/rules/rules';
+import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 
 const payoutNames = {

@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import {formatSeconds, formatTotalSeconds} from '@site/src/lib/sandbox/describe';
-import type {SandboxPageData} from '@site/src/lib/sandbox/types';
+import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);

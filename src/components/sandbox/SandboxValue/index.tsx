@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import {formatSeconds, valueAtPath} from '@site/src/lib/sandbox/describe';
-import type {SandboxData} from '@site/src/lib/sandbox/types';
+import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
 import {requireSandboxData} from '../SandboxTable';
 
 interface Props {

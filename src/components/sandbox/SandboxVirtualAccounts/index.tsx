@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import {formatSeconds} from '@site/src/lib/sandbox/describe';
-import type {SandboxPageData} from '@site/src/lib/sandbox/types';
+import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import {EventList} from '../OutcomeText';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 

@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import {formatMoney} from '@site/src/lib/sandbox/describe';
-import type {SandboxPageData, Wallet} from '@site/src/lib/sandbox/types';
+import type {SandboxPageData, Wallet} from '@site/src/sandbox/engine/rules/types';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 
 function Behavior({wallet, rules}: {wallet: Wallet; rules: SandboxPageData<'walletRules'>['walletRules']}): ReactNode {

@@ -1,0 +1,145 @@
+/** Jobs on the sandbox clock: the queue the shell runs, and each kind's domain completion. */
+import type {SandboxClock} from './clock';
+import {setAgreementStatus} from './domain/agreements';
+import {deliver, type DeliveryChannel} from './domain/events';
+import {expireOrder} from './domain/orders';
+import {resolveAttempt} from './domain/payments';
+import {completePayout, returnBankTransfer} from './domain/payouts';
+import {completeRefund} from './domain/refunds';
+import {creditVam} from './domain/virtualAccounts';
+import {MinHeap} from './heap';
+import {randomToken} from './ids';
+import {engineKey, type ChangeSet, type JobRecord, type MerchantState} from './state';
+import type {RecordValue} from './store';
+import type {Tx} from './tx';
+import {msPerSecond} from './values';
+
+export async function completeJob(tx: Tx, channel: DeliveryChannel, state: MerchantState, job: JobRecord): Promise<void> {
+  switch (job.kind) {
+    case 'attempt.resolve':
+      return resolveAttempt(tx, state, job);
+    case 'order.expire':
+      return expireOrder(tx, state, job);
+    case 'refund.complete':
+      return completeRefund(tx, state, job);
+    case 'payout.complete':
+      return completePayout(tx, state, job);
+    case 'bank.return':
+      return returnBankTransfer(tx, state, job);
+    case 'event.deliver': {
+      const record = state.events.get(job.ref);
+      if (record) await deliver(tx, channel, state, record, job.data?.['trigger'] === 'REDELIVER' ? 'REDELIVER' : 'SCHEDULE');
+      return;
+    }
+    case 'vam.credit':
+      return creditVam(tx, state, job);
+    case 'agreement.expire': {
+      const record = state.agreements.get(job.ref);
+      if (record?.agreement.status === 'PENDING_AUTHORIZATION') setAgreementStatus(tx, state, record, 'EXPIRED', {});
+      return;
+    }
+  }
+}
+
+/** What the job queue needs from the shell: the clock, the batch of changes, and how to run and commit. */
+export interface JobHost {
+  readonly clock: SandboxClock;
+  readonly changes: ChangeSet;
+  run(job: JobRecord): Promise<void>;
+  commit(): Promise<void>;
+}
+
+/** The jobs waiting on the sandbox clock, earliest first, and the deliveries runDue started. */
+export class JobQueue {
+  private readonly heap = new MinHeap<JobRecord>((a, b) => a.at < b.at || (a.at === b.at && a.seq < b.seq));
+  private seq = 0;
+  /** Deliveries runDue started and that have not answered yet. */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** The same, by the notificationId they deliver. */
+  private readonly inFlightByEvent = new Map<string, Promise<void>>();
+
+  constructor(private readonly host: JobHost) {}
+
+  /** A job from the store or an import: kept as it is, and later jobs numbered after it. */
+  restore(job: JobRecord): void {
+    this.heap.push(job);
+    this.seq = Math.max(this.seq, job.seq + 1);
+  }
+
+  schedule(job: Omit<JobRecord, 'id' | 'seq'>): void {
+    const record: JobRecord = {...job, id: randomToken(12), seq: this.seq++};
+    this.heap.push(record);
+    this.host.changes.touch(engineKey('job', record.id), () => record as unknown as RecordValue);
+  }
+
+  values(): JobRecord[] {
+    return this.heap.values();
+  }
+
+  nextAt(): number | undefined {
+    return this.heap.peek()?.at;
+  }
+
+  clear(): void {
+    this.heap.clear();
+    this.seq = 0;
+  }
+
+  /** Takes the earliest job if it is due by `until`, and records its removal. */
+  private take(until: number): JobRecord | undefined {
+    const job = this.heap.peek();
+    if (!job || job.at > until) return undefined;
+    this.heap.pop();
+    this.host.changes.touch(engineKey('job', job.id), () => undefined);
+    return job;
+  }
+
+  /** Runs every job due by now (the server calls it on a timer). */
+  async runDue(): Promise<number> {
+    let ran = 0;
+    for (let job = this.take(this.host.clock.now()); job; job = this.take(this.host.clock.now())) {
+      if (job.kind === 'event.deliver') {
+        // In real time a delivery is not awaited here: one slow receiver must not hold up the other
+        // merchants' notifications, nor the jobs behind it. Its result is committed when it comes.
+        const ref = job.ref;
+        const delivery = this.host.run(job).then(() => this.host.commit());
+        this.inFlight.add(delivery);
+        this.inFlightByEvent.set(ref, delivery);
+        void delivery.finally(() => {
+          this.inFlight.delete(delivery);
+          if (this.inFlightByEvent.get(ref) === delivery) this.inFlightByEvent.delete(ref);
+        });
+      } else {
+        await this.host.run(job);
+      }
+      ran += 1;
+    }
+    if (ran > 0) await this.host.commit();
+    return ran;
+  }
+
+  /** Waits for the delivery of one notification that runDue started, if one is under way; not for the others. */
+  async settleDelivery(notificationId: string): Promise<void> {
+    await this.inFlightByEvent.get(notificationId)?.catch(() => undefined);
+  }
+
+  /** Waits for every delivery in flight (before a reset, or when a host stops). */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Advances the sandbox clock, running each job at its own time, in order. */
+  async advance(seconds: number): Promise<number> {
+    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new RangeError('advance: seconds must be a finite number, zero or more.');
+    const target = this.host.clock.now() + seconds * msPerSecond;
+    let ran = 0;
+    for (let job = this.take(target); job; job = this.take(target)) {
+      this.host.clock.advanceTo(job.at);
+      await this.host.run(job);
+      ran += 1;
+    }
+    this.host.clock.advanceTo(target);
+    await this.host.commit();
+    return ran;
+  }
+}

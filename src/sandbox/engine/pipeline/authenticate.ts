@@ -1,0 +1,80 @@
+/**
+ * Step 2: who is calling. The signing headers are checked in the order a merchant fixes them (client ID,
+ * timestamp format, nonce format, known merchant, timestamp window, signature, nonce reuse); the nonce is
+ * then remembered for the contract's retention time.
+ */
+import {canonicalString, importPublicKey, parseSignatureHeader, verifyCanonical} from '../../../lib/signing';
+import {isoSeconds} from '../clock';
+import type {SandboxRequest} from '../http';
+import type {MerchantState} from '../state';
+import {reject, type Tx} from '../tx';
+import {isRealTimestamp, msPerSecond} from '../values';
+
+export interface Authenticator {
+  authenticate(request: SandboxRequest, headers: Record<string, string | undefined>): Promise<MerchantState>;
+}
+
+/** An authenticator over the engine's merchants, with imported public keys kept by PEM. */
+export function createAuthenticator(tx: Tx, merchantOf: (clientId: string) => MerchantState | undefined): Authenticator {
+  const publicKeys = new Map<string, CryptoKey>();
+  const lastSweep = new WeakMap<MerchantState, number>();
+
+  async function publicKey(pem: string): Promise<CryptoKey> {
+    let key = publicKeys.get(pem);
+    if (!key) {
+      key = await importPublicKey(pem);
+      publicKeys.set(pem, key);
+    }
+    return key;
+  }
+
+  /** Forgets expired nonces, at most once a minute per merchant: a sweep walks them all. */
+  function sweepNonces(state: MerchantState): void {
+    const now = tx.clock.now();
+    if (state.nonces.size < 256 || now - (lastSweep.get(state) ?? 0) < 60 * msPerSecond) return;
+    lastSweep.set(state, now);
+    for (const [nonce, until] of state.nonces) if (until < now) tx.put(state, 'nonce', nonce, undefined);
+  }
+
+  /** The merchant the headers name, when the timestamp, nonce and merchant are well formed and known. */
+  function merchantFor(headers: Record<string, string | undefined>): MerchantState {
+    const clientId = headers['x-client-id'];
+    if (!clientId) reject('INVALID_PARAMETER', 'The X-Client-Id header is missing.');
+    const timestamp = headers['x-timestamp'] ?? '';
+    if (!isRealTimestamp(timestamp)) reject('INVALID_PARAMETER', `X-Timestamp must be YYYY-MM-DDTHH:MM:SSZ naming a real instant, got "${timestamp.slice(0, 40)}".`);
+    const nonce = headers['x-nonce'] ?? '';
+    if (!/^[A-Za-z0-9-]{16,64}$/.test(nonce)) reject('INVALID_PARAMETER', 'X-Nonce must be 16 to 64 letters, digits or hyphens.');
+    const state = merchantOf(clientId as string);
+    if (!state) return reject('UNKNOWN_CLIENT', `No sandbox merchant has the client ID "${(clientId as string).slice(0, 64)}". Register one, or use ${tx.spec.sandbox.merchant.clientId}.`);
+    const window = tx.spec.signing.timestampWindowSeconds;
+    if (Math.abs(tx.clock.now() - Date.parse(timestamp)) > window * msPerSecond) {
+      reject('TIMESTAMP_OUT_OF_WINDOW', `X-Timestamp ${timestamp} is more than ${window} seconds from the sandbox clock, ${isoSeconds(tx.clock.now())}.`);
+    }
+    return state;
+  }
+
+  return {
+    async authenticate(request, headers) {
+      const merchant = merchantFor(headers);
+      const clientId = merchant.merchant.clientId;
+      const timestamp = headers['x-timestamp'] ?? '';
+      const nonce = headers['x-nonce'] ?? '';
+      let signature: {keyVersion: number; signature: string};
+      try {
+        signature = parseSignatureHeader(headers['x-signature'] ?? '');
+      } catch (error) {
+        return reject('INVALID_SIGNATURE', `X-Signature: ${(error as Error).message}`);
+      }
+      const pem = merchant.merchant.keys[String(signature.keyVersion)];
+      if (!pem) return reject('UNKNOWN_CLIENT', `No public key is registered under key version ${signature.keyVersion} for ${clientId}.`);
+      const canonical = canonicalString({method: request.method, pathWithQuery: request.target, clientId, timestamp, nonce, body: request.body});
+      if (!(await verifyCanonical(canonical, signature.signature, await publicKey(pem)))) {
+        reject('INVALID_SIGNATURE', 'The signature does not verify over the canonical string of this request: method, the target exactly as sent, client ID, timestamp, nonce and the raw body.');
+      }
+      sweepNonces(merchant);
+      if (merchant.nonces.has(nonce)) reject('NONCE_REUSED', `X-Nonce ${nonce} was used in the last ${tx.spec.signing.nonceRetentionSeconds} seconds.`);
+      tx.put(merchant, 'nonce', nonce, tx.clock.now() + tx.spec.signing.nonceRetentionSeconds * msPerSecond);
+      return merchant;
+    },
+  };
+}
