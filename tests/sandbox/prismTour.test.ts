@@ -81,12 +81,13 @@ async function startPrism(upstream: string, extra: readonly string[]): Promise<P
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += stripAnsi(chunk)));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += stripAnsi(chunk)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 45_000;
+  // Prism starts in a few seconds alone; npm test runs two steps side by side on two cores.
+  const deadline = Date.now() + 90_000;
   while (!output.includes('Prism is listening')) {
     if (child.exitCode !== null) throw new Error(`prism proxy exited with ${child.exitCode} before listening:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`prism proxy did not listen within 45 s:\n${output}`);
+      throw new Error(`prism proxy did not listen within 90 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -140,12 +141,18 @@ describe('the contract, as Prism sees the sandbox', () => {
   const seenCodes = new Map<string, string[]>();
   const seenOperations = new Set<string>();
 
+  /** Everything started, stopped in `after` even when another part failed to start (else the process never exits). */
+  const started = {proxies: [] as Prism[], servers: [] as Array<() => Promise<unknown>>};
+
   before(async () => {
     key = await importPrivateKey(files.merchantPrivateKeyPem);
     const start = async (rateLimits: boolean, extra: readonly string[]): Promise<Side> => {
       const engine = await createNodeEngine({rateLimits});
       const server = await startSandboxServer({engine, port: 0});
-      return {engine, server, prism: await startPrism(`${server.url}/v1`, extra)};
+      started.servers.push(() => server.close());
+      const prism = await startPrism(`${server.url}/v1`, extra);
+      started.proxies.push(prism);
+      return {engine, server, prism};
     };
     const startCanary = async () => {
       // Every answer: an envelope whose requestId breaks the contract's pattern.
@@ -154,23 +161,18 @@ describe('the contract, as Prism sees the sandbox', () => {
         response.end('{"code":"ORDER_NOT_FOUND","message":"Order not found","requestId":"req_canary"}');
       });
       await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-      return {stub, prism: await startPrism(`http://127.0.0.1:${(stub.address() as AddressInfo).port}/v1`, [])};
+      started.servers.push(() => new Promise((resolve) => stub.close(resolve)));
+      const prism = await startPrism(`http://127.0.0.1:${(stub.address() as AddressInfo).port}/v1`, []);
+      started.proxies.push(prism);
+      return {stub, prism};
     };
     [strict, lenient, canary] = await Promise.all([start(false, []), start(true, ['--validate-request=false']), startCanary()]);
   });
 
   after(async () => {
-    await Promise.all([
-      ...[strict, lenient].filter(Boolean).map(async (side) => {
-        await side.prism.stop();
-        await side.server.close();
-      }),
-      (async () => {
-        if (!canary) return;
-        await canary.prism.stop();
-        await new Promise((resolve) => canary.stub.close(resolve));
-      })(),
-    ]);
+    // Proxies first (they hold connections to the servers), then the servers.
+    await Promise.all(started.proxies.map((prism) => prism.stop()));
+    await Promise.all(started.servers.map((close) => close()));
   });
 
   test('Prism catches a response that breaks the contract (the canary)', async () => {
