@@ -142,8 +142,8 @@ export default tseslint.config(
     rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests)},
   },
   {
-    // The sandbox engine runs unchanged in the browser and in Node, like src/lib.
-    files: ['src/lib/**', 'src/sandbox/engine/**'],
+    // The sandbox engine, its declared actions and the merchant client run unchanged in the browser and in Node, like src/lib.
+    files: ['src/lib/**', 'src/sandbox/engine/**', 'src/sandbox/actions.ts', 'src/sandbox/client/**'],
     rules: {
       'no-restricted-imports': restrictImports(
         importRules.scripts,

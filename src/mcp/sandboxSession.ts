@@ -13,16 +13,11 @@ import {matchOperation} from '../sandbox/engine/pipeline/route';
 import type {OperationSpec} from '../sandbox/engine/spec';
 import type {RecordValue, SandboxStore} from '../sandbox/engine/store';
 import {createNodeEngine, sandboxFiles} from '../sandbox/server/loadEngine';
-import {
-  canonicalString,
-  formatSignatureHeader,
-  importPrivateKey,
-  importPublicKey,
-  parseSignatureHeader,
-  responseCanonicalString,
-  signCanonical,
-  verifyCanonical,
-} from '../lib/signing';
+import {importPrivateKey, importPublicKey} from '../lib/signing';
+import {inPageTarget, runDueAndSettle} from '../sandbox/client/inPage';
+import {merchantClient} from '../sandbox/client/merchant';
+import {verifyNotification, type Verification} from '../sandbox/client/signing';
+import type {SandboxTarget} from '../sandbox/client/target';
 
 /** A notification the engine delivered to the session's inbox. */
 export interface InboxEntry {
@@ -99,6 +94,8 @@ function operationFor(operations: readonly OperationSpec[], method: string, targ
 
 export interface SandboxSession {
   readonly engine: SandboxEngine;
+  /** The engine as a sandbox target: declared actions run, and what falls due with them, before each answer. */
+  readonly target: SandboxTarget;
   readonly clientId: string;
   readonly inbox: readonly InboxEntry[];
   /** Sends a signed request as the test merchant; deliveries due now land in the inbox before it returns. */
@@ -131,68 +128,48 @@ export async function createSandboxSession(options: SandboxSessionOptions = {}):
   };
   const engine = await createNodeEngine({clock, transport, ...(store ? {store} : {})});
   const clientId = files.spec.sandbox.merchant.clientId;
-  const merchantKey = await importPrivateKey(files.merchantPrivateKeyPem);
-  const providerKey = await importPublicKey(files.providerPublicKeyPem);
-
-  const settle = async () => {
-    await engine.runDue();
-    await engine.settle();
-  };
+  const target = inPageTarget(engine);
+  const providerKey = {key: await importPublicKey(files.providerPublicKeyPem), keyVersion: files.spec.sandbox.merchant.providerKey.keyVersion};
+  const client = merchantClient({
+    target,
+    signer: {clientId, keyVersion: files.spec.sandbox.merchant.merchantKey.keyVersion, privateKey: await importPrivateKey(files.merchantPrivateKeyPem)},
+    providerKey,
+    now: () => clock.now(),
+  });
 
   return {
     engine,
+    target,
     clientId,
     inbox,
-    settle,
-    async call(method, target, body) {
-      const operation = operationFor(files.spec.operations, method, target);
-      if (!operation) throw new Error(`${method} ${target} is not an operation of the contract.`);
-      const timestamp = isoSeconds(clock.now());
-      const nonce = crypto.randomUUID();
-      const canonicalRequest = canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body});
-      const signatureHeader = formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: files.spec.sandbox.merchant.merchantKey.keyVersion, signature: await signCanonical(canonicalRequest, merchantKey)});
-      const response = await engine.handle({
-        method,
-        target,
-        body,
-        headers: {'Content-Type': 'application/json', 'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': signatureHeader},
-      });
-      await settle();
-      let responseVerified = false;
-      let responseProblem: string | undefined;
-      try {
-        const header = parseSignatureHeader(response.headers['X-Signature'] ?? '');
-        const canonical = responseCanonicalString({
-          request: {method, pathWithQuery: target, clientId, timestamp, nonce},
-          status: response.status,
-          timestamp: response.headers['X-Timestamp'] ?? '',
-          nonce: response.headers['X-Nonce'] ?? '',
-          body: response.body,
-        });
-        responseVerified = await verifyCanonical(canonical, header.signature, providerKey);
-        if (!responseVerified) responseProblem = 'The response signature does not verify with the provider test key.';
-      } catch (error) {
-        responseProblem = `The response signature cannot be checked: ${(error as Error).message}`;
-      }
-      return {operationId: operation.operationId, response, canonicalRequest, signatureHeader, responseVerified, ...(responseProblem ? {responseProblem} : {})};
+    settle: () => runDueAndSettle(engine),
+    async call(method, path, body) {
+      const operation = operationFor(files.spec.operations, method, path.split('?')[0] ?? '');
+      if (!operation) throw new Error(`${method} ${path} is not an operation of the contract.`);
+      const {request, response, verification} = await client.call({method, target: path, body});
+      const responseProblem = problemOf(verification, 'The response signature does not verify with the provider test key.', 'The response signature cannot be checked: ');
+      return {
+        operationId: operation.operationId,
+        response,
+        canonicalRequest: request.canonical,
+        signatureHeader: request.signatureHeader,
+        responseVerified: verification.outcome === 'verified',
+        ...(responseProblem ? {responseProblem} : {}),
+      };
     },
     async verifyNotification(entry) {
-      try {
-        const url = new URL(entry.url);
-        const header = parseSignatureHeader(entry.headers['X-Signature'] ?? '');
-        const canonical = canonicalString({
-          method: 'POST',
-          pathWithQuery: `${url.pathname}${url.search}`,
-          clientId: entry.headers['X-Client-Id'] ?? '',
-          timestamp: entry.headers['X-Timestamp'] ?? '',
-          nonce: entry.headers['X-Nonce'] ?? '',
-          body: entry.body,
-        });
-        const verified = await verifyCanonical(canonical, header.signature, providerKey);
-        return verified ? {verified} : {verified, problem: 'The signature does not verify with the provider test key.'};
-      } catch (error) {
-        return {verified: false, problem: (error as Error).message};
-      }
+      const verification = await verifyNotification(entry, providerKey);
+      const problem = problemOf(verification, 'The signature does not verify with the provider test key.', '');
+      return problem ? {verified: false, problem} : {verified: true};
     },
   };
 }
+
+/** The sentence for a signature that does not verify; undefined when it does. */
+function problemOf(verification: Verification, mismatch: string, unreadablePrefix: string): string | undefined {
+  if (verification.outcome === 'verified') return undefined;
+  if (verification.outcome === 'unreadable') return `${unreadablePrefix}${verification.message}`;
+  if (verification.outcome === 'otherKeyVersion') return `${unreadablePrefix}it names provider key version ${verification.keyVersion}, not the published test key's.`;
+  return mismatch;
+}
+

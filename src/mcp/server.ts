@@ -15,8 +15,9 @@ import {diagnose, KeyInputError, MessageInputError, parseRawRequest, parseRawRes
 import {importPublicKey, SigningInputError} from '../lib/signing';
 import {sampleEnvironment, sampleLanguages} from '../lib/samples';
 import {encodeTargetComponent} from '../lib/samples/types';
+import {agentClockStepLimitSeconds, shopperFixtures} from '../sandbox/actions';
 import {isoSeconds} from '../sandbox/engine/clock';
-import type {ActionResult} from '../sandbox/engine/engine';
+import type {ActionResult, SimulatedNotification} from '../sandbox/engine/engine';
 import {matchOperation} from '../sandbox/engine/pipeline/route';
 import type {SandboxStore} from '../sandbox/engine/store';
 import {SandboxDataError} from '../sandbox/server/fileStore';
@@ -35,13 +36,12 @@ export interface PortalMcpServerOptions {
   readonly log?: (message: string) => void;
 }
 
-/** The longest single clock step: a month covers expiry, settlement and the whole retry schedule. */
-export const maxAdvanceSeconds = 31 * 24 * 3600;
+/** The longest single clock step this tool takes (src/sandbox/actions.ts says why it is shorter than the sandbox's). */
+const maxAdvanceSeconds = agentClockStepLimitSeconds;
+const maxAdvanceDays = Math.floor(maxAdvanceSeconds / 86_400);
 
-/** The test wallet and card a shopper uses when none is named (api/sandbox.yaml). */
-const everydayWallet = {phone: '+10000000001', pin: '123456'};
-const everydayCard = '4000000000000002';
-const decliningCard = '4000000000009995';
+/** The test wallet and cards a shopper uses when none is named (api/sandbox.yaml). */
+const {wallet: everydayWallet, payingCard: everydayCard, decliningCard} = shopperFixtures(sandboxFiles().spec.sandbox);
 
 const sandboxOnly = 'Sandbox only: the in-process test sandbox of this session (state in memory, or in the --data file the server was started with; published test keys), never production or the network.';
 
@@ -240,7 +240,7 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
     },
     run(async (input) => {
       const current = await sandbox();
-      const {shopper} = current.engine;
+      const act = async (name: string, values: Record<string, unknown>) => actionValue(await current.target.act(name, {clientId: current.clientId, ...values}));
       const need = (value: string | undefined, name: string) => {
         if (!value) throw new ToolInputError(`${input.action} needs ${name}.`);
         return value;
@@ -253,29 +253,28 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
           const method = input.method ?? (input.cardNumber ? 'CARD' : 'WALLET');
           const choice =
             method === 'CARD' ? {method, cardNumber: input.cardNumber ?? everydayCard} : method === 'WALLET' ? {method, phone: input.phone ?? everydayWallet.phone, pin: input.pin ?? everydayWallet.pin} : {method};
-          value = actionValue(await shopper.pay(current.clientId, order, choice));
+          value = await act('shopper.pay', {merchantOrderNo: order, ...choice});
           break;
         }
         case 'decline': {
           const order = need(input.merchantOrderNo, 'merchantOrderNo, the order whose payment fails');
-          const choice = input.method === 'CARD' ? {method: 'CARD' as const, cardNumber: decliningCard} : {method: 'WALLET' as const, phone: input.phone ?? everydayWallet.phone, pin: '000000'};
-          value = actionValue(await shopper.pay(current.clientId, order, choice));
+          const choice = input.method === 'CARD' ? {method: 'CARD', cardNumber: decliningCard} : {method: 'WALLET', phone: input.phone ?? everydayWallet.phone, pin: '000000'};
+          value = await act('shopper.pay', {merchantOrderNo: order, ...choice});
           break;
         }
         case 'abandon':
-          value = actionValue(await shopper.abandon(current.clientId, need(input.merchantOrderNo, 'merchantOrderNo, the order the shopper leaves')));
+          value = await act('shopper.abandon', {merchantOrderNo: need(input.merchantOrderNo, 'merchantOrderNo, the order the shopper leaves')});
           break;
         case 'scan':
-          value = actionValue(await shopper.scan(current.clientId, need(input.qrContent, 'qrContent, from the DYNAMIC_QR order\'s nextAction'), {phone: input.phone ?? everydayWallet.phone, pin: input.pin ?? everydayWallet.pin}));
+          value = await act('shopper.scan', {qrContent: need(input.qrContent, 'qrContent, from the DYNAMIC_QR order\'s nextAction'), phone: input.phone ?? everydayWallet.phone, pin: input.pin ?? everydayWallet.pin});
           break;
         case 'pay_cash':
-          value = actionValue(await shopper.payCash(current.clientId, need(input.paymentReference, 'paymentReference, from the CASH_TOP_UP order')));
+          value = await act('shopper.payCash', {paymentReference: need(input.paymentReference, 'paymentReference, from the CASH_TOP_UP order')});
           break;
         case 'authorize_agreement':
-          value = actionValue(await shopper.authorizeAgreement(current.clientId, need(input.merchantAgreementNo, 'merchantAgreementNo, the agreement to authorize'), input.phone ?? everydayWallet.phone, input.approve ?? true));
+          value = await act('shopper.authorizeAgreement', {merchantAgreementNo: need(input.merchantAgreementNo, 'merchantAgreementNo, the agreement to authorize'), wallet: input.phone ?? everydayWallet.phone, approve: input.approve ?? true});
           break;
       }
-      await current.settle();
       return text({action: input.action, result: value, notificationsReceived: current.inbox.length - before});
     }),
   );
@@ -284,17 +283,16 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
     'sandbox_advance_clock',
     {
       title: 'Advance the sandbox clock',
-      description: `Moves the sandbox clock forward by \`seconds\` (1 to ${maxAdvanceSeconds}, 31 days) and runs every job that falls due, in time order: payment results, refunds completing, order expiry, settlement, payouts, notification retries. Returns the new sandbox time, the number of jobs run and the notifications received. ${sandboxOnly}`,
+      description: `Moves the sandbox clock forward by \`seconds\` (1 to ${maxAdvanceSeconds}, ${maxAdvanceDays} days) and runs every job that falls due, in time order: payment results, refunds completing, order expiry, settlement, payouts, notification retries. Returns the new sandbox time, the number of jobs run and the notifications received. ${sandboxOnly}`,
       inputSchema: {
-        seconds: z.number({error: `seconds must be a number from 1 to ${maxAdvanceSeconds}.`}).int({error: 'seconds must be a whole number.'}).min(1, {error: 'seconds must be at least 1: the clock only moves forward.'}).max(maxAdvanceSeconds, {error: `seconds must be at most ${maxAdvanceSeconds} (31 days); call again to go further.`}),
+        seconds: z.number({error: `seconds must be a number from 1 to ${maxAdvanceSeconds}.`}).int({error: 'seconds must be a whole number.'}).min(1, {error: 'seconds must be at least 1: the clock only moves forward.'}).max(maxAdvanceSeconds, {error: `seconds must be at most ${maxAdvanceSeconds} (${maxAdvanceDays} days); call again to go further.`}),
       },
       annotations: {openWorldHint: false, destructiveHint: false},
     },
     run(async ({seconds}) => {
       const current = await sandbox();
       const before = current.inbox.length;
-      const jobsRun = await current.engine.advance(seconds);
-      await current.settle();
+      const {jobsRun} = actionValue(await current.target.act('clock.advance', {seconds})) as {jobsRun: number};
       return text({now: isoSeconds(current.engine.clock.now()), aheadOfRealTimeSeconds: Math.round(current.engine.clock.offsetMs / 1000), jobsRun, notificationsReceived: current.inbox.length - before});
     }),
   );
@@ -331,8 +329,7 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
     },
     run(async ({notification, scenario, data, notifyUrl}) => {
       const current = await sandbox();
-      const simulated = actionValue(await current.engine.control.simulateNotification(current.clientId, {operationId: notification, scenario, ...(data ? {data} : {}), notifyUrl: notifyUrl ?? sampleEnvironment.notifyUrl.default}));
-      await current.settle();
+      const simulated = actionValue(await current.target.act('control.simulateNotification', {clientId: current.clientId, operationId: notification, scenario, ...(data ? {data} : {}), notifyUrl: notifyUrl ?? sampleEnvironment.notifyUrl.default})) as SimulatedNotification;
       const delivered = [...current.inbox].reverse().find((entry) => (parseJson(entry.body) as {notificationId?: string}).notificationId === simulated.notificationId);
       if (!delivered) throw new Error(`The notification ${simulated.notificationId} was raised but not delivered.`);
       return text({simulated: {operationId: simulated.operationId, scenario: simulated.scenario, eventType: simulated.eventType, notificationId: simulated.notificationId, notifyUrl: simulated.notifyUrl}, delivery: await entryView(current, delivered)});

@@ -7,25 +7,16 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {SandboxRequest, SandboxResponse} from '../../src/sandbox/engine/http';
-import {isoSeconds} from '../../src/sandbox/engine/clock';
 import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
-import {
-  canonicalString,
-  formatSignatureHeader,
-  importPrivateKey,
-  importPublicKey,
-  parseSignatureHeader,
-  responseCanonicalString,
-  signCanonical,
-  verifyCanonical,
-} from '../../src/lib/signing';
+import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
+import {signRequest, verifyResponse} from '../../src/sandbox/client/signing';
 import {pointerSegment} from '../../src/lib/contract/validator';
 import {resolvePointer, type OperationObject} from '../../src/lib/openapiTypes';
 import {repoRoot} from './routeContract';
 
 export const providerPublicKeyPem = readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'provider-test-public.pem'), 'utf8');
-const providerKey = importPublicKey(providerPublicKeyPem);
+const providerKey = importPublicKey(providerPublicKeyPem).then((key) => ({key, keyVersion: 1}));
 
 export interface CallResult {
   readonly status: number;
@@ -47,20 +38,10 @@ export interface SandboxClientOptions {
 /** Checks a response as a careful merchant would: signature over the 8-line string, then the contract's schema. */
 export async function responseProblems(request: {method: string; target: string; clientId: string; timestamp: string; nonce: string}, response: SandboxResponse, operationPointer: string | undefined): Promise<string[]> {
   const problems: string[] = [];
-  try {
-    const header = parseSignatureHeader(response.headers['X-Signature'] ?? '');
-    const canonical = responseCanonicalString({
-      request: {method: request.method, pathWithQuery: request.target, clientId: request.clientId, timestamp: request.timestamp, nonce: request.nonce},
-      status: response.status,
-      timestamp: response.headers['X-Timestamp'] ?? '',
-      nonce: response.headers['X-Nonce'] ?? '',
-      body: response.body,
-    });
-    if (header.keyVersion !== 1) problems.push(`signed with provider key ${header.keyVersion}`);
-    if (!(await verifyCanonical(canonical, header.signature, await providerKey))) problems.push('the response signature does not verify');
-  } catch (error) {
-    problems.push(`response signature: ${(error as Error).message}`);
-  }
+  const verification = await verifyResponse(request, response, await providerKey);
+  if (verification.outcome === 'otherKeyVersion') problems.push(`signed with provider key ${verification.keyVersion}`);
+  if (verification.outcome === 'mismatch') problems.push('the response signature does not verify');
+  if (verification.outcome === 'unreadable') problems.push(`response signature: ${verification.message}`);
   if (operationPointer) {
     const {validator, contract} = sandboxFiles();
     const status = String(response.status);
@@ -97,16 +78,9 @@ export function sandboxClient(options: SandboxClientOptions) {
     clientId,
     async call(method: string, target: string, body?: unknown): Promise<CallResult> {
       const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-      const timestamp = isoSeconds(options.now());
-      const nonce = crypto.randomUUID();
-      const signature = await signCanonical(canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body: raw}), await key);
-      const response = await options.handle({
-        method,
-        target,
-        body: raw,
-        headers: {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: options.keyVersion ?? 1, signature})},
-      });
-      const problems = await responseProblems({method, target, clientId, timestamp, nonce}, response, operationPointerFor(method, target));
+      const signed = await signRequest({clientId, keyVersion: options.keyVersion ?? 1, privateKey: await key}, {method, target, body: raw}, options.now());
+      const response = await options.handle(signed);
+      const problems = await responseProblems(signed, response, operationPointerFor(method, target));
       return {status: response.status, headers: response.headers, body: response.body, json: JSON.parse(response.body) as CallResult['json'], problems};
     },
   };

@@ -24,7 +24,8 @@ import net, {type AddressInfo} from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {performance} from 'node:perf_hooks';
-import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical} from '../../src/lib/signing';
+import {importPrivateKey} from '../../src/lib/signing';
+import {signRequest} from '../../src/sandbox/client/signing';
 import {brand} from '../../src/brand';
 import {fixedClock, isoSeconds} from '../../src/sandbox/engine/clock';
 import {SandboxEngine} from '../../src/sandbox/engine/engine';
@@ -167,19 +168,10 @@ function send(agent: http.Agent, port: number, request: {method: string; target:
 
 /** Signs requests as the published test merchant. */
 async function signer() {
-  const key = await importPrivateKey(files.merchantPrivateKeyPem);
+  const privateKey = await importPrivateKey(files.merchantPrivateKeyPem);
   return async (operation: Operation, method: string, target: string, body?: unknown): Promise<Prepared> => {
-    const raw = body === undefined ? '' : JSON.stringify(body);
-    const timestamp = isoSeconds(Date.now());
-    const nonce = randomUUID();
-    const signature = await signCanonical(canonicalString({method, pathWithQuery: target, clientId: merchant, timestamp, nonce, body: raw}), key);
-    return {
-      operation,
-      method,
-      target,
-      body: raw,
-      headers: {'Content-Type': 'application/json', 'X-Client-Id': merchant, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})},
-    };
+    const signed = await signRequest({clientId: merchant, keyVersion: 1, privateKey}, {method, target, body: body === undefined ? '' : JSON.stringify(body)}, Date.now(), randomUUID());
+    return {operation, method, target, body: signed.body, headers: {'Content-Type': 'application/json', ...signed.headers}};
   };
 }
 
@@ -288,17 +280,15 @@ export async function measureOrderMemory(orders: number): Promise<MemoryFigures>
   });
   const registered = await engine.control.registerMerchant({clientId, publicKeyPem: bench.publicKey.export({type: 'spki', format: 'pem'}).toString()});
   if (!registered.ok) throw new Error(`registering the bench merchant: ${registered.message}`);
-  const key = await importPrivateKey(bench.privateKey.export({type: 'pkcs8', format: 'pem'}).toString());
+  const signer = {clientId, keyVersion: 1, privateKey: await importPrivateKey(bench.privateKey.export({type: 'pkcs8', format: 'pem'}).toString())};
   gc();
   const baseline = process.memoryUsage();
   const started = performance.now();
   const create = async (index: number) => {
     const number = `MEM-${String(index).padStart(8, '0')}`;
     const body = JSON.stringify(index % 2 === 0 ? paidOrder(number) : hostedOrder(number));
-    const timestamp = isoSeconds(engine.clock.now());
-    const nonce = randomUUID();
-    const signature = await signCanonical(canonicalString({method: 'POST', pathWithQuery: '/v1/orders', clientId, timestamp, nonce, body}), key);
-    const response = await engine.handle({method: 'POST', target: '/v1/orders', body, headers: {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})}});
+    const signed = await signRequest(signer, {method: 'POST', target: '/v1/orders', body}, engine.clock.now(), randomUUID());
+    const response = await engine.handle(signed);
     if (response.status !== 200) throw new Error(`order ${index}: HTTP ${response.status} ${response.body}`);
   };
   const batch = 2000;

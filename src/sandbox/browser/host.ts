@@ -10,8 +10,12 @@
  */
 import generated from '@generated/sandbox-engine/spec.json';
 import {brand} from '../../brand';
-import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical} from '../../lib/signing';
-import {createClock, isoSeconds} from '../engine/clock';
+import {importPrivateKey} from '../../lib/signing';
+import {shopperFixtures, type ShopperFixtures} from '../actions';
+import {inPageTarget, runDueAndSettle} from '../client/inPage';
+import {signRequest, type SignedRequest} from '../client/signing';
+import type {SandboxTarget} from '../client/target';
+import {createClock} from '../engine/clock';
 import {SandboxEngine, type ActionResult, type RequestValidator, type SimulateNotificationInput, type SimulatedNotification} from '../engine/engine';
 import type {NotificationTransport, SandboxResponse} from '../engine/http';
 import type {SandboxStateDocument} from '../engine/stateDocument';
@@ -36,18 +40,16 @@ export interface InboxEntry {
   readonly receivedAt: string;
 }
 
-/** A request as the test merchant signed and sent it. */
-export interface SignedRequest {
-  readonly method: string;
-  readonly target: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
+export type {SignedRequest} from '../client/signing';
 
 const validator: RequestValidator = {problems: schemaProblems};
 
 export interface BrowserSandbox {
   readonly engine: SandboxEngine;
+  /** The engine as a sandbox target: calls and declared actions, with what falls due run before each answer. */
+  readonly target: SandboxTarget;
+  /** The test wallet and cards of the sandbox data, for a shopper who names none. */
+  readonly fixtures: ShopperFixtures;
   /** The notifications received, oldest first (the same list for the page's lifetime, updated in place). */
   readonly inbox: readonly InboxEntry[];
   readonly clientId: string;
@@ -176,10 +178,13 @@ async function start(): Promise<BrowserSandbox> {
     clock,
     transport,
   });
-  const merchantKey = await importPrivateKey(generated.merchantPrivateKeyPem);
   const clientId = generated.spec.sandbox.merchant.clientId;
+  const signer = {clientId, keyVersion: generated.spec.sandbox.merchant.merchantKey.keyVersion, privateKey: await importPrivateKey(generated.merchantPrivateKeyPem)};
+  const target = inPageTarget(engine);
   return {
     engine,
+    target,
+    fixtures: shopperFixtures(generated.spec.sandbox),
     inbox,
     clientId,
     async clearInbox() {
@@ -204,28 +209,16 @@ async function start(): Promise<BrowserSandbox> {
       setInbox(checked.entries);
       return {ok: true, value: {...imported.value, notifications: inbox.length}};
     },
-    async call(method, target, body) {
-      const raw = body === undefined ? '' : JSON.stringify(body);
-      const timestamp = isoSeconds(engine.clock.now());
-      const nonce = crypto.randomUUID();
-      const signature = await signCanonical(canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body: raw}), merchantKey);
-      const request: SignedRequest = {
-        method,
-        target,
-        body: raw,
-        headers: {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})},
-      };
-      const response = await engine.handle(request);
-      // Deliveries due now go out at once in the browser: there is no timer loop to wait for.
-      await engine.runDue();
-      await engine.settle();
+    async call(method, path, body) {
+      const request = await signRequest(signer, {method, target: path, body: body === undefined ? '' : JSON.stringify(body)}, engine.clock.now());
+      // Deliveries due now go out at once in the browser: there is no timer loop to wait for (the target runs them).
+      const response = await target.call(request);
       return {...response, json: JSON.parse(response.body) as {code: string; message: string; data?: unknown}, request};
     },
     async simulateNotification(input) {
       const result = await engine.control.simulateNotification(clientId, input);
       if (!result.ok) return result;
-      await engine.runDue();
-      await engine.settle();
+      await runDueAndSettle(engine);
       const {notificationId} = result.value;
       const delivery = [...inbox].reverse().find((entry) => (JSON.parse(entry.body) as {notificationId?: string}).notificationId === notificationId);
       if (!delivery) return {ok: false, code: 'INTERNAL_ERROR', message: `The notification ${notificationId} was raised but not delivered.`};

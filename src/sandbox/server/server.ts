@@ -16,7 +16,8 @@ import http, {type IncomingMessage, type ServerResponse} from 'node:http';
 import https from 'node:https';
 import type {AddressInfo, Socket} from 'node:net';
 import {dayStart, isoSeconds, utcDay} from '../engine/clock';
-import type {ActionResult, PaymentMethodChoice, SandboxEngine} from '../engine/engine';
+import {ActionInputError, bodyMembers, readActionInput, sandboxActions, type SandboxAction} from '../actions';
+import type {ActionResult, SandboxEngine} from '../engine/engine';
 import type {DeliveryResult, NotificationTransport} from '../engine/http';
 import {randomId} from '../engine/ids';
 import {matchOperation, pathOf} from '../engine/pipeline/route';
@@ -29,8 +30,6 @@ export const requestBodyLimitBytes = 65_536;
 export const importBodyLimitBytes = 64 * 1024 * 1024;
 /** How often the job timer looks at the clock when no job is due sooner. */
 const jobPollMs = 200;
-/** One step of /_sandbox/clock/advance at most: a year; far larger steps would run the clock past what Date can show. */
-const maxAdvanceSeconds = 366 * 86_400;
 /** How much of a notification receiver's answer is read: an acknowledgement is a few bytes. */
 const maxAcknowledgementBytes = 64 * 1024;
 
@@ -52,38 +51,44 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-/** The control endpoints: what --help prints and what the server routes. */
-export const controlEndpoints = [
-  {method: 'GET', path: '/_sandbox/health', input: '', does: 'answers {ok, contractVersion, now}'},
-  {method: 'POST', path: '/_sandbox/reset', input: '', does: 'forgets everything; the test merchant starts again'},
-  {method: 'GET', path: '/_sandbox/clock', input: '', does: 'answers {now}, the sandbox clock'},
-  {method: 'POST', path: '/_sandbox/clock/advance', input: '{seconds}', does: 'moves the clock on, running what falls due; answers {now, jobsRun}'},
-  {method: 'POST', path: '/_sandbox/merchants', input: '{clientId?, publicKeyPem, keyVersion?, defaultNotifyUrl?}', does: 'registers a merchant with your key'},
-  {method: 'PATCH', path: '/_sandbox/merchants/{clientId}', input: '{defaultNotifyUrl?, compressedRetries?}', does: 'default notification URL (http allowed), 300-second retries'},
-  {method: 'POST', path: '/_sandbox/merchants/{clientId}/keys', input: '{keyVersion, publicKeyPem}', does: 'adds a key version'},
-  {method: 'POST', path: '/_sandbox/shopper/pay', input: '{clientId, merchantOrderNo, method, phone?, pin?, cardNumber?}', does: 'the customer pays (WALLET, CARD, BANK_TRANSFER, CASH)'},
-  {method: 'POST', path: '/_sandbox/shopper/cash', input: '{clientId, paymentReference}', does: 'a store takes cash for a CASH_TOP_UP order'},
-  {method: 'POST', path: '/_sandbox/shopper/scan', input: '{clientId, qrContent, phone, pin}', does: 'the customer scans a DYNAMIC_QR code'},
-  {method: 'POST', path: '/_sandbox/shopper/abandon', input: '{clientId, merchantOrderNo}', does: 'the customer leaves the cashier'},
-  {method: 'POST', path: '/_sandbox/shopper/agreements/authorize', input: '{clientId, merchantAgreementNo, wallet, approve?}', does: 'the customer approves (or declines) an agreement'},
-  {method: 'POST', path: '/_sandbox/shopper/agreements/cancel', input: '{clientId, merchantAgreementNo}', does: 'the customer ends an agreement in the wallet'},
-  {method: 'POST', path: '/_sandbox/shopper/auth-code', input: '{clientId, wallet}', does: 'a one-time wallet auth code; answers {authCode}'},
-  {method: 'POST', path: '/_sandbox/chargebacks', input: '{clientId, merchantOrderNo, reasonCode?, amount?}', does: 'opens a chargeback'},
-  {method: 'POST', path: '/_sandbox/chargebacks/{chargebackId}/resolve', input: '{clientId, resolution}', does: 'decides a chargeback: WON or LOST'},
-  {method: 'POST', path: '/_sandbox/vam-top-ups', input: '{clientId, iban, amount, payerName?}', does: 'a bank transfer arrives on a virtual account'},
-  {method: 'POST', path: '/_sandbox/faults', input: '{resultCode, operationId?, count?}', does: 'answers the next calls with SYSTEM_BUSY or INTERNAL_ERROR'},
-  {method: 'GET', path: '/_sandbox/notifications', input: '?clientId=', does: 'every notification delivery attempt; answers {deliveries}'},
-  {method: 'POST', path: '/_sandbox/notifications/simulate', input: '{clientId, operationId, scenario, data?, notifyUrl?}', does: 'a signed notification of a contract example, delivered now; answers {notificationId, ..., delivery}'},
-  {method: 'POST', path: '/_sandbox/notifications/{notificationId}/redeliver', input: '{clientId}', does: 'delivers an event again now'},
-  {method: 'GET', path: '/_sandbox/statements/{date}', input: '?clientId=&currency=', does: 'the statement file (gzip, X-Sha256 header)'},
-  {method: 'GET', path: '/_sandbox/ledger', input: '?clientId=', does: 'the ledger; answers {clientId, entries}'},
-  {method: 'GET', path: '/_sandbox/balances', input: '?clientId=', does: 'balances by currency; answers {clientId, balances}'},
-  {method: 'GET', path: '/_sandbox/export', input: '', does: 'the whole state as one JSON document (format veloxa-sandbox-state)'},
-  {method: 'POST', path: '/_sandbox/import', input: '<an export>', does: 'replaces the whole state with an export; answers {ok, merchants, records}'},
-] as const;
+interface ControlEndpoint {
+  readonly method: string;
+  readonly path: string;
+  /** The JSON members or query parameters it takes, as --help prints them. */
+  readonly input: string;
+  readonly does: string;
+}
 
-/** "POST /_sandbox/reset" and so on: one key per endpoint (distributed over the list, not a cross product). */
-type EndpointKey<E = (typeof controlEndpoints)[number]> = E extends {method: infer M extends string; path: infer P extends string} ? `${M} ${P}` : never;
+/** Reads and exports of this server; the actions that change the sandbox follow from src/sandbox/actions.ts. */
+const readEndpoints = {
+  health: {method: 'GET', path: '/_sandbox/health', input: '', does: 'answers {ok, contractVersion, now}'},
+  clock: {method: 'GET', path: '/_sandbox/clock', input: '', does: 'answers {now}, the sandbox clock'},
+  notifications: {method: 'GET', path: '/_sandbox/notifications', input: '?clientId=', does: 'every notification delivery attempt; answers {deliveries}'},
+  statements: {method: 'GET', path: '/_sandbox/statements/{date}', input: '?clientId=&currency=', does: 'the statement file (gzip, X-Sha256 header)'},
+  ledger: {method: 'GET', path: '/_sandbox/ledger', input: '?clientId=', does: 'the ledger; answers {clientId, entries}'},
+  balances: {method: 'GET', path: '/_sandbox/balances', input: '?clientId=', does: 'balances by currency; answers {clientId, balances}'},
+  export: {method: 'GET', path: '/_sandbox/export', input: '', does: 'the whole state as one JSON document (format veloxa-sandbox-state)'},
+  import: {method: 'POST', path: '/_sandbox/import', input: '<an export>', does: 'replaces the whole state with an export; answers {ok, merchants, records}'},
+} as const satisfies Record<string, ControlEndpoint>;
+
+/** An action's JSON members as --help prints them: {clientId, merchantOrderNo, phone?}. */
+function actionInputText(action: SandboxAction): string {
+  const members = bodyMembers(action).map((name) => `${name}${'optional' in (action.input[name] ?? {}) ? '?' : ''}`);
+  return members.length ? `{${members.join(', ')}}` : '';
+}
+
+/** The control endpoints: what --help prints and what the server routes. */
+export const controlEndpoints: readonly ControlEndpoint[] = [
+  readEndpoints.health,
+  readEndpoints.clock,
+  ...sandboxActions.map((action) => ({method: action.method, path: action.path, input: actionInputText(action), does: action.does})),
+  readEndpoints.notifications,
+  readEndpoints.statements,
+  readEndpoints.ledger,
+  readEndpoints.balances,
+  readEndpoints.export,
+  readEndpoints.import,
+];
 
 interface Reply {
   readonly status: number;
@@ -97,6 +102,8 @@ interface ControlCall {
   readonly query: URLSearchParams;
   readonly body: string;
 }
+
+type ControlHandler = (call: ControlCall) => Reply | Promise<Reply>;
 
 /** A request the server refuses itself, with a documented code. */
 class Refusal extends Error {
@@ -149,6 +156,11 @@ class Fields {
       values[name] = value;
     }
     return new Fields(values).only(allowed, 'query parameter');
+  }
+
+  /** The members as given, for an action to read by its schema. */
+  get members(): Readonly<Record<string, unknown>> {
+    return this.values;
   }
 
   private only(allowed: readonly string[], kind: string): this {
@@ -209,157 +221,62 @@ class Fields {
   }
 }
 
-function paymentChoice(fields: Fields): PaymentMethodChoice {
-  const method = fields.choice('method', ['WALLET', 'CARD', 'BANK_TRANSFER', 'CASH']);
-  if (method === 'WALLET') return {method, phone: fields.string('phone'), pin: fields.string('pin')};
-  if (method === 'CARD') return {method, cardNumber: fields.string('cardNumber')};
-  return {method};
+/**
+ * A declared action as a route: the JSON members it takes (no others), the path members from the route,
+ * read by the action's schema; refused input is INVALID_PARAMETER with the sentence that names the member.
+ */
+function actionHandler(engine: SandboxEngine, action: SandboxAction, exclusive: <T>(work: () => Promise<T>) => Promise<T>): ControlHandler {
+  return async ({params, body}) => {
+    const fields = Fields.body(body, bodyMembers(action));
+    try {
+      const input = readActionInput(action, {...fields.members, ...params});
+      const run = async () => action.run(engine, input as never);
+      return actionReply(await (action.exclusive ? exclusive(run) : run()));
+    } catch (error) {
+      if (error instanceof ActionInputError) throw invalid(error.message);
+      throw error;
+    }
+  };
 }
 
 /** The control endpoints' handlers, over one engine. `exclusive` keeps clock moves and resets apart from the job timer. */
-function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promise<T>) => Promise<T>): Record<EndpointKey, (call: ControlCall) => Reply | Promise<Reply>> {
+const simulate = sandboxActions.find((action) => action.name === 'control.simulateNotification') as SandboxAction;
+
+function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promise<T>) => Promise<T>): Record<string, ControlHandler> {
   const {spec} = sandboxFiles();
   const knownClient = (clientId: string): string => {
     if (!engine.merchantIds().includes(clientId)) throw new Refusal('UNKNOWN_CLIENT', `No sandbox merchant ${clientId.slice(0, 64)}.`);
     return clientId;
   };
+  const key = (endpoint: {readonly method: string; readonly path: string}) => `${endpoint.method} ${endpoint.path}`;
+  const handlers: Record<string, ControlHandler> = Object.fromEntries(sandboxActions.map((action) => [key(action), actionHandler(engine, action, exclusive)]));
   return {
-    'GET /_sandbox/health': () => jsonReply({ok: true, contractVersion: spec.contractVersion, now: isoSeconds(engine.clock.now())}),
+    ...handlers,
+    [key(readEndpoints.health)]: () => jsonReply({ok: true, contractVersion: spec.contractVersion, now: isoSeconds(engine.clock.now())}),
 
-    'POST /_sandbox/reset': async ({body}) => {
-      Fields.body(body, []);
-      await exclusive(() => engine.control.reset());
-      return jsonReply({ok: true});
+    [key(readEndpoints.clock)]: () => jsonReply({now: isoSeconds(engine.clock.now())}),
+
+    // The first attempt is due at once: this host delivers it before answering, so the answer can say how it went.
+    'POST /_sandbox/notifications/simulate': async (call) => {
+      const {clientId} = Fields.body(call.body, bodyMembers(simulate)).members;
+      // A missing or malformed clientId is the action's to refuse, with its sentence.
+      if (typeof clientId === 'string' && clientId !== '') knownClient(clientId);
+      const reply = await (handlers['POST /_sandbox/notifications/simulate'] as ControlHandler)(call);
+      if (reply.status !== 200) return reply;
+      const simulated = JSON.parse(String(reply.body)) as {notificationId: string};
+      await exclusive(() => engine.runDue());
+      // Only this notification's attempt: a slow receiver of another one must not hold up the answer.
+      await engine.settleDelivery(simulated.notificationId);
+      const delivery = engine.control.deliveries().find((entry) => entry.notificationId === simulated.notificationId);
+      return jsonReply({...simulated, delivery: delivery ?? null});
     },
 
-    'GET /_sandbox/clock': () => jsonReply({now: isoSeconds(engine.clock.now())}),
-
-    'POST /_sandbox/clock/advance': async ({body}) => {
-      const seconds = Fields.body(body, ['seconds']).number('seconds', 0, maxAdvanceSeconds);
-      const jobsRun = await exclusive(() => engine.advance(seconds));
-      return jsonReply({now: isoSeconds(engine.clock.now()), jobsRun});
-    },
-
-    'POST /_sandbox/merchants': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'publicKeyPem', 'keyVersion', 'defaultNotifyUrl']);
-      const clientId = fields.optionalString('clientId');
-      const keyVersion = fields.optionalInteger('keyVersion');
-      const defaultNotifyUrl = fields.nullableString('defaultNotifyUrl');
-      return actionReply(
-        await engine.control.registerMerchant({
-          publicKeyPem: fields.string('publicKeyPem'),
-          ...(clientId !== undefined ? {clientId} : {}),
-          ...(keyVersion !== undefined ? {keyVersion} : {}),
-          ...(defaultNotifyUrl !== undefined ? {defaultNotifyUrl} : {}),
-        }),
-      );
-    },
-
-    'PATCH /_sandbox/merchants/{clientId}': async ({params, body}) => {
-      const fields = Fields.body(body, ['defaultNotifyUrl', 'compressedRetries']);
-      const defaultNotifyUrl = fields.nullableString('defaultNotifyUrl');
-      const compressedRetries = fields.optionalBoolean('compressedRetries');
-      return actionReply(
-        await engine.control.configure(params['clientId'] ?? '', {
-          ...(defaultNotifyUrl !== undefined ? {defaultNotifyUrl} : {}),
-          ...(compressedRetries !== undefined ? {compressedRetries} : {}),
-        }),
-      );
-    },
-
-    'POST /_sandbox/merchants/{clientId}/keys': async ({params, body}) => {
-      const fields = Fields.body(body, ['keyVersion', 'publicKeyPem']);
-      return actionReply(await engine.control.addKey(params['clientId'] ?? '', fields.integer('keyVersion'), fields.string('publicKeyPem')));
-    },
-
-    'POST /_sandbox/shopper/pay': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'merchantOrderNo', 'method', 'phone', 'pin', 'cardNumber']);
-      return actionReply(await engine.shopper.pay(fields.string('clientId'), fields.string('merchantOrderNo'), paymentChoice(fields)));
-    },
-
-    'POST /_sandbox/shopper/cash': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'paymentReference']);
-      return actionReply(await engine.shopper.payCash(fields.string('clientId'), fields.string('paymentReference')));
-    },
-
-    'POST /_sandbox/shopper/scan': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'qrContent', 'phone', 'pin']);
-      return actionReply(await engine.shopper.scan(fields.string('clientId'), fields.string('qrContent'), {phone: fields.string('phone'), pin: fields.string('pin')}));
-    },
-
-    'POST /_sandbox/shopper/abandon': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'merchantOrderNo']);
-      return actionReply(await engine.shopper.abandon(fields.string('clientId'), fields.string('merchantOrderNo')));
-    },
-
-    'POST /_sandbox/shopper/agreements/authorize': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'merchantAgreementNo', 'wallet', 'approve']);
-      return actionReply(await engine.shopper.authorizeAgreement(fields.string('clientId'), fields.string('merchantAgreementNo'), fields.string('wallet'), fields.optionalBoolean('approve')));
-    },
-
-    'POST /_sandbox/shopper/agreements/cancel': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'merchantAgreementNo']);
-      return actionReply(await engine.shopper.cancelAgreementInWallet(fields.string('clientId'), fields.string('merchantAgreementNo')));
-    },
-
-    'POST /_sandbox/shopper/auth-code': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'wallet']);
-      return actionReply(await engine.shopper.getAuthCode(fields.string('clientId'), fields.string('wallet')), (authCode) => ({authCode}));
-    },
-
-    'POST /_sandbox/chargebacks': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'merchantOrderNo', 'reasonCode', 'amount']);
-      return actionReply(await engine.control.openChargeback(fields.string('clientId'), fields.string('merchantOrderNo'), fields.optionalString('reasonCode'), fields.optionalInteger('amount')));
-    },
-
-    'POST /_sandbox/chargebacks/{chargebackId}/resolve': async ({params, body}) => {
-      const fields = Fields.body(body, ['clientId', 'resolution']);
-      return actionReply(await engine.control.resolveChargeback(fields.string('clientId'), params['chargebackId'] ?? '', fields.choice('resolution', ['WON', 'LOST'])));
-    },
-
-    'POST /_sandbox/vam-top-ups': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'iban', 'amount', 'payerName']);
-      return actionReply(await engine.control.topUpVirtualAccount(fields.string('clientId'), fields.string('iban'), fields.integer('amount'), fields.optionalString('payerName')));
-    },
-
-    'POST /_sandbox/faults': ({body}) => {
-      const fields = Fields.body(body, ['resultCode', 'operationId', 'count']);
-      const operationId = fields.optionalString('operationId');
-      const count = fields.optionalInteger('count');
-      return actionReply(engine.control.setFault({resultCode: fields.string('resultCode'), ...(operationId !== undefined ? {operationId} : {}), ...(count !== undefined ? {count} : {})}));
-    },
-
-    'GET /_sandbox/notifications': ({query}) => {
+    [key(readEndpoints.notifications)]: ({query}) => {
       const clientId = Fields.query(query, ['clientId']).optionalString('clientId');
       return jsonReply({deliveries: engine.control.deliveries(clientId === undefined ? undefined : knownClient(clientId))});
     },
 
-    'POST /_sandbox/notifications/simulate': async ({body}) => {
-      const fields = Fields.body(body, ['clientId', 'operationId', 'scenario', 'data', 'notifyUrl']);
-      const clientId = knownClient(fields.string('clientId'));
-      const notifyUrl = fields.optionalString('notifyUrl');
-      const data = fields.optionalObject('data');
-      const result = await engine.control.simulateNotification(clientId, {
-        operationId: fields.string('operationId'),
-        scenario: fields.string('scenario'),
-        ...(data !== undefined ? {data} : {}),
-        ...(notifyUrl !== undefined ? {notifyUrl} : {}),
-      });
-      if (!result.ok) return errorReply(result.code, result.message);
-      // The first attempt is due now: run it here rather than on the timer, so the answer can say how it went.
-      await exclusive(() => engine.runDue());
-      // Only this notification's attempt: a slow receiver of another one must not hold up the answer.
-      await engine.settleDelivery(result.value.notificationId);
-      const delivery = engine.control.deliveries(clientId).find((entry) => entry.notificationId === result.value.notificationId);
-      return jsonReply({...result.value, delivery: delivery ?? null});
-    },
-
-    'POST /_sandbox/notifications/{notificationId}/redeliver': async ({params, body}) => {
-      const fields = Fields.body(body, ['clientId']);
-      return actionReply(await engine.control.redeliver(fields.string('clientId'), params['notificationId'] ?? ''));
-    },
-
-    'GET /_sandbox/statements/{date}': async ({params, query}) => {
+    [key(readEndpoints.statements)]: async ({params, query}) => {
       const fields = Fields.query(query, ['clientId', 'currency']);
       const clientId = fields.string('clientId');
       const day = params['date'] ?? '';
@@ -375,23 +292,23 @@ function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promi
       };
     },
 
-    'GET /_sandbox/ledger': ({query}) => {
+    [key(readEndpoints.ledger)]: ({query}) => {
       const clientId = knownClient(Fields.query(query, ['clientId']).string('clientId'));
       return jsonReply({clientId, entries: engine.ledger(clientId)});
     },
 
-    'GET /_sandbox/balances': ({query}) => {
+    [key(readEndpoints.balances)]: ({query}) => {
       const clientId = knownClient(Fields.query(query, ['clientId']).string('clientId'));
       return jsonReply({clientId, balances: [...engine.balances(clientId)].map(([currency, balance]) => ({currency, ...balance}))});
     },
 
-    'GET /_sandbox/export': ({query}) => {
+    [key(readEndpoints.export)]: ({query}) => {
       Fields.query(query, []);
       const document = engine.exportState();
       return {...jsonReply(document), headers: {'Content-Type': 'application/json', 'Content-Disposition': `attachment; filename="sandbox-state-${document.exportedAt.slice(0, 10)}.json"`}};
     },
 
-    'POST /_sandbox/import': async ({body}) => {
+    [key(readEndpoints.import)]: async ({body}) => {
       let document: unknown;
       try {
         document = JSON.parse(body);
@@ -592,7 +509,9 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     if (!match.found && match.reason === 'method') throw invalid(`${pathOnly.slice(0, 120)} takes ${match.methods.join(' or ')}, not ${method.slice(0, 10)}.`);
     if (!match.found) throw invalid(`The path parameter ${match.parameter} is not valid percent-encoding.`);
     const endpoint = match.operation;
-    return handlers[`${endpoint.method} ${endpoint.path}` as EndpointKey]({params: {...match.pathParams}, query: new URLSearchParams(target.slice(pathOnly.length + 1)), body});
+    const handler = handlers[`${endpoint.method} ${endpoint.path}`];
+    if (!handler) throw new Error(`No handler for the control endpoint ${endpoint.method} ${endpoint.path}.`);
+    return handler({params: {...match.pathParams}, query: new URLSearchParams(target.slice(pathOnly.length + 1)), body});
   }
 
   async function answer(request: IncomingMessage): Promise<{reply: Reply; closeAfter: boolean}> {

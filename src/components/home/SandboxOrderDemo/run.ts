@@ -8,7 +8,8 @@
  */
 import tryItJson from '@generated/sandbox-engine/tryit.json';
 import {browserSandbox, type InboxEntry, type SignedRequest} from '@site/src/sandbox/browser/host';
-import {canonicalString, importPublicKey, isTimestampFresh, parseSignatureHeader, verifyCanonical} from '@site/src/lib/signing';
+import {importPublicKey, isTimestampFresh} from '@site/src/lib/signing';
+import {headerValue, verifyNotification} from '@site/src/sandbox/client/signing';
 import {requestTarget, type TryItData} from '@site/src/lib/tryIt';
 
 const tryIt = tryItJson as TryItData;
@@ -31,19 +32,6 @@ const statusOf = (data: unknown): string => {
   return order.status ?? order.order?.status ?? 'unknown';
 };
 
-function header(headers: Readonly<Record<string, string>>, name: string): string {
-  return Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1] ?? '';
-}
-
-function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return '/';
-  }
-}
-
 /** Runs the whole flow, calling `report` after each step; throws with a sentence a reader can act on. */
 export async function runSandboxOrder(providerKeyUrl: string, report: (event: DemoEvent) => void): Promise<void> {
   const create = tryIt.operations.find((operation) => operation.operationId === 'createOrder');
@@ -61,10 +49,8 @@ export async function runSandboxOrder(providerKeyUrl: string, report: (event: De
   report({step: 'response', status: created.status, code: created.json.code, body: created.body, state});
   if (created.json.code !== 'SUCCESS') throw new Error(`Create order answered ${created.json.code}: ${created.json.message}`);
 
-  const paid = await sandbox.engine.shopper.pay(sandbox.clientId, merchantOrderNo, {method: 'CARD', cardNumber: tryIt.cards.pays});
+  const paid = await sandbox.target.act('shopper.pay', {clientId: sandbox.clientId, merchantOrderNo, method: 'CARD', cardNumber: tryIt.cards.pays});
   if (!paid.ok) throw new Error(`The shopper could not pay: ${paid.code}: ${paid.message}`);
-  await sandbox.engine.runDue();
-  await sandbox.engine.settle();
   // A card payment may be PROCESSING for a few sandbox seconds: move the sandbox clock to its next job
   // (not the reader's clock) until the order settles, and show every state it passed through.
   const states = [state];
@@ -85,20 +71,11 @@ export async function runSandboxOrder(providerKeyUrl: string, report: (event: De
   });
   if (!notification) throw new Error(`No ORDER.PAID notification for ${merchantOrderNo} reached the inbox.`);
   const providerKey = await importPublicKey(await (await fetch(providerKeyUrl)).text());
-  const signed = parseSignatureHeader(header(notification.headers, 'X-Signature'));
-  const canonical = canonicalString({
-    method: 'POST',
-    pathWithQuery: pathOf(notification.url),
-    clientId: header(notification.headers, 'X-Client-Id'),
-    timestamp: header(notification.headers, 'X-Timestamp'),
-    nonce: header(notification.headers, 'X-Nonce'),
-    body: notification.body,
-  });
   report({
     step: 'notification',
     eventType: 'ORDER.PAID',
     notification,
-    signatureVerifies: await verifyCanonical(canonical, signed.signature, providerKey),
-    timestampFresh: isTimestampFresh(header(notification.headers, 'X-Timestamp'), new Date(sandbox.engine.clock.now())),
+    signatureVerifies: (await verifyNotification(notification, {key: providerKey, keyVersion: sandbox.engine.providerKey.keyVersion})).outcome === 'verified',
+    timestampFresh: isTimestampFresh(headerValue(notification.headers, 'X-Timestamp') ?? '', new Date(sandbox.engine.clock.now())),
   });
 }

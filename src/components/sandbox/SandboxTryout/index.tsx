@@ -40,11 +40,12 @@ export default function SandboxTryout(): ReactNode {
         notifyUrl: 'https://shop.example.com/payments/notify',
       });
       record(`POST /v1/orders ${merchantOrderNo}`, `HTTP ${created.status} ${created.json.code}, order ${(created.json.data as {order?: {status?: string}} | undefined)?.order?.status ?? '?'}`);
-      const paid = await sandbox.engine.shopper.pay(sandbox.clientId, merchantOrderNo, {method: 'CARD', cardNumber: '4000000000000002'});
-      record('The shopper pays with test card 4000000000000002', paid.ok ? `order ${(paid.value as {status: string}).status}` : `${paid.code}: ${paid.message}`);
+      const card = sandbox.fixtures.payingCard;
+      const paid = await sandbox.target.act('shopper.pay', {clientId: sandbox.clientId, merchantOrderNo, method: 'CARD', cardNumber: card});
+      record(`The shopper pays with test card ${card}`, paid.ok ? `order ${(paid.value as {status: string}).status}` : `${paid.code}: ${paid.message}`);
       const refund = await sandbox.call('POST', `/v1/orders/${merchantOrderNo}/refunds`, {merchantRefundNo: `RFD-${Date.now()}`, amount: {value: 500, currency: 'USD'}});
       record(`POST /v1/orders/${merchantOrderNo}/refunds (5.00 USD)`, `HTTP ${refund.status} ${refund.json.code}, refund ${(refund.json.data as {status?: string} | undefined)?.status ?? '?'}`);
-      await sandbox.engine.advance(5);
+      await sandbox.target.act('clock.advance', {seconds: 5});
       const order = await sandbox.call('GET', `/v1/orders/${merchantOrderNo}`);
       record('The sandbox clock moves on 5 seconds; GET the order', `order ${(order.json.data as {status?: string} | undefined)?.status ?? '?'}`);
       const events = sandbox.inbox.slice(-3).map((entry) => (JSON.parse(entry.body) as {eventType: string}).eventType);
@@ -58,7 +59,7 @@ export default function SandboxTryout(): ReactNode {
   const reset = async () => {
     try {
       const sandbox = await loadSandbox();
-      await sandbox.engine.control.reset();
+      await sandbox.target.act('control.reset', {});
       setState({status: 'done', steps: [{label: 'Reset', outcome: 'the sandbox in this browser is empty again'}], orders: 0});
     } catch (error) {
       setState({status: 'failed', message: `Reset failed: ${error instanceof Error ? error.message : String(error)}`});

@@ -2,8 +2,9 @@ import {useId, useRef, useState, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import notificationsJson from '@generated/sandbox-engine/notifications.json';
-import {canonicalString, importPublicKey, isTimestampFresh, parseSignatureHeader, verifyCanonical} from '@site/src/lib/signing';
-import {localSimulateCommands, notificationTarget, rawNotificationRequest, type NotificationSimulatorData} from '@site/src/lib/notificationSimulator';
+import {importPublicKey, isTimestampFresh} from '@site/src/lib/signing';
+import {notificationCanonical, verifyNotification} from '@site/src/sandbox/client/signing';
+import {localSimulateCommands, rawNotificationRequest, type NotificationSimulatorData} from '@site/src/lib/notificationSimulator';
 import {localSandboxMissing, localSandboxOrigin, localSandboxStart} from '@site/src/lib/tryIt';
 import type {DeliveryLogEntry} from '@site/src/sandbox/engine/engine';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
@@ -123,13 +124,8 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
       const {simulated, delivery} = result.value;
       const headers = delivery.headers;
       const timestamp = headers['X-Timestamp'] ?? '';
-      const canonical = canonicalString({method: 'POST', pathWithQuery: notificationTarget(delivery.url), clientId: headers['X-Client-Id'] ?? '', timestamp, nonce: headers['X-Nonce'] ?? '', body: delivery.body});
-      let signatureVerifies = false;
-      try {
-        signatureVerifies = await verifyCanonical(canonical, parseSignatureHeader(headers['X-Signature'] ?? '').signature, await publishedProviderKey());
-      } catch {
-        signatureVerifies = false;
-      }
+      const canonical = notificationCanonical(delivery);
+      const signatureVerifies = (await verifyNotification(delivery, {key: await publishedProviderKey(), keyVersion: sandbox.engine.providerKey.keyVersion})).outcome === 'verified';
       const {schemaProblems} = await loadValidators();
       const edited = JSON.stringify(checked.data) !== JSON.stringify((scenario.value as {data?: unknown}).data);
       const localRequest = {operationId, scenario: scenario.name, notifyUrl: checked.notifyUrl, ...(edited ? {data: checked.data} : {})};

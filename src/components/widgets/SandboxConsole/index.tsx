@@ -3,6 +3,7 @@ import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
+import {clockStepLimitSeconds} from '@site/src/sandbox/actions';
 import type {BrowserSandbox} from '@site/src/sandbox/browser/host';
 import type {Check} from './notificationChecks';
 import {loadCheckers, readConsole, type Checkers, type ConsoleView, type Row} from './view';
@@ -12,8 +13,8 @@ const loadHost = () => import('@site/src/sandbox/browser/host');
 
 /** Rows a long list shows at first, and how many more each "Show more" adds. */
 const pageRows = 20;
-/** The largest step the seconds field takes: a year, as the local server's clock endpoint. */
-const maxAdvanceSeconds = 366 * 86_400;
+/** The largest step the seconds field takes: the sandbox's one limit (a year), as the local server's clock endpoint. */
+const maxAdvanceSeconds = clockStepLimitSeconds;
 
 const steps = [
   {label: '1 hour', seconds: 3_600},
@@ -164,9 +165,10 @@ export default function SandboxConsole(): ReactNode {
 
   const advance = (by: number, label: string) =>
     act(`Advancing the clock by ${label}…`, async (started) => {
-      const ran = await started.engine.advance(by);
-      await started.engine.settle();
-      return `Advanced the clock by ${label}: ${ran} ${ran === 1 ? 'job' : 'jobs'} ran. Sandbox time is now ${new Date(started.engine.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z')}.`;
+      const advanced = await started.target.act('clock.advance', {seconds: by});
+      if (!advanced.ok) throw new Error(advanced.message);
+      const {jobsRun: ran, now} = advanced.value as {jobsRun: number; now: string};
+      return `Advanced the clock by ${label}: ${ran} ${ran === 1 ? 'job' : 'jobs'} ran. Sandbox time is now ${now}.`;
     });
 
   const advanceBySeconds = () => {

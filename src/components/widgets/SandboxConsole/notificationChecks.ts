@@ -3,7 +3,8 @@
  * inbox: the signature with the published provider key, the timestamp window, the client ID, and the
  * body against the contract when this build compiled a validator for notification bodies.
  */
-import {canonicalString, isTimestampFresh, parseSignatureHeader, timestampWindowSeconds, verifyCanonical} from '@site/src/lib/signing';
+import {isTimestampFresh, timestampWindowSeconds} from '@site/src/lib/signing';
+import {headerValue, verifyNotification, type ProviderKey} from '@site/src/sandbox/client/signing';
 
 export interface InboxNotification {
   readonly url: string;
@@ -30,19 +31,7 @@ export interface CheckedNotification {
 type Validate = ((value: unknown) => boolean) & {errors?: unknown[] | null};
 
 /** A header by name, whatever its case. */
-export function header(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  return Object.entries(headers).find(([key]) => key.toLowerCase() === wanted)?.[1];
-}
-
-function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return '/';
-  }
-}
+export const header = headerValue;
 
 /**
  * Checks one notification. `expectedClientId` is the merchant whose events hold its notification ID;
@@ -52,7 +41,7 @@ function pathOf(url: string): string {
 export async function checkNotification(
   entry: InboxNotification,
   expectedClientId: string,
-  providerKey: {readonly key: CryptoKey; readonly keyVersion: number} | undefined,
+  providerKey: ProviderKey | undefined,
   bodyValidators: readonly Validate[],
 ): Promise<CheckedNotification> {
   let parsed: unknown;
@@ -69,14 +58,10 @@ export async function checkNotification(
   if (!providerKey) {
     signature = {outcome: 'skipped', text: 'signature not checked: the provider test key could not be fetched'};
   } else {
-    try {
-      const signed = parseSignatureHeader(header(entry.headers, 'X-Signature') ?? '');
-      const canonical = canonicalString({method: 'POST', pathWithQuery: pathOf(entry.url), clientId, timestamp, nonce: header(entry.headers, 'X-Nonce') ?? '', body: entry.body});
-      const verifies = signed.keyVersion === providerKey.keyVersion && (await verifyCanonical(canonical, signed.signature, providerKey.key));
-      signature = verifies ? {outcome: 'pass', text: 'signature verifies with the provider test key'} : {outcome: 'fail', text: `signature does NOT verify with the provider test key (version ${providerKey.keyVersion})`};
-    } catch (error) {
-      signature = {outcome: 'fail', text: `signature cannot be checked: ${error instanceof Error ? error.message : String(error)}`};
-    }
+    const verification = await verifyNotification(entry, providerKey);
+    if (verification.outcome === 'verified') signature = {outcome: 'pass', text: 'signature verifies with the provider test key'};
+    else if (verification.outcome === 'unreadable') signature = {outcome: 'fail', text: `signature cannot be checked: ${verification.message}`};
+    else signature = {outcome: 'fail', text: `signature does NOT verify with the provider test key (version ${providerKey.keyVersion})`};
   }
 
   const fresh = isTimestampFresh(timestamp, new Date(entry.receivedAt));
