@@ -33,11 +33,17 @@ const importRules = {
       .map((name) => ({name, message: 'Node built-ins do not exist in the browser: Node-only code lives in tooling/ or a plugin.'})),
     patterns: [{regex: '^node:', message: 'Node built-ins do not exist in the browser: Node-only code lives in tooling/ or a plugin.'}],
   },
+  hostsNoPlugins: {
+    patterns: [{regex: '(^|/)plugins/', message: 'Hosts read the contract through src/contract/node: plugins hold Docusaurus glue only, and no host depends on the build.'}],
+  },
+  contractNoPlugins: {
+    patterns: [{regex: '(^|/)plugins/', message: 'src/contract is below the plugins: they import it, never the other way round.'}],
+  },
   framework: {
     patterns: [
       {
         regex: '^(react|react-dom|react/.*|react-dom/.*|@docusaurus/.*|@theme(-original|-init)?/.*|@generated/.*|@site/.*)$',
-        message: 'src/lib and src/sandbox/engine are isomorphic TypeScript (browser and Node, no React, no Docusaurus): put components in src/components and import them from there.',
+        message: 'src/lib, src/contract and src/sandbox/engine are isomorphic TypeScript (browser and Node, no React, no Docusaurus): put components in src/components and import them from there.',
       },
     ],
   },
@@ -137,13 +143,19 @@ export default tseslint.config(
   },
   {
     // The sandbox's local server and the MCP server are Node programs beside the engine: they read the
-    // contract with the build's loaders and files from disk, so they may import what tooling/ may.
+    // contract through src/contract/node and files from disk, never through a build plugin.
     files: ['src/sandbox/server/**', 'src/mcp/**'],
-    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests)},
+    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests, importRules.hostsNoPlugins)},
+  },
+  {
+    // The contract's Node side (loading and checking the YAML, the API pages, Postman): used by plugins, hosts,
+    // tooling and tests alike, so it imports none of them.
+    files: ['src/contract/node/**'],
+    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests, importRules.tooling, importRules.contractNoPlugins, importRules.framework)},
   },
   {
     // The sandbox engine, its declared actions and the merchant client run unchanged in the browser and in Node, like src/lib.
-    files: ['src/lib/**', 'src/sandbox/engine/**', 'src/sandbox/actions.ts', 'src/sandbox/client/**'],
+    files: ['src/lib/**', 'src/contract/*.ts', 'src/sandbox/engine/**', 'src/sandbox/actions.ts', 'src/sandbox/client/**'],
     rules: {
       'no-restricted-imports': restrictImports(
         importRules.scripts,

@@ -2,7 +2,7 @@
  * The site's content folders and the URL each is published under. docusaurus.config.ts
  * configures the content plugins (and the search index) from this list, and every tool that
  * walks the content reads it instead of restating it: the API page scan, the diagram
- * collection, the content lint, and the tests (tooling/contentFiles.ts reads the files).
+ * collection, the content lint, and the tests (src/contract/node/contentFiles.ts reads the files).
  *
  * Pure data: imported by the config, plugins, scripts and tests.
  */
@@ -13,7 +13,7 @@ export interface ContentSection {
   readonly routeBasePath: string;
   /**
    * The content plugin that serves it. A docs plugin publishes a file at routeBasePath + its path
-   * (tooling/docRoutes.ts); the blog and the pages plugins have their own rules.
+   * (src/contract/node/docRoutes.ts); the blog and the pages plugins have their own rules.
    */
   readonly plugin: 'docs' | 'blog' | 'pages';
 }

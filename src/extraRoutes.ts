@@ -7,14 +7,14 @@
  * tests/support/routeContract.ts). A source file that publishes a URL in neither list fails the
  * stray-page test.
  *
- * To add a page: add its URL (what tooling/docRoutes.ts derives from the file path) to its section
+ * To add a page: add its URL (what src/contract/node/docRoutes.ts derives from the file path) to its section
  * with a one-line reason. When the route contract starts listing a page, delete it here: a unit
  * test fails while a URL is in both lists.
  *
  * Pure data: read by the tests.
  */
 export interface ExtraRoute {
-  /** URL path, as tooling/docRoutes.ts derives it from the source file (no trailing slash). */
+  /** URL path, as src/contract/node/docRoutes.ts derives it from the source file (no trailing slash). */
   readonly path: string;
   /** Why the page exists, in one line. */
   readonly reason: string;

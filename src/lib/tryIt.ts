@@ -3,7 +3,7 @@
  * sandbox-engine plugin (@generated/sandbox-engine/tryit.json) and read by the panel when a reader opens
  * it; and the pure helpers the panel uses. Isomorphic, no DOM.
  */
-import type {JsonValue, StateMachine} from './openapiTypes';
+import type {JsonValue, StateMachine} from '../contract/openapiTypes';
 import {encodeTargetComponent} from './samples/types';
 import {downloads, downloadsPath} from './downloads';
 
@@ -208,7 +208,7 @@ export function setFormValue(body: unknown, row: FormRow, text: string): JsonRec
 
 /**
  * Which form input a validator problem is about, as its dotted path ("amount.value"), or undefined when it
- * is about the body as a whole. Reads the wording of src/lib/contract/schemaErrors.ts: "/amount/value must
+ * is about the body as a whole. Reads the wording of src/contract/schemaErrors.ts: "/amount/value must
  * be >= 1", "(top level) must have required property 'returnUrl'".
  */
 export function problemField(problem: string): string | undefined {

@@ -3,9 +3,9 @@
  * so a reader (or a model) does not have to chase them, and its code sample in one language, rendered by
  * the same templates as the API pages (so it is the sample tests/samples runs).
  */
-import type {LoadedContract} from '../../plugins/content/openapi-contract/loadContract';
-import {buildOperationView} from '../lib/apiModel';
-import {deref, requestParameters, resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../lib/openapiTypes';
+import type {LoadedContract} from '../contract/node/loadContract';
+import {buildOperationView} from '../contract/apiModel';
+import {deref, requestParameters, resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../contract/openapiTypes';
 import {renderSamples, sampleInputFor, sampleLanguages, type SampleLanguage} from '../lib/samples';
 import {closest} from './docs';
 import {ToolInputError} from './toolError';

@@ -16,8 +16,8 @@ import assert from 'node:assert/strict';
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import newman, {type NewmanRunOptions, type NewmanRunSummary} from 'newman';
-import {buildPostmanCollection, type PostmanCollection} from '../../plugins/content/openapi-contract/postman';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {buildPostmanCollection, type PostmanCollection} from '../../src/contract/node/postman';
+import {loadContract} from '../../src/contract/node/loadContract';
 import {createNodeEngine, repoRoot} from '../../src/sandbox/server/loadEngine';
 import {startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
 

@@ -2,14 +2,14 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {expect, test} from '@playwright/test';
 import {parse} from 'yaml';
-import {listOperations, type OpenApiDocument} from '../../src/lib/openapiTypes';
+import {listOperations, type OpenApiDocument} from '../../src/contract/openapiTypes';
 import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
 import {testVectorDir, testVectorFiles} from '../../plugins/content/openapi-contract';
 import {consoleErrors} from '../support/pageWatch';
 import {axeViolations} from '../support/axe';
-import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {scanApiPages} from '../../src/contract/node/apiPages';
+import {loadContract} from '../../src/contract/node/loadContract';
 import {switchToDarkMode} from '../support/colourMode';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import {expect, test} from '@playwright/test';
 import {parse} from 'yaml';
 import {quickStartSample} from '../../src/lib/samples';
-import type {OpenApiDocument} from '../../src/lib/openapiTypes';
+import type {OpenApiDocument} from '../../src/contract/openapiTypes';
 import {repoRoot} from '../support/routeContract';
 
 test.describe('home page', () => {

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import {expect, test} from '@playwright/test';
-import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {scanApiPages} from '../../src/contract/node/apiPages';
+import {loadContract} from '../../src/contract/node/loadContract';
 import {axeViolations} from '../support/axe';
 import {startLocalSandbox} from '../support/localSandbox';
 import {repoRoot} from '../support/routeContract';

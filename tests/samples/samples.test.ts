@@ -40,7 +40,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import type {LoadContext, PluginContentLoadedActions} from '@docusaurus/types';
 import openapiContractPlugin, {quickStartModule} from '../../plugins/content/openapi-contract';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {loadContract} from '../../src/contract/node/loadContract';
 import {brand} from '../../src/brand';
 import {canonicalString, formatSignatureHeader, importPrivateKey, responseCanonicalString, signCanonical} from '../../src/lib/signing';
 import {
@@ -58,7 +58,7 @@ import {
   type SampleInput,
   type SampleLanguage,
 } from '../../src/lib/samples';
-import type {JsonValue} from '../../src/lib/openapiTypes';
+import type {JsonValue} from '../../src/contract/openapiTypes';
 import type {NotificationTransport, SandboxRequest, SandboxResponse} from '../../src/sandbox/engine/http';
 import type {RecordValue, SandboxStore} from '../../src/sandbox/engine/store';
 import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';

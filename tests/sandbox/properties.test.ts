@@ -43,8 +43,8 @@ import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import type {JsonObject} from '../../src/sandbox/engine/state';
 import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
 import {canonicalString, importPublicKey, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
-import {deref, type OpenApiDocument} from '../../src/lib/openapiTypes';
-import {pointerSegment} from '../../src/lib/contract/validator';
+import {deref, type OpenApiDocument} from '../../src/contract/openapiTypes';
+import {pointerSegment} from '../../src/contract/validator';
 import {providerPublicKeyPem, sandboxClient, type CallResult} from '../support/sandboxClient';
 import {fixtures, missingRef, sessionArbitrary, unknown, type Session, type Step} from '../support/sandboxArbitraries';
 

@@ -1,10 +1,10 @@
 /** How many Mermaid diagrams each docs and demos page shows (its own plus the contract's), by URL. */
 import path from 'node:path';
 import {docsSections} from '../../src/contentSections';
-import {docUrl} from '../../tooling/docRoutes';
+import {docUrl} from '../../src/contract/node/docRoutes';
 import {pageDiagrams} from '../../plugins/content/mermaid-diagrams/collectDiagrams';
-import {contractRelativePath, loadContract} from '../../plugins/content/openapi-contract/loadContract';
-import {readContentFiles} from '../../tooling/contentFiles';
+import {contractRelativePath, loadContract} from '../../src/contract/node/loadContract';
+import {readContentFiles} from '../../src/contract/node/contentFiles';
 import {repoRoot} from './routeContract';
 
 export function mermaidBlocksByUrl(): Map<string, number> {

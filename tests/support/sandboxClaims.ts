@@ -10,8 +10,8 @@
  * - the contract's examples (checkContractExamples): fixture fields, and whether the sandbox would
  *   answer each request example, and could produce each order, refund and payout shown, as shown.
  */
-import type {LoadedContract} from '../../plugins/content/openapi-contract/loadContract';
-import {resolvePointer, type ResponseObject} from '../../src/lib/openapiTypes';
+import type {LoadedContract} from '../../src/contract/node/loadContract';
+import {resolvePointer, type ResponseObject} from '../../src/contract/openapiTypes';
 import {
   createOrderOutcome,
   ibanCheckDigitsValid,

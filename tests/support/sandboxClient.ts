@@ -11,8 +11,8 @@ import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
 import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
 import {signRequest, verifyResponse} from '../../src/sandbox/client/signing';
-import {pointerSegment} from '../../src/lib/contract/validator';
-import {resolvePointer, type OperationObject} from '../../src/lib/openapiTypes';
+import {pointerSegment} from '../../src/contract/validator';
+import {resolvePointer, type OperationObject} from '../../src/contract/openapiTypes';
 import {repoRoot} from './routeContract';
 
 export const providerPublicKeyPem = readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'provider-test-public.pem'), 'utf8');

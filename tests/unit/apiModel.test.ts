@@ -1,9 +1,9 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {loadContract} from '../../src/contract/node/loadContract';
 import {renderMarkdown} from '../../plugins/content/openapi-contract/markdown';
-import {buildOperationView, routeOf, type FieldView} from '../../src/lib/apiModel';
+import {buildOperationView, routeOf, type FieldView} from '../../src/contract/apiModel';
 import {renderSamples, sampleInputFor} from '../../src/lib/samples';
 import {repoRoot} from '../support/routeContract';
 

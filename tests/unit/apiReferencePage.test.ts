@@ -7,12 +7,12 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {buildOperationView} from '../../src/lib/apiModel';
+import {buildOperationView} from '../../src/contract/apiModel';
 import {endpointBlock, firstSuccessExample} from '../../src/components/api/ApiReference/model';
 import {afterShopper, anchorScroll, callEntry, shopperEntry, timelineLength, withEntry} from '../../src/components/widgets/TryItPanel/model';
 import {formatAmount} from '../../src/components/widgets/SandboxConsole/view';
-import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {scanApiPages} from '../../src/contract/node/apiPages';
+import {loadContract} from '../../src/contract/node/loadContract';
 import {renderMarkdown} from '../../plugins/content/openapi-contract/markdown';
 import {repoRoot} from '../support/routeContract';
 

@@ -18,10 +18,10 @@ import {
   parseChangelog,
   versionAnchor,
   type Changelog,
-} from '../../plugins/content/openapi-contract/changelog';
-import {scanApiPages, type ApiPage} from '../../plugins/content/openapi-contract/apiPages';
-import {ContractError, loadContract} from '../../plugins/content/openapi-contract/loadContract';
-import type {ChangelogView} from '../../src/components/api/ApiChangelog/model';
+} from '../../src/contract/node/changelog';
+import {scanApiPages, type ApiPage} from '../../src/contract/node/apiPages';
+import {ContractError, loadContract} from '../../src/contract/node/loadContract';
+import type {ChangelogView} from '../../src/contract/changelogModel';
 import {lintContent} from '../../tooling/contentLint/contentLint';
 import {contractVocabulary} from '../../tooling/contentLint/vocabulary';
 import {repoRoot} from '../support/routeContract';

@@ -2,7 +2,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {splitCodeSpans} from '../../src/lib/codeSpans';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {loadContract} from '../../src/contract/node/loadContract';
 
 const code = (text: string) => ({text, code: true});
 const plain = (text: string) => ({text, code: false});

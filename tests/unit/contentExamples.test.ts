@@ -7,7 +7,7 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {checkJsonExamples, exampleKind, jsonBlocks, jsonExampleChecker} from '../../tooling/contentLint/jsonExamples';
-import {contractRelativePath, loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {contractRelativePath, loadContract} from '../../src/contract/node/loadContract';
 import {contractExample} from '../../plugins/content/openapi-contract/remarkApiReference';
 import {repoRoot} from '../support/routeContract';
 

@@ -11,7 +11,7 @@ import demosSidebars from '../../sidebars/demos';
 import {contentSections} from '../../src/contentSections';
 import {extraRoutes} from '../../src/extraRoutes';
 import {routeAliases} from '../../src/routeAliases';
-import {docId, docUrl} from '../../tooling/docRoutes';
+import {docId, docUrl} from '../../src/contract/node/docRoutes';
 import {loadRouteContract, sitePages} from '../support/routeContract';
 import {readContentFolder} from '../support/contentTree';
 

@@ -8,8 +8,8 @@ import {randomUUID} from 'node:crypto';
 import {copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {checkedContractFile, ContractError, loadContract, validateContract} from '../../plugins/content/openapi-contract/loadContract';
-import {checkApiPages, scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
+import {checkedContractFile, ContractError, loadContract, validateContract} from '../../src/contract/node/loadContract';
+import {checkApiPages, scanApiPages} from '../../src/contract/node/apiPages';
 import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
 

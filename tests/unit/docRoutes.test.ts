@@ -1,6 +1,6 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {docId, docUrl, frontMatterField} from '../../tooling/docRoutes';
+import {docId, docUrl, frontMatterField} from '../../src/contract/node/docRoutes';
 
 describe('frontMatterField', () => {
   const cases: Array<[string, string, string | undefined]> = [

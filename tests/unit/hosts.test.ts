@@ -13,7 +13,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {brand} from '../../src/brand';
 import {allContentSections} from '../../src/contentSections';
-import {contractRelativePath, loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {contractRelativePath, loadContract} from '../../src/contract/node/loadContract';
 import {repoRoot} from '../support/routeContract';
 
 const isExampleHost = (host: string) => host === 'example.com' || host.endsWith('.example.com');

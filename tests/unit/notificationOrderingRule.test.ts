@@ -7,7 +7,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {readContentFiles} from '../../tooling/contentFiles';
+import {readContentFiles} from '../../src/contract/node/contentFiles';
 import {repoRoot} from '../support/routeContract';
 
 const partial = 'docs/_partials/notification-ordering.mdx';

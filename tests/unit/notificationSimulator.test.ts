@@ -7,7 +7,7 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {notificationSimulatorData, validatedPointers} from '../../plugins/content/sandbox-engine';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {loadContract} from '../../src/contract/node/loadContract';
 import {fixedClock} from '../../src/sandbox/engine/clock';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
 import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/server/loadEngine';

@@ -14,8 +14,8 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {importPublicKey, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
 import {sampleInputFor} from '../../src/lib/samples';
-import type {JsonValue} from '../../src/lib/openapiTypes';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import type {JsonValue} from '../../src/contract/openapiTypes';
+import {loadContract} from '../../src/contract/node/loadContract';
 import {
   buildPostmanCollection,
   merchantTestKeyUrl,
@@ -23,11 +23,11 @@ import {
   signingHeaders,
   type PostmanItem,
   type PostmanUrl,
-} from '../../plugins/content/openapi-contract/postman';
+} from '../../src/contract/node/postman';
 import {vectorDir, vectorFile, type Vector, type VectorFile} from '../../tooling/signingVectors';
 import {repoRoot} from '../support/routeContract';
-import {chainedFields, journey, sandboxControlsVariable} from '../../plugins/content/openapi-contract/postman/journey';
-import {rsaSha256Library} from '../../plugins/content/openapi-contract/postman/rsaSha256';
+import {chainedFields, journey, sandboxControlsVariable} from '../../src/contract/node/postman/journey';
+import {rsaSha256Library} from '../../src/contract/node/postman/rsaSha256';
 import {nonContractIdentifiers} from '../../tooling/contentLint/contentLint';
 import {PostmanSession, urlToString, type SandboxResponse} from './postmanSandbox';
 

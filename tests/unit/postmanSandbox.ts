@@ -12,7 +12,7 @@
  * collection; header lists match names case-insensitively and upsert replaces a header's value.
  */
 import vm from 'node:vm';
-import type {PostmanCollection, PostmanUrl} from '../../plugins/content/openapi-contract/postman';
+import type {PostmanCollection, PostmanUrl} from '../../src/contract/node/postman';
 
 /** The scripts log the canonical string they sign or verify as `... canonical string: "<JSON string>"`. */
 const canonicalLog = /canonical string: ("(?:[^"\\]|\\.)*")$/i;

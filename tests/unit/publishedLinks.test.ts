@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
-import {checkPublishedLinks, contentFileLinks, contractFileLinks} from '../../plugins/content/openapi-contract/publishedLinks';
+import {loadContract} from '../../src/contract/node/loadContract';
+import {checkPublishedLinks, contentFileLinks, contractFileLinks} from '../../src/contract/node/publishedLinks';
 import {repoRoot} from '../support/routeContract';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));

@@ -7,8 +7,8 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
-import {readContentFiles} from '../../tooling/contentFiles';
+import {loadContract} from '../../src/contract/node/loadContract';
+import {readContentFiles} from '../../src/contract/node/contentFiles';
 import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import {repoRoot} from '../support/routeContract';
 

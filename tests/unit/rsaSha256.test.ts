@@ -1,5 +1,5 @@
 /**
- * The RSA-SHA256 the Postman collection carries (plugins/content/openapi-contract/postman/rsaSha256.ts),
+ * The RSA-SHA256 the Postman collection carries (src/contract/node/postman/rsaSha256.ts),
  * run as the collection runs it: its text evaluated in a fresh `vm` context, which has BigInt but
  * no Buffer, no crypto and no TextEncoder. PKCS#1 v1.5 signing is deterministic, so every
  * signature must equal node:crypto's byte for byte.
@@ -10,7 +10,7 @@ import {createHash, createPrivateKey, createPublicKey, generateKeyPairSync, rand
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import {rsaSha256Library} from '../../plugins/content/openapi-contract/postman/rsaSha256';
+import {rsaSha256Library} from '../../src/contract/node/postman/rsaSha256';
 import {vectorDir, vectorFile, type VectorFile} from '../../tooling/signingVectors';
 
 interface RsaKey {

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import {mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync, mkdirSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {contractRelativePath, loadContract, type LoadedContract} from '../../plugins/content/openapi-contract/loadContract';
+import {contractRelativePath, loadContract, type LoadedContract} from '../../src/contract/node/loadContract';
 import {
   checkSandboxAgainstContract,
   formatContractProblem,
@@ -24,11 +24,11 @@ import {
   sandboxSchemaRelativePath,
   SandboxDataError,
   validateSandboxData,
-} from '../../plugins/content/openapi-contract/sandboxData';
+} from '../../src/contract/node/sandboxData';
 import type {Root} from 'mdast';
 import type {MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx';
 import remarkSandboxData from '../../plugins/content/openapi-contract/remarkSandboxData';
-import {listOperations, type OpenApiDocument} from '../../src/lib/openapiTypes';
+import {listOperations, type OpenApiDocument} from '../../src/contract/openapiTypes';
 import {formatMoney, formatSeconds, formatTotalSeconds, valueAtPath} from '../../src/lib/sandbox/describe';
 import {
   amountEnding,
@@ -41,7 +41,7 @@ import {
   refundOutcome,
 } from '../../src/sandbox/engine/rules/rules';
 import type {SandboxData} from '../../src/sandbox/engine/rules/types';
-import {readContentFiles} from '../../tooling/contentFiles';
+import {readContentFiles} from '../../src/contract/node/contentFiles';
 import {contractExampleFindings, endingProblemsIn, formatFinding, knownCodesOf, pageFindings, unknownFixturesIn, fixtureSets} from '../support/sandboxClaims';
 import {repoRoot} from '../support/routeContract';
 

@@ -1,14 +1,14 @@
 /**
  * The published contract keeps discriminator mappings and one named (common + scene) schema per Create order
  * branch, for generated clients; the portal's validators and pages read the factored equivalent
- * (src/lib/contract/sharedParts.ts).
+ * (src/contract/sharedParts.ts).
  */
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
-import {createContractValidator} from '../../src/lib/contract/validator';
-import {factorSharedParts, validatorDocument} from '../../src/lib/contract/sharedParts';
+import {loadContract} from '../../src/contract/node/loadContract';
+import {createContractValidator} from '../../src/contract/validator';
+import {factorSharedParts, validatorDocument} from '../../src/contract/sharedParts';
 
 const {document} = loadContract(path.join(__dirname, '..', '..', 'api', 'openapi.yaml'));
 const schemas = document.components?.schemas ?? {};

@@ -6,10 +6,10 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import {loadContract} from '../../plugins/content/openapi-contract/loadContract';
-import {loadSandboxData} from '../../plugins/content/openapi-contract/sandboxData';
+import {loadContract} from '../../src/contract/node/loadContract';
+import {loadSandboxData} from '../../src/contract/node/sandboxData';
 import {tryItData} from '../../plugins/content/sandbox-engine/index';
-import {createContractValidator} from '../../src/lib/contract/validator';
+import {createContractValidator} from '../../src/contract/validator';
 import {buildEngineSpec} from '../../src/sandbox/engine/spec';
 import {creationWindow, formRows, latestValues, problemField, setFormValue, yesterdayUtc, type FormRow, type TryItOperation} from '../../src/lib/tryIt';
 import {repoRoot} from '../support/routeContract';

@@ -7,12 +7,12 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {contentSections} from '../../src/contentSections';
 import {lintContent, type ContentProblem} from './contentLint';
-import {docUrl} from '../docRoutes';
-import {scanApiPages} from '../../plugins/content/openapi-contract/apiPages';
-import {contractRelativePath, loadContract} from '../../plugins/content/openapi-contract/loadContract';
+import {docUrl} from '../../src/contract/node/docRoutes';
+import {scanApiPages} from '../../src/contract/node/apiPages';
+import {contractRelativePath, loadContract} from '../../src/contract/node/loadContract';
 import {contractVocabulary} from './vocabulary';
 import {jsonExampleChecker} from './jsonExamples';
-import {readContentFiles} from '../contentFiles';
+import {readContentFiles} from '../../src/contract/node/contentFiles';
 
 /** Pages that render reference data and carry prose around it rather than a guide. */
 const referenceMarkers = /<(ApiOperation|ResponseCodeCatalogue|StatementColumns)\b/;

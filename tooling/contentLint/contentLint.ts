@@ -34,7 +34,7 @@ export const nonContractIdentifiers: ReadonlySet<string> = new Set([
   'onActivityResult',
   'requestPayment',
   'sha256sum',
-  // Variables of the Postman collection (plugins/content/openapi-contract/postman.ts), which docs/local-sandbox explains.
+  // Variables of the Postman collection (src/contract/node/postman.ts), which docs/local-sandbox explains.
   'baseUrl',
   'privateKeyPem',
   'sandboxControls',

@@ -7,10 +7,10 @@
  * checkContent (npm run check:content and the content unit test). Node only.
  */
 import path from 'node:path';
-import {createContractValidator, pointerSegment} from '../../src/lib/contract/validator';
-import type {JsonValue, ResponseObject} from '../../src/lib/openapiTypes';
-import {contractRelativePath, loadContract, type LoadedContract} from '../../plugins/content/openapi-contract/loadContract';
-import {readContentFiles} from '../contentFiles';
+import {createContractValidator, pointerSegment} from '../../src/contract/validator';
+import type {JsonValue, ResponseObject} from '../../src/contract/openapiTypes';
+import {contractRelativePath, loadContract, type LoadedContract} from '../../src/contract/node/loadContract';
+import {readContentFiles} from '../../src/contract/node/contentFiles';
 
 export interface JsonExampleProblem {
   readonly file: string;

@@ -1,8 +1,8 @@
 /** The names and values of the contract that content may cite, globally and per API page. */
 import type {ContractVocabulary} from './contentLint';
-import {deref, type OpenApiDocument, type SchemaObject} from '../../src/lib/openapiTypes';
-import type {ApiPage} from '../../plugins/content/openapi-contract/apiPages';
-import type {LoadedContract} from '../../plugins/content/openapi-contract/loadContract';
+import {deref, type OpenApiDocument, type SchemaObject} from '../../src/contract/openapiTypes';
+import type {ApiPage} from '../../src/contract/node/apiPages';
+import type {LoadedContract} from '../../src/contract/node/loadContract';
 
 function collect(doc: OpenApiDocument, node: unknown, names: Set<string>, values: Set<string>, seen: Set<unknown>): void {
   if (typeof node !== 'object' || node === null || seen.has(node)) return;

@@ -17,14 +17,14 @@ import path from 'node:path';
 import type {LoadedContent as DocsContent, LoadedVersion} from '@docusaurus/plugin-content-docs';
 import type {LoadContext, LoadedPlugin, Plugin} from '@docusaurus/types';
 import {brand} from '../../../src/brand';
-import {buildOperationView, type OperationView} from '../../../src/lib/apiModel';
+import {buildOperationView, type OperationView} from '../../../src/contract/apiModel';
 import {renderSamples, sampleInputFor, type RenderedSample} from '../../../src/lib/samples';
 import {apiReferenceMarkdown, endpointOf, fenced} from '../../../src/lib/markdownTwins/apiReference';
 import {twinPath, type LinkContext} from '../../../src/lib/markdownTwins/htmlToMarkdown';
 import {buildTwin, llmsFullTxt, llmsSamplesTxt, llmsTxt, pageUrl, type LlmsFile, type SampleOfPage, type TwinEntry} from '../../../src/lib/markdownTwins/twins';
 import {sampleLanguages, type SampleLanguage} from '../../../src/lib/samples/types';
-import {scanApiPages} from '../openapi-contract/apiPages';
-import {contractRelativePath, loadContract} from '../openapi-contract/loadContract';
+import {scanApiPages} from '../../../src/contract/node/apiPages';
+import {contractRelativePath, loadContract} from '../../../src/contract/node/loadContract';
 import {renderMarkdown} from '../openapi-contract/markdown';
 import {stateDiagram} from '../openapi-contract/remarkApiReference';
 

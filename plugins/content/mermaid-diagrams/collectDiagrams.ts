@@ -11,9 +11,9 @@ import type {MdxJsxFlowElement} from 'mdast-util-mdx';
 import {fromMarkdown} from 'mdast-util-from-markdown';
 import {mdxFromMarkdown} from 'mdast-util-mdx';
 import {mdxjs} from 'micromark-extension-mdxjs';
-import {buildOperationView} from '../../../src/lib/apiModel';
-import {readContentFiles, type ContentFile} from '../../../tooling/contentFiles';
-import {contractRelativePath, loadContract, type LoadedContract} from '../openapi-contract/loadContract';
+import {buildOperationView} from '../../../src/contract/apiModel';
+import {readContentFiles, type ContentFile} from '../../../src/contract/node/contentFiles';
+import {contractRelativePath, loadContract, type LoadedContract} from '../../../src/contract/node/loadContract';
 import {stateDiagram} from '../openapi-contract/remarkApiReference';
 import {findMermaidBlocks} from './remarkMermaidDiagrams';
 

@@ -21,13 +21,13 @@ import {copyFile, mkdir, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
 import {quickStartSample, type RenderedSample} from '../../../src/lib/samples';
-import type {ChangelogView} from '../../../src/components/api/ApiChangelog/model';
-import {checkApiPages, scanApiPages, type ApiPage} from './apiPages';
-import {buildChangelogView, changelogFeedFile, changelogRelativePath, loadChangelog, writeChangelogFeed, writeChangelogModule} from './changelog';
-import {contractRelativePath, loadContract} from './loadContract';
-import {buildPostmanCollection} from './postman';
-import {loadSandboxData, sandboxRelativePath, sandboxSchemaRelativePath} from './sandboxData';
-import {checkPublishedLinks, contentFileLinks, contractFileLinks} from './publishedLinks';
+import type {ChangelogView} from '../../../src/contract/changelogModel';
+import {checkApiPages, scanApiPages, type ApiPage} from '../../../src/contract/node/apiPages';
+import {buildChangelogView, changelogFeedFile, changelogRelativePath, loadChangelog, writeChangelogFeed, writeChangelogModule} from '../../../src/contract/node/changelog';
+import {contractRelativePath, loadContract} from '../../../src/contract/node/loadContract';
+import {buildPostmanCollection} from '../../../src/contract/node/postman';
+import {loadSandboxData, sandboxRelativePath, sandboxSchemaRelativePath} from '../../../src/contract/node/sandboxData';
+import {checkPublishedLinks, contentFileLinks, contractFileLinks} from '../../../src/contract/node/publishedLinks';
 
 /** Files published next to the site, linked from the footer and the integration guide. */
 export const publishedFiles = {

@@ -22,11 +22,11 @@ import type {MdxJsxFlowElement, MdxjsEsm} from 'mdast-util-mdx';
 // Its type declarations add `hProperties` (the heading's HTML id) to mdast's node data.
 import type {} from 'mdast-util-to-hast';
 import {valueToEstree} from 'estree-util-value-to-estree';
-import {buildOperationView, type StateMachineView} from '../../../src/lib/apiModel';
-import {resolvePointer, type JsonValue, type ResponseObject} from '../../../src/lib/openapiTypes';
+import {buildOperationView, type StateMachineView} from '../../../src/contract/apiModel';
+import {resolvePointer, type JsonValue, type ResponseObject} from '../../../src/contract/openapiTypes';
 import {renderSamples, sampleInputFor} from '../../../src/lib/samples';
-import {checkApiPages, scanApiPages} from './apiPages';
-import {contractRelativePath, loadContract, type LoadedContract} from './loadContract';
+import {checkApiPages, scanApiPages} from '../../../src/contract/node/apiPages';
+import {contractRelativePath, loadContract, type LoadedContract} from '../../../src/contract/node/loadContract';
 import {renderMarkdown} from './markdown';
 
 export interface RemarkApiReferenceOptions {

@@ -23,9 +23,9 @@ import type {MdxJsxFlowElement, MdxJsxTextElement, MdxjsEsm} from 'mdast-util-md
 import {valueToEstree} from 'estree-util-value-to-estree';
 import {valueAtPath} from '../../../src/lib/sandbox/describe';
 import type {OperationRef, SandboxData} from '../../../src/sandbox/engine/rules/types';
-import {checkApiPages, scanApiPages} from './apiPages';
-import {contractRelativePath, loadContract, type LoadedContract} from './loadContract';
-import {loadSandboxData, sandboxRelativePath} from './sandboxData';
+import {checkApiPages, scanApiPages} from '../../../src/contract/node/apiPages';
+import {contractRelativePath, loadContract, type LoadedContract} from '../../../src/contract/node/loadContract';
+import {loadSandboxData, sandboxRelativePath} from '../../../src/contract/node/sandboxData';
 
 export interface RemarkSandboxDataOptions {
   /** The site directory; the data is read from api/sandbox.yaml in it. */

@@ -20,16 +20,16 @@ import type {LoadContext, Plugin} from '@docusaurus/types';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone';
-import {validatorDocument} from '../../../src/lib/contract/sharedParts';
-import {buildOperationView, type BodyView, type FieldView} from '../../../src/lib/apiModel';
-import {deref, listOperations, type OpenApiDocument} from '../../../src/lib/openapiTypes';
+import {validatorDocument} from '../../../src/contract/sharedParts';
+import {buildOperationView, type BodyView, type FieldView} from '../../../src/contract/apiModel';
+import {deref, listOperations, type OpenApiDocument} from '../../../src/contract/openapiTypes';
 import type {NotificationSimulatorData} from '../../../src/lib/notificationSimulator';
 import type {TryItBodyForm, TryItData, TryItField, TryItMachine, TryItOperation, TryItVariant} from '../../../src/lib/tryIt';
 import {buildEngineSpec, type BrowserSandboxData, type EngineSpec} from '../../../src/sandbox/engine/spec';
 import {diagramDirectory, diagramFileName} from '../mermaid-diagrams/diagramStore';
-import {contractRelativePath, loadContract} from '../openapi-contract/loadContract';
+import {contractRelativePath, loadContract} from '../../../src/contract/node/loadContract';
 import {stateDiagram} from '../openapi-contract/remarkApiReference';
-import {loadSandboxData, sandboxRelativePath} from '../openapi-contract/sandboxData';
+import {loadSandboxData, sandboxRelativePath} from '../../../src/contract/node/sandboxData';
 
 /** Every schema the engine validates a request against (parameters and bodies), and the responses Try it checks. */
 export function validatedPointers(spec: EngineSpec, responsePointers: readonly string[] = []): string[] {
@@ -45,7 +45,7 @@ export function validatedPointers(spec: EngineSpec, responsePointers: readonly s
 
 /** CommonJS module exporting `byPointer`: each pointer's compiled validation function. */
 export function standaloneValidators(document: object, pointers: readonly string[]): string {
-  // The same options as src/lib/contract/validator.ts, plus source code for the standalone module.
+  // The same options as src/contract/validator.ts, plus source code for the standalone module.
   const ajv = new Ajv2020({strict: false, allErrors: true, validateSchema: false, discriminator: true, code: {source: true}});
   addFormats(ajv);
   ajv.addSchema(validatorDocument(document as OpenApiDocument), 'contract');

@@ -1,10 +1,10 @@
 /**
  * The API reference of an operation or webhook as Markdown, from the same view model and code
- * samples the page renders (src/lib/apiModel.ts, src/lib/samples). The web page shows one example
+ * samples the page renders (src/contract/apiModel.ts, src/lib/samples). The web page shows one example
  * and one sample language at a time; the twin holds every field, example, result code and all
  * six sample languages.
  */
-import type {BodyView, FieldView, OperationView, VariantView} from '../apiModel';
+import type {BodyView, FieldView, OperationView, VariantView} from '../../contract/apiModel';
 import type {RenderedSample} from '../samples';
 import type {SampleLanguage} from '../samples/types';
 import {blockMarkdown, inlineMarkdown, twinPath, type LinkContext} from './htmlToMarkdown';

@@ -3,7 +3,7 @@
  * template per language. Pure: used at build time for the pages and by the
  * tests that run or compile every sample.
  */
-import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation, type SchemaObject} from '../openapiTypes';
+import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation, type SchemaObject} from '../../contract/openapiTypes';
 import {curlTemplate} from './curl';
 import {goTemplate} from './go';
 import {javaTemplate} from './java';

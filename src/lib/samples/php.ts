@@ -1,4 +1,4 @@
-import type {JsonValue} from '../openapiTypes';
+import type {JsonValue} from '../../contract/openapiTypes';
 import {
   compactJson,
   nonceSeconds,

@@ -4,7 +4,7 @@
  * language; nothing in a template is specific to one operation.
  */
 import {brand} from '../../brand';
-import type {JsonValue} from '../openapiTypes';
+import type {JsonValue} from '../../contract/openapiTypes';
 
 /**
  * Body fields holding the merchant's own number for a new object: the idempotency keys of the create calls.

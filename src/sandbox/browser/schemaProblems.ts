@@ -4,7 +4,7 @@
  * loading the sandbox engine: Try it does so before it sends to a local or hosted sandbox.
  */
 import {byPointer} from '@generated/sandbox-engine/validators.js';
-import {describeSchemaError} from '../../lib/contract/schemaErrors';
+import {describeSchemaError} from '../../contract/schemaErrors';
 
 /** The schema problems of a value, one line each, by the compiled validator of its pointer in the contract. */
 export function schemaProblems(pointer: string, value: unknown): string[] {

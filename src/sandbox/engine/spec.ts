@@ -5,9 +5,9 @@
  * classes. Both hosts build it the same way (the server from the YAML at start, the browser at build
  * time), so no business rule is copied into the engine's code: it reads them from here.
  */
-import {deref, escapePointerToken, listOperations, type JsonValue, type OpenApiDocument, type ParameterObject, type SchemaObject} from '../../lib/openapiTypes';
+import {deref, escapePointerToken, listOperations, type JsonValue, type OpenApiDocument, type ParameterObject, type SchemaObject} from '../../contract/openapiTypes';
 import type {SandboxData} from './rules/types';
-import {factorSharedParts} from '../../lib/contract/sharedParts';
+import {factorSharedParts} from '../../contract/sharedParts';
 
 /** A path or query parameter, with the JSON pointer of its schema for validation. */
 export interface ParameterSpec {

@@ -5,9 +5,9 @@
  */
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {loadContract} from '../../../plugins/content/openapi-contract/loadContract';
-import {loadSandboxData} from '../../../plugins/content/openapi-contract/sandboxData';
-import {createContractValidator} from '../../lib/contract/validator';
+import {loadContract} from '../../contract/node/loadContract';
+import {loadSandboxData} from '../../contract/node/sandboxData';
+import {createContractValidator} from '../../contract/validator';
 import {buildEngineSpec} from '../engine/spec';
 import type {SandboxFiles} from './sandboxFiles';
 

@@ -4,9 +4,9 @@
  * taken at build time (tooling/bundles), so they need no file beside them. The snapshot is plain JSON:
  * the contract's maps are rebuilt from its document, and the validators are compiled at start-up.
  */
-import type {LoadedContract} from '../../../plugins/content/openapi-contract/loadContract';
-import {createContractValidator, type ContractValidator} from '../../lib/contract/validator';
-import {listOperations, type OpenApiDocument, type ResultCode, type StatementColumn} from '../../lib/openapiTypes';
+import type {LoadedContract} from '../../contract/node/loadContract';
+import {createContractValidator, type ContractValidator} from '../../contract/validator';
+import {listOperations, type OpenApiDocument, type ResultCode, type StatementColumn} from '../../contract/openapiTypes';
 import type {EngineSpec} from '../engine/spec';
 
 export interface SandboxFiles {

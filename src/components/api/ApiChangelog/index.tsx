@@ -4,7 +4,7 @@ import Heading from '@theme/Heading';
 // Written at build time by plugins/content/openapi-contract from api/changelog.yaml, checked against the contract.
 import changelog from '@generated/openapi-contract/api-changelog.json';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
-import type {ChangeType, ChangelogChange, ChangelogVersion} from './model';
+import type {ChangeType, ChangelogChange, ChangelogVersion} from '../../../contract/changelogModel';
 import styles from './styles.module.css';
 
 const typeLabels: Record<ChangeType, string> = {

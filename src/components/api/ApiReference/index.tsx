@@ -3,7 +3,7 @@ import clsx from 'clsx';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
-import type {OperationView} from '@site/src/lib/apiModel';
+import type {OperationView} from '@site/src/contract/apiModel';
 import type {RenderedSample} from '@site/src/lib/samples';
 import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
 import LazyNotificationSimulatorPanel from '@site/src/components/widgets/NotificationSimulatorPanel/Lazy';

@@ -2,7 +2,7 @@
  * The top of an API page, as data: what its endpoint block shows and what its pane's opener says. Pure, so
  * the unit tests read it without React (tests/unit/apiReferenceModel.test.ts).
  */
-import type {OperationView} from '@site/src/lib/apiModel';
+import type {OperationView} from '@site/src/contract/apiModel';
 
 export interface EndpointBlock {
   readonly method: string;

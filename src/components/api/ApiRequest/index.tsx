@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
-import type {OperationView} from '@site/src/lib/apiModel';
+import type {OperationView} from '@site/src/contract/apiModel';
 import FieldTable from '@site/src/components/api/FieldTable';
 import ExampleTabs from '@site/src/components/api/ExampleTabs';
 

@@ -1,6 +1,6 @@
 import {Fragment, type ReactNode} from 'react';
 import Heading from '@theme/Heading';
-import type {OperationView, ResponseView} from '@site/src/lib/apiModel';
+import type {OperationView, ResponseView} from '@site/src/contract/apiModel';
 import FieldTable from '@site/src/components/api/FieldTable';
 import ExampleTabs from '@site/src/components/api/ExampleTabs';
 

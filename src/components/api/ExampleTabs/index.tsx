@@ -2,7 +2,7 @@ import type {ReactNode} from 'react';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import CodeBlock from '@theme/CodeBlock';
-import type {ExampleView} from '@site/src/lib/apiModel';
+import type {ExampleView} from '@site/src/contract/apiModel';
 
 /** The contract's examples for a body, one tab each, as JSON. */
 export default function ExampleTabs({examples, label}: {examples: readonly ExampleView[]; label: string}): ReactNode {

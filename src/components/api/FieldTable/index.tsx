@@ -1,5 +1,5 @@
 import type {ReactNode} from 'react';
-import type {FieldView, VariantView} from '@site/src/lib/apiModel';
+import type {FieldView, VariantView} from '@site/src/contract/apiModel';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import styles from './styles.module.css';
 

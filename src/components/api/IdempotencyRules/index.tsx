@@ -1,5 +1,5 @@
 import type {ReactNode} from 'react';
-import type {IdempotencyRules as Rules} from '@site/src/lib/openapiTypes';
+import type {IdempotencyRules as Rules} from '@site/src/contract/openapiTypes';
 import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import ContractText from '@site/src/components/ui/ContractText';

@@ -1,5 +1,5 @@
 import type {ReactNode} from 'react';
-import type {OperationView} from '@site/src/lib/apiModel';
+import type {OperationView} from '@site/src/contract/apiModel';
 
 /** How the merchant acknowledges a notification and when the provider retries it. */
 export default function NotificationDelivery({operation}: {operation: OperationView}): ReactNode {

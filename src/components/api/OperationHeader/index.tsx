@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import clsx from 'clsx';
-import type {OperationView} from '@site/src/lib/apiModel';
+import type {OperationView} from '@site/src/contract/apiModel';
 import styles from './styles.module.css';
 
 /** Method, path on both hosts and the operation's description. */

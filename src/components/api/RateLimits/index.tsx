@@ -1,5 +1,5 @@
 import type {ReactNode} from 'react';
-import type {RateLimits as Limits} from '@site/src/lib/openapiTypes';
+import type {RateLimits as Limits} from '@site/src/contract/openapiTypes';
 import ContractText from '@site/src/components/ui/ContractText';
 import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import TableScroller from '@site/src/components/ui/TableScroller';

@@ -1,6 +1,6 @@
 import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
-import type {ResultCode} from '@site/src/lib/openapiTypes';
+import type {ResultCode} from '@site/src/contract/openapiTypes';
 import styles from './styles.module.css';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import TableScroller from '@site/src/components/ui/TableScroller';

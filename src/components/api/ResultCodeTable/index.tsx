@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
-import type {ResultCodeView} from '@site/src/lib/apiModel';
+import type {ResultCodeView} from '@site/src/contract/apiModel';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import styles from './styles.module.css';
 import CodeSpans from '@site/src/components/ui/CodeSpans';

@@ -1,5 +1,5 @@
 import type {ReactNode} from 'react';
-import type {StateMachineView} from '@site/src/lib/apiModel';
+import type {StateMachineView} from '@site/src/contract/apiModel';
 import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import TableScroller from '@site/src/components/ui/TableScroller';
 

@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import TableScroller from '@site/src/components/ui/TableScroller';
-import type {StatementColumn} from '@site/src/lib/openapiTypes';
+import type {StatementColumn} from '@site/src/contract/openapiTypes';
 
 /** The columns of the reconciliation statement file, in file order. */
 export default function StatementColumns({columns}: {columns: readonly StatementColumn[]}): ReactNode {

@@ -10,7 +10,7 @@
  * oneOf[allOf[C, A], allOf[C, B]] accepts exactly what allOf[C, oneOf[A, B]] accepts, so this is a
  * change of form, not of meaning. Pure (no Node built-ins, no DOM).
  */
-import {resolvePointer, type OpenApiDocument, type SchemaObject} from '../openapiTypes';
+import {resolvePointer, type OpenApiDocument, type SchemaObject} from './openapiTypes';
 
 /** `schema` with the first allOf member its one-of branches all share moved out in front of the one-of. */
 export function factorSharedParts(schema: SchemaObject, document: OpenApiDocument): SchemaObject {

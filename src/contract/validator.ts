@@ -11,7 +11,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type {OpenApiDocument} from '../openapiTypes';
+import type {OpenApiDocument} from './openapiTypes';
 import {describeSchemaError} from './schemaErrors';
 import {validatorDocument} from './sharedParts';
 

@@ -4,9 +4,9 @@
  * webhook of the contract has exactly one page and that no page names an
  * operation the contract lacks.
  */
-import {contentSections, type ContentSection} from '../../../src/contentSections';
-import {docUrl} from '../../../tooling/docRoutes';
-import {readContentFiles} from '../../../tooling/contentFiles';
+import {contentSections, type ContentSection} from '../../contentSections';
+import {docUrl} from './docRoutes';
+import {readContentFiles} from './contentFiles';
 import {ContractError, type LoadedContract} from './loadContract';
 
 export interface ApiPage {

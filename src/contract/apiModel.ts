@@ -19,7 +19,7 @@ import {
   type SchemaObject,
   type StateMachine,
 } from './openapiTypes';
-import {factorSharedParts} from './contract/sharedParts';
+import {factorSharedParts} from './sharedParts';
 
 export type RenderMarkdown = (markdown: string) => string;
 

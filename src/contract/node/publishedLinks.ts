@@ -7,7 +7,7 @@
  */
 import {existsSync} from 'node:fs';
 import path from 'node:path';
-import {readContentFiles} from '../../../tooling/contentFiles';
+import {readContentFiles} from './contentFiles';
 import {ContractError, type LoadedContract} from './loadContract';
 
 export interface PublishedLink {

@@ -4,7 +4,7 @@
  */
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {allContentSections, type ContentSection} from '../src/contentSections';
+import {allContentSections, type ContentSection} from '../../contentSections';
 
 export interface ContentFile {
   readonly section: ContentSection;

@@ -18,11 +18,11 @@ import path from 'node:path';
 import Ajv2020, {type ErrorObject} from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import {LineCounter, parseDocument, type Document} from 'yaml';
-import {brand} from '../../../src/brand';
-import {resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../../../src/lib/openapiTypes';
-import {ibanCheckDigitsValid, luhnValid} from '../../../src/sandbox/engine/rules/rules';
-import {isCurrencyCode} from '../../../src/lib/money';
-import type {Outcome, SandboxData} from '../../../src/sandbox/engine/rules/types';
+import {brand} from '../../brand';
+import {resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../openapiTypes';
+import {ibanCheckDigitsValid, luhnValid} from '../../sandbox/engine/rules/rules';
+import {isCurrencyCode} from '../../lib/money';
+import type {Outcome, SandboxData} from '../../sandbox/engine/rules/types';
 import type {LoadedContract} from './loadContract';
 
 export class SandboxDataError extends Error {

@@ -20,9 +20,9 @@
  */
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {brand} from '../../../src/brand';
-import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation} from '../../../src/lib/openapiTypes';
-import {sampleInputFor} from '../../../src/lib/samples';
+import {brand} from '../../brand';
+import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation} from '../openapiTypes';
+import {sampleInputFor} from '../../lib/samples';
 import {chainedFields, journey, sandboxControlsVariable, type Capture, type JourneyStep} from './postman/journey';
 import {preRequestScript, requestTargetPrefix, responseTestScript, stepPreRequestScript, type ChainedValue, type GeneratedNumber, type GeneratedTime} from './postman/sandboxScripts';
 
@@ -163,7 +163,7 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
   }));
   const inJourney = new Set(journey.flatMap((folder) => folder.steps.flatMap((step) => ('operationId' in step ? [step.operationId] : []))));
   const missing = [...operationItems.keys()].filter((operationId) => !inJourney.has(operationId));
-  if (missing.length > 0) throw new Error(`Postman collection: put ${missing.join(', ')} in the journey (plugins/content/openapi-contract/postman/journey.ts).`);
+  if (missing.length > 0) throw new Error(`Postman collection: put ${missing.join(', ')} in the journey (src/contract/node/postman/journey.ts).`);
   const providerPublicKeyPem = options.providerPublicKeyPem ?? readFileSync(providerTestKeyFile, 'utf8');
 
   return {

@@ -13,7 +13,7 @@ import {createHash} from 'node:crypto';
 import {mkdirSync, readFileSync, renameSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {LineCounter, parseDocument} from 'yaml';
-import {createContractValidator, pointerSegment} from '../../../src/lib/contract/validator';
+import {createContractValidator, pointerSegment} from '../validator';
 import {
   listOperations,
   resolvePointer,
@@ -24,7 +24,7 @@ import {
   type ResultCode,
   type SchemaObject,
   type StatementColumn,
-} from '../../../src/lib/openapiTypes';
+} from '../openapiTypes';
 
 export class ContractError extends Error {
   constructor(message: string) {
@@ -238,11 +238,11 @@ function validateContractText(file: string, text: string, statementColumnsFile: 
  * node_modules/.cache, which a fresh install does not have. PORTAL_CONTRACT_CACHE=off checks every time.
  */
 const checkingCode = [
-  'plugins/content/openapi-contract/loadContract.ts',
-  'src/lib/openapiTypes.ts',
-  'src/lib/contract/validator.ts',
-  'src/lib/contract/sharedParts.ts',
-  'src/lib/contract/schemaErrors.ts',
+  'src/contract/node/loadContract.ts',
+  'src/contract/openapiTypes.ts',
+  'src/contract/validator.ts',
+  'src/contract/sharedParts.ts',
+  'src/contract/schemaErrors.ts',
   'package-lock.json',
 ];
 

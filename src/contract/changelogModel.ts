@@ -1,6 +1,6 @@
 /**
  * What the API changelog page receives: api/changelog.yaml, checked against the contract and
- * with each operation resolved to its reference page. plugins/content/openapi-contract/changelog.ts
+ * with each operation resolved to its reference page. src/contract/node/changelog.ts
  * builds it at build time and writes it as a generated module (see changelogModule.d.ts).
  */
 

@@ -14,8 +14,8 @@ import path from 'node:path';
 import Ajv2020, {type ErrorObject} from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import {LineCounter, parseDocument, type Document} from 'yaml';
-import {changeTypes, type ChangeType, type ChangelogChange, type ChangelogView} from '../../../src/components/api/ApiChangelog/model';
-import {splitCodeSpans} from '../../../src/lib/codeSpans';
+import {changeTypes, type ChangeType, type ChangelogChange, type ChangelogView} from '../changelogModel';
+import {splitCodeSpans} from '../../lib/codeSpans';
 import type {ApiPage} from './apiPages';
 import {ContractError, contractRelativePath, type LoadedContract} from './loadContract';
 
