@@ -106,21 +106,31 @@ test.describe('table-of-contents links land on their headings', () => {
   // API pages have no table of contents (their second column is the example and Try it pane): their headings
   // are reached by #fragment URLs, tested below. The local sandbox page is a long guide with code blocks and tabs.
   for (const path of [pageTypes.guide, '/docs/local-sandbox']) {
-    test(`every table-of-contents link of ${path}, each clicked from the top of a fresh load`, async ({page}) => {
+    test(`every table-of-contents link of ${path} lands, clicked from the top; the deepest three from a fresh load`, async ({page}) => {
       test.setTimeout(240_000);
       await page.goto(path);
       await hydrated(page);
       const targets = await page.locator('.table-of-contents a[href^="#"]').evaluateAll((links) => links.map((link) => decodeURIComponent(link.getAttribute('href')?.slice(1) ?? '')));
       expect(targets.length).toBeGreaterThan(3);
-      for (const id of targets) {
-        // A fresh load each time: that is where a block laid out late at a guessed height moves the target.
-        await page.goto(path);
-        await hydrated(page);
+      const click = async (id: string) => {
         await page.locator(`.table-of-contents a[href="#${encodeURIComponent(id)}"]`).first().click();
         await scrollSettled(page);
         await page.waitForTimeout(150);
         await scrollSettled(page);
         expectLanded(await landing(page, id), `${path}#${id}`);
+      };
+      // Every link from the top of one loaded page: a heading placed wrong by the page's own layout shows here.
+      for (const id of targets) {
+        await page.evaluate(() => window.scrollTo({top: 0, behavior: 'instant'}));
+        await scrollSettled(page);
+        await click(id);
+      }
+      // A fresh load is where a block laid out late at a guessed height moves the target: the deepest links cross the
+      // most blocks, so each of them is clicked again from a fresh load.
+      for (const id of targets.slice(-3)) {
+        await page.goto(path);
+        await hydrated(page);
+        await click(id);
       }
     });
   }
