@@ -55,6 +55,18 @@ test.describe('Try it', () => {
     expect(errors).toEqual([]);
   });
 
+  test('on a phone, the new state after a shopper action is on screen, below the long form', async ({page}) => {
+    await page.setViewportSize({width: 390, height: 844});
+    const panel = await openTryIt(page, '/docs/createorder', 'Create order');
+    await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
+    await panel.getByRole('button', {name: 'Pay as the shopper'}).click();
+    await expect(panel.getByText('The shopper paid with test card')).toBeVisible();
+    await sendAndCheck(panel, /^HTTP 200 SUCCESS/, 'the retrieve after paying', false);
+    const current = panel.getByRole('list', {name: 'States of OrderStatus'}).locator('[aria-current="step"]');
+    await expect(current).toContainText('PAID');
+    await expect(current).toBeInViewport();
+  });
+
   test('names bad input field by field before sending, and explains an unreachable target', async ({page}) => {
     const panel = await openTryIt(page, '/docs/createorder', 'Create order');
     const body = panel.getByLabel('Request body (JSON, sent exactly as written)');

@@ -118,12 +118,23 @@ export function useTryIt(operationId: string) {
     if (by !== 0) window.scrollBy({top: by, behavior: 'instant'});
   };
   const resultRef = useRef<HTMLDivElement>(null);
-  /** In the wide layout's pane, brings a new answer into view; in one column it is already under the button. */
+  /**
+   * Brings a new answer into view: in the wide layout's pane, by scrolling the pane; in one column, where a
+   * long form can push the answer below the screen (a phone, after a shopper action and its retrieve), the
+   * window moves so the answer starts under the navbar. An answer already in view stays where it is.
+   */
   const revealResult = () => {
     const result = resultRef.current;
-    const pane = result?.closest('[data-api-pane]');
-    if (!result || !pane || getComputedStyle(pane).position !== 'sticky') return;
-    pane.scrollTop += result.getBoundingClientRect().top - pane.getBoundingClientRect().top - 8;
+    if (!result) return;
+    const pane = result.closest('[data-api-pane]');
+    if (pane && getComputedStyle(pane).position === 'sticky') {
+      pane.scrollTop += result.getBoundingClientRect().top - pane.getBoundingClientRect().top - 8;
+      return;
+    }
+    const top = result.getBoundingClientRect().top;
+    if (top < window.innerHeight - 96) return;
+    const navbar = document.querySelector('.navbar')?.getBoundingClientRect().height ?? 60;
+    window.scrollBy({top: top - navbar - 8, behavior: 'instant'});
   };
   // After the answer is committed, not from the send: a frame scheduled before React renders it measured the old answer.
   useLayoutEffect(() => {
