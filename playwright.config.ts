@@ -15,7 +15,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
   workers: 2,
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', {open: 'never'}]],
+  // The JSON report keeps each test's duration, to find what makes the suite slow (.playwright/results.json).
+  reporter: [['list'], ['json', {outputFile: '.playwright/results.json'}], ...(process.env.CI ? [] : [['html', {open: 'never'}] as const])],
   timeout: 30_000,
   // Hydration and the first engine start take seconds when the machine is shared; a reader would wait as long.
   expect: {timeout: 10_000},
