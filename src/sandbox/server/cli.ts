@@ -5,7 +5,9 @@
  * and their batches committed.
  */
 import path from 'node:path';
-import {fileStore, SandboxDataError, type FileStore} from './fileStore';
+import {fileStore, SandboxDataError} from './fileStore';
+import {postgresStore, SandboxDatabaseError} from './postgresStore';
+import type {SandboxStore} from '../engine/store';
 import {downloads, versionLine} from '../../lib/downloads';
 import {createNodeEngine, sandboxFiles} from './loadEngine';
 import {contractVersion} from './sandboxFiles';
@@ -15,6 +17,8 @@ interface CliOptions {
   readonly port: number;
   readonly host: string;
   readonly data?: string;
+  /** A PostgreSQL URL, from --database or SANDBOX_DATABASE_URL. */
+  readonly database?: string;
   readonly rateLimits: boolean;
   readonly help: boolean;
   readonly version: boolean;
@@ -34,6 +38,9 @@ const usage = (command: string): string =>
     '  --port N           port to listen on (default 4010; 0 picks a free one)',
     '  --host H           address to listen on (default 127.0.0.1)',
     '  --data FILE        keep the sandbox in FILE across restarts (default: in memory)',
+    '  --database URL     keep the sandbox in a PostgreSQL database, postgres://user:password@host:port/name',
+    '                     (default: the SANDBOX_DATABASE_URL environment variable, if set); the schema is',
+    '                     created and upgraded when it starts',
     '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
     '  --version          the API contract version this sandbox implements',
     '  --help             this text',
@@ -42,7 +49,7 @@ const usage = (command: string): string =>
     ...controlEndpoints.flatMap((endpoint) => [`  ${endpoint.method} ${endpoint.path}`, `      ${[endpoint.input, endpoint.does].filter(Boolean).join('  ')}`]),
   ].join('\n');
 
-function parseArguments(args: readonly string[]): CliOptions {
+function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv): CliOptions {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   for (let index = 0; index < args.length; index += 1) {
@@ -51,7 +58,7 @@ function parseArguments(args: readonly string[]): CliOptions {
     if (name === '--help' || name === '-h' || name === '--no-rate-limits' || name === '--version') {
       if (inline !== undefined) throw new StartError(`${name} takes no value`);
       flags.add(name === '-h' ? '--help' : name);
-    } else if (name === '--port' || name === '--host' || name === '--data') {
+    } else if (name === '--port' || name === '--host' || name === '--data' || name === '--database') {
       if (values.has(name)) throw new StartError(`${name} is given twice`);
       const value = inline ?? args[(index += 1)];
       if (value === undefined || value === '' || (inline === undefined && value.startsWith('--'))) throw new StartError(`${name} needs a value`);
@@ -64,7 +71,10 @@ function parseArguments(args: readonly string[]): CliOptions {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65_535) throw new StartError(`--port must be a whole number from 0 to 65535, got "${portText}"`);
   const data = values.get('--data');
-  return {port, host: values.get('--host') ?? '127.0.0.1', ...(data !== undefined ? {data: path.resolve(data)} : {}), rateLimits: !flags.has('--no-rate-limits'), help: flags.has('--help'), version: flags.has('--version')};
+  const database = values.get('--database') ?? (data === undefined && environment['SANDBOX_DATABASE_URL'] ? environment['SANDBOX_DATABASE_URL'] : undefined);
+  if (data !== undefined && values.has('--database')) throw new StartError('--data and --database are two places to keep the sandbox; give one');
+  if (database !== undefined && !/^postgres(ql)?:\/\//.test(database)) throw new StartError(`--database must be a postgres:// URL, got "${database.slice(0, 40)}"`);
+  return {port, host: values.get('--host') ?? '127.0.0.1', ...(data !== undefined ? {data: path.resolve(data)} : {}), ...(database !== undefined ? {database} : {}), rateLimits: !flags.has('--no-rate-limits'), help: flags.has('--help'), version: flags.has('--version')};
 }
 
 function listenProblem(error: unknown, options: CliOptions): StartError | undefined {
@@ -102,10 +112,11 @@ function stopSignal(): Promise<void> {
  * user started it, for --help: npm run sandbox in the repository, node <file> for the download.
  */
 export async function runCli(args: readonly string[], command = 'npm run sandbox --'): Promise<number> {
-  let store: FileStore | undefined;
+  let store: (SandboxStore & {close(): Promise<void>}) | undefined;
+  let storage = 'in memory: nothing is kept after it stops';
   let server: SandboxServer | undefined;
   try {
-    const options = parseArguments(args);
+    const options = parseArguments(args, process.env);
     if (options.help) {
       console.log(usage(command));
       return 0;
@@ -114,14 +125,19 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
       console.log(versionLine(downloads.sandbox, contractVersion(sandboxFiles())));
       return 0;
     }
-    store = options.data !== undefined ? fileStore(options.data, {log: (line) => console.error(line)}) : undefined;
+    if (options.data !== undefined) {
+      const file = fileStore(options.data, {log: (line) => console.error(line)});
+      [store, storage] = [file, `data in ${file.file}`];
+    } else if (options.database !== undefined) {
+      const database = postgresStore(options.database);
+      [store, storage] = [database, `data in ${database.database}`];
+    }
     const engine = await createNodeEngine({...(store ? {store} : {}), transport: createHttpTransport(), rateLimits: options.rateLimits});
     try {
       server = await startSandboxServer({engine, port: options.port, host: options.host, log: (line) => console.log(line)});
     } catch (error) {
       throw listenProblem(error, options) ?? error;
     }
-    const storage = store ? `data in ${store.file}` : 'in memory: nothing is kept after it stops';
     console.log(`Veloxa Pay sandbox at ${server.url} (test merchant client ID ${sandboxFiles().spec.sandbox.merchant.clientId}; ${storage}). Ctrl-C stops it.`);
     await stopSignal();
     await server.close();
@@ -130,7 +146,7 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
   } catch (error) {
     await server?.close().catch(() => undefined);
     await store?.close().catch(() => undefined);
-    const known = error instanceof StartError || error instanceof SandboxDataError;
+    const known = error instanceof StartError || error instanceof SandboxDataError || error instanceof SandboxDatabaseError;
     console.error(`sandbox: ${known ? error.message : `could not start: ${(error as Error).message}`.split('\n')[0]}`);
     return known ? 2 : 1;
   }

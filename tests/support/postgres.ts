@@ -1,0 +1,112 @@
+/**
+ * A throwaway PostgreSQL server for the tests: Debian's binaries (installed with apt-get when missing and
+ * the tests run as root), a fresh cluster in a temporary folder, listening on a free loopback port, with
+ * trust authentication. initdb refuses to run as root, so as root the cluster belongs to the `postgres`
+ * user the package creates. stop() ends the server and deletes the folder.
+ */
+import {execFileSync, spawn, type ChildProcess} from 'node:child_process';
+import {existsSync, mkdtempSync, readdirSync, rmSync} from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface TestPostgres {
+  /** postgres://postgres@127.0.0.1:<port>/postgres */
+  readonly url: string;
+  /** A new empty database on this server; its URL. */
+  createDatabase(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const isRoot = process.getuid?.() === 0;
+
+function binDirectory(): string {
+  const find = () => {
+    const root = '/usr/lib/postgresql';
+    if (!existsSync(root)) return undefined;
+    const versions = readdirSync(root).filter((name) => existsSync(path.join(root, name, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin');
+  };
+  const found = process.env['PG_BIN'] ?? find();
+  if (found) return found;
+  if (!isRoot) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (Debian), or set PG_BIN to the folder of initdb and postgres.');
+  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null'], {stdio: 'inherit'});
+  const installed = find();
+  if (!installed) throw new Error('apt-get installed postgresql, but no initdb is under /usr/lib/postgresql/*/bin.');
+  return installed;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const {port} = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The cluster's owner: `postgres` when the tests run as root (initdb refuses root), else this user. */
+function owner(): {uid?: number; gid?: number} {
+  if (!isRoot) return {};
+  const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres'], {encoding: 'utf8'}).trim()));
+  return {uid, gid};
+}
+
+async function ready(url: string, server: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`PostgreSQL exited while starting:\n${output()}`);
+    const client = new pg.Client({connectionString: url});
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections in 30 s: ${(error as Error).message}\n${output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = binDirectory();
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'sandbox-postgres-'));
+  if (isRoot) execFileSync('chown', ['-R', 'postgres:postgres', folder]);
+  const data = path.join(folder, 'data');
+  const user = owner();
+  execFileSync(path.join(bin, 'initdb'), ['-D', data, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-sync'], {stdio: 'pipe', cwd: folder, ...user});
+  const port = await freePort();
+  const serverArgs = ['-D', data, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=60'];
+  const server = spawn(path.join(bin, 'postgres'), serverArgs, {stdio: ['ignore', 'pipe', 'pipe'], cwd: folder, ...user});
+  let log = '';
+  server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await ready(url, server, () => log);
+  return {
+    url,
+    async createDatabase(name) {
+      const client = new pg.Client({connectionString: url});
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async stop() {
+      if (server.exitCode === null) {
+        const exited = new Promise((resolve) => server.once('exit', resolve));
+        // SIGINT: PostgreSQL's fast shutdown (ends sessions, no wait for clients).
+        server.kill('SIGINT');
+        await exited;
+      }
+      rmSync(folder, {recursive: true, force: true});
+    },
+  };
+}
