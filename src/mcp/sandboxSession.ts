@@ -8,27 +8,19 @@
  */
 import {createClock, isoSeconds} from '../sandbox/engine/clock';
 import type {SandboxEngine} from '../sandbox/engine/engine';
-import type {NotificationTransport, SandboxResponse} from '../sandbox/engine/http';
+import type {SandboxResponse} from '../sandbox/engine/http';
 import {matchOperation} from '../sandbox/engine/pipeline/route';
 import type {OperationSpec} from '../sandbox/engine/spec';
-import type {RecordValue, SandboxStore} from '../sandbox/engine/store';
+import {memoryStore, type RecordValue, type SandboxStore} from '../sandbox/engine/store';
 import {createNodeEngine, sandboxFiles} from '../sandbox/server/loadEngine';
 import {importPrivateKey, importPublicKey} from '../lib/signing';
 import {inPageTarget, runDueAndSettle} from '../sandbox/client/inPage';
 import {merchantClient} from '../sandbox/client/merchant';
-import {verifyNotification, type Verification} from '../sandbox/client/signing';
+import {createInbox, memoryInboxStorage, type InboxEntry, type InboxStorage, type NotificationInbox} from '../sandbox/client/inbox';
+import type {Verification} from '../sandbox/client/signing';
 import type {SandboxTarget} from '../sandbox/client/target';
 
-/** A notification the engine delivered to the session's inbox. */
-export interface InboxEntry {
-  /** 1, 2, 3...: the order of arrival in this session. */
-  readonly seq: number;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  /** When it arrived, on the sandbox clock (ISO 8601). */
-  readonly receivedAt: string;
-}
+export type {InboxEntry} from '../sandbox/client/inbox';
 
 export interface SignedCallResult {
   readonly operationId: string;
@@ -54,29 +46,49 @@ function isInboxEntry(value: RecordValue): value is RecordValue & InboxEntry {
   return typeof entry?.seq === 'number' && typeof entry.url === 'string' && typeof entry.body === 'string' && typeof entry.receivedAt === 'string' && typeof entry.headers === 'object';
 }
 
-/** `store` with the inbox's records taken out of what the engine loads, and kept in `inbox` instead. */
-function storeWithInbox(store: SandboxStore, inbox: InboxEntry[]): SandboxStore {
-  return {
+/**
+ * The session's store split in two: the engine's records, and the inbox's as inbox storage (records of the
+ * same journal). A reset or an import through the engine empties the store, the inbox's records with it,
+ * so the inbox forgets its list.
+ */
+function splitStore(store: SandboxStore, inbox: () => NotificationInbox): {engineStore: SandboxStore; inboxStorage: InboxStorage} {
+  let loaded: InboxEntry[] = [];
+  const engineStore: SandboxStore = {
     async load() {
       const engineRecords: Array<readonly [string, RecordValue]> = [];
-      const entries: InboxEntry[] = [];
+      loaded = [];
       for (const [key, value] of await store.load()) {
         if (!key.startsWith(inboxKeyPrefix)) engineRecords.push([key, value]);
-        else if (isInboxEntry(value)) entries.push(value);
+        else if (isInboxEntry(value)) loaded.push(value);
       }
-      inbox.splice(0, inbox.length, ...entries.sort((a, b) => a.seq - b.seq));
       return engineRecords;
     },
     commit: (changes) => store.commit(changes),
+    clear: () => store.clear(),
+    ...(store.replace ? {replace: store.replace.bind(store)} : {}),
+  };
+  const inboxStorage: InboxStorage = {
+    load: async () => loaded,
+    add: (entry, dropped) => store.commit([{key: inboxKey(entry.seq), value: entry as unknown as RecordValue}, ...dropped.map((old) => ({key: inboxKey(old.seq), value: undefined}))]),
+    replace: (entries) => store.commit([...loaded.map((old) => ({key: inboxKey(old.seq), value: undefined})), ...entries.map((entry) => ({key: inboxKey(entry.seq), value: entry as unknown as RecordValue}))]),
+    clear: () => store.commit(inbox().entries.map((old) => ({key: inboxKey(old.seq), value: undefined}))),
+  };
+  return {engineStore: forgetting(engineStore, inbox), inboxStorage};
+}
+
+/** A store that makes the inbox forget its list when the engine resets or imports. */
+function forgetting(store: SandboxStore, inbox: () => NotificationInbox): SandboxStore {
+  return {
+    ...store,
     async clear() {
       await store.clear();
-      inbox.length = 0;
+      inbox().forget();
     },
     ...(store.replace
       ? {
           replace: async (records: ReadonlyArray<readonly [string, RecordValue]>) => {
             await store.replace?.(records);
-            inbox.length = 0;
+            inbox().forget();
           },
         }
       : {}),
@@ -114,22 +126,16 @@ export interface SandboxSessionOptions {
 export async function createSandboxSession(options: SandboxSessionOptions = {}): Promise<SandboxSession> {
   const files = sandboxFiles();
   const clock = createClock();
-  const inbox: InboxEntry[] = [];
-  const store = options.store ? storeWithInbox(options.store, inbox) : undefined;
-  const transport: NotificationTransport = {
-    // Never a real URL: the notification is kept here and acknowledged, as the in-browser sandbox does;
-    // with a store, only once its record is durable, so an acknowledged notification is never lost.
-    deliver: async (delivery) => {
-      const entry: InboxEntry = {seq: (inbox.at(-1)?.seq ?? 0) + 1, url: delivery.url, headers: {...delivery.headers}, body: delivery.body, receivedAt: isoSeconds(clock.now())};
-      await store?.commit([{key: inboxKey(entry.seq), value: entry as unknown as RecordValue}]);
-      inbox.push(entry);
-      return {status: 200, body: '{"code":"SUCCESS"}'};
-    },
-  };
-  const engine = await createNodeEngine({clock, transport, ...(store ? {store} : {})});
+  const providerKey = {key: await importPublicKey(files.providerPublicKeyPem), keyVersion: files.spec.sandbox.merchant.providerKey.keyVersion};
+  // Without --data the inbox lives in memory, over a memory store of the engine's own, so a reset forgets it too.
+  const {engineStore, inboxStorage} = options.store ? splitStore(options.store, () => inbox) : {engineStore: forgetting(memoryStore(), () => inbox), inboxStorage: memoryInboxStorage()};
+  // Never a real URL: the notification is kept here and acknowledged, as the in-browser sandbox does;
+  // with a store, only once its record is durable, so an acknowledged notification is never lost.
+  const inbox: NotificationInbox = createInbox({storage: inboxStorage, receivedAt: () => isoSeconds(clock.now()), providerKey});
+  const engine = await createNodeEngine({clock, transport: inbox.transport, store: engineStore});
+  await inbox.load();
   const clientId = files.spec.sandbox.merchant.clientId;
   const target = inPageTarget(engine);
-  const providerKey = {key: await importPublicKey(files.providerPublicKeyPem), keyVersion: files.spec.sandbox.merchant.providerKey.keyVersion};
   const client = merchantClient({
     target,
     signer: {clientId, keyVersion: files.spec.sandbox.merchant.merchantKey.keyVersion, privateKey: await importPrivateKey(files.merchantPrivateKeyPem)},
@@ -141,7 +147,7 @@ export async function createSandboxSession(options: SandboxSessionOptions = {}):
     engine,
     target,
     clientId,
-    inbox,
+    inbox: inbox.entries,
     settle: () => runDueAndSettle(engine),
     async call(method, path, body) {
       const operation = operationFor(files.spec.operations, method, path.split('?')[0] ?? '');
@@ -158,7 +164,7 @@ export async function createSandboxSession(options: SandboxSessionOptions = {}):
       };
     },
     async verifyNotification(entry) {
-      const verification = await verifyNotification(entry, providerKey);
+      const verification = await inbox.verify(entry);
       const problem = problemOf(verification, 'The signature does not verify with the provider test key.', '');
       return problem ? {verified: false, problem} : {verified: true};
     },

@@ -15,13 +15,13 @@ import {diagnose, KeyInputError, MessageInputError, parseRawRequest, parseRawRes
 import {importPublicKey, SigningInputError} from '../lib/signing';
 import {sampleEnvironment, sampleLanguages} from '../lib/samples';
 import {encodeTargetComponent} from '../lib/samples/types';
-import {agentClockStepLimitSeconds, shopperFixtures} from '../sandbox/actions';
-import {isoSeconds} from '../sandbox/engine/clock';
-import type {ActionResult, SimulatedNotification} from '../sandbox/engine/engine';
+import {shopperFixtures} from '../sandbox/actions';
+import type {ActionResult} from '../sandbox/engine/engine';
 import {matchOperation} from '../sandbox/engine/pipeline/route';
 import type {SandboxStore} from '../sandbox/engine/store';
 import {SandboxDataError} from '../sandbox/server/fileStore';
 import {sandboxFiles} from '../sandbox/server/loadEngine';
+import {freeFormObject, registerActionTools} from './actionTools';
 import {DocsLibrary, siteOrigin} from './docs';
 import {operationSlice} from './operation';
 import {createSandboxSession, type InboxEntry, type SandboxSession} from './sandboxSession';
@@ -36,21 +36,7 @@ export interface PortalMcpServerOptions {
   readonly log?: (message: string) => void;
 }
 
-/** The longest single clock step this tool takes (src/sandbox/actions.ts says why it is shorter than the sandbox's). */
-const maxAdvanceSeconds = agentClockStepLimitSeconds;
-const maxAdvanceDays = Math.floor(maxAdvanceSeconds / 86_400);
-
-/** The test wallet and cards a shopper uses when none is named (api/sandbox.yaml). */
-const {wallet: everydayWallet, payingCard: everydayCard, decliningCard} = shopperFixtures(sandboxFiles().spec.sandbox);
-
 const sandboxOnly = 'Sandbox only: the in-process test sandbox of this session (state in memory, or in the --data file the server was started with; published test keys), never production or the network.';
-
-/**
- * A JSON object with any members, spelled `{"type": "object", "additionalProperties": true}` in the tool
- * schema: zod writes `additionalProperties: {}` for a loose object, a schema with no validation keyword,
- * which the MCP Inspector's --strict lint flags as unportable (tests/mcp/toolSchemas.test.ts).
- */
-const freeFormObject = (error: string) => z.looseObject({}, {error}).meta({additionalProperties: true});
 
 function text(value: unknown): CallToolResult {
   return {content: [{type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2)}]};
@@ -220,84 +206,6 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
   );
 
   server.registerTool(
-    'sandbox_shopper',
-    {
-      title: 'Act as the shopper',
-      description: `Does what a customer, store cashier or wallet user does in the sandbox. action: pay (pay order merchantOrderNo: method WALLET with phone/pin, default the everyday wallet ${everydayWallet.phone} PIN ${everydayWallet.pin}; CARD with cardNumber, default ${everydayCard}; or BANK_TRANSFER), decline (a failed attempt on merchantOrderNo: a wrong wallet PIN, or with method CARD the declining card ${decliningCard}), abandon (the shopper leaves the cashier of merchantOrderNo; the order stays PENDING until it expires), scan (pay a DYNAMIC_QR order by its qrContent with a wallet), pay_cash (a store records cash for a CASH_TOP_UP order by its paymentReference), authorize_agreement (approve, or with approve false decline, agreement merchantAgreementNo in wallet phone). Test wallets and cards: /docs/general/test-accounts. Returns the order or agreement as it is now. ${sandboxOnly}`,
-      inputSchema: {
-        action: z.enum(['pay', 'decline', 'abandon', 'scan', 'pay_cash', 'authorize_agreement'], {error: 'action must be one of pay, decline, abandon, scan, pay_cash, authorize_agreement.'}),
-        merchantOrderNo: z.string().max(64).optional().describe('The order, for pay, decline and abandon.'),
-        method: z.enum(['WALLET', 'CARD', 'BANK_TRANSFER'], {error: 'method must be WALLET, CARD or BANK_TRANSFER.'}).optional().describe('How to pay (pay, decline); default WALLET, or CARD when cardNumber is given.'),
-        phone: z.string().max(20).optional().describe('A test wallet phone number (pay, decline, scan, authorize_agreement).'),
-        pin: z.string().max(12).optional().describe('The wallet PIN (pay, scan).'),
-        cardNumber: z.string().max(19).optional().describe('A test card number (pay with CARD).'),
-        qrContent: z.string().max(2000).optional().describe('The qrContent of a DYNAMIC_QR order\'s nextAction (scan).'),
-        paymentReference: z.string().max(64).optional().describe('The paymentReference of a CASH_TOP_UP order (pay_cash).'),
-        merchantAgreementNo: z.string().max(64).optional().describe('The agreement (authorize_agreement).'),
-        approve: z.boolean().optional().describe('authorize_agreement: false declines; default true.'),
-      },
-      annotations: {openWorldHint: false, destructiveHint: false},
-    },
-    run(async (input) => {
-      const current = await sandbox();
-      const act = async (name: string, values: Record<string, unknown>) => actionValue(await current.target.act(name, {clientId: current.clientId, ...values}));
-      const need = (value: string | undefined, name: string) => {
-        if (!value) throw new ToolInputError(`${input.action} needs ${name}.`);
-        return value;
-      };
-      const before = current.inbox.length;
-      let value: unknown;
-      switch (input.action) {
-        case 'pay': {
-          const order = need(input.merchantOrderNo, 'merchantOrderNo, the order to pay');
-          const method = input.method ?? (input.cardNumber ? 'CARD' : 'WALLET');
-          const choice =
-            method === 'CARD' ? {method, cardNumber: input.cardNumber ?? everydayCard} : method === 'WALLET' ? {method, phone: input.phone ?? everydayWallet.phone, pin: input.pin ?? everydayWallet.pin} : {method};
-          value = await act('shopper.pay', {merchantOrderNo: order, ...choice});
-          break;
-        }
-        case 'decline': {
-          const order = need(input.merchantOrderNo, 'merchantOrderNo, the order whose payment fails');
-          const choice = input.method === 'CARD' ? {method: 'CARD', cardNumber: decliningCard} : {method: 'WALLET', phone: input.phone ?? everydayWallet.phone, pin: '000000'};
-          value = await act('shopper.pay', {merchantOrderNo: order, ...choice});
-          break;
-        }
-        case 'abandon':
-          value = await act('shopper.abandon', {merchantOrderNo: need(input.merchantOrderNo, 'merchantOrderNo, the order the shopper leaves')});
-          break;
-        case 'scan':
-          value = await act('shopper.scan', {qrContent: need(input.qrContent, 'qrContent, from the DYNAMIC_QR order\'s nextAction'), phone: input.phone ?? everydayWallet.phone, pin: input.pin ?? everydayWallet.pin});
-          break;
-        case 'pay_cash':
-          value = await act('shopper.payCash', {paymentReference: need(input.paymentReference, 'paymentReference, from the CASH_TOP_UP order')});
-          break;
-        case 'authorize_agreement':
-          value = await act('shopper.authorizeAgreement', {merchantAgreementNo: need(input.merchantAgreementNo, 'merchantAgreementNo, the agreement to authorize'), wallet: input.phone ?? everydayWallet.phone, approve: input.approve ?? true});
-          break;
-      }
-      return text({action: input.action, result: value, notificationsReceived: current.inbox.length - before});
-    }),
-  );
-
-  server.registerTool(
-    'sandbox_advance_clock',
-    {
-      title: 'Advance the sandbox clock',
-      description: `Moves the sandbox clock forward by \`seconds\` (1 to ${maxAdvanceSeconds}, ${maxAdvanceDays} days) and runs every job that falls due, in time order: payment results, refunds completing, order expiry, settlement, payouts, notification retries. Returns the new sandbox time, the number of jobs run and the notifications received. ${sandboxOnly}`,
-      inputSchema: {
-        seconds: z.number({error: `seconds must be a number from 1 to ${maxAdvanceSeconds}.`}).int({error: 'seconds must be a whole number.'}).min(1, {error: 'seconds must be at least 1: the clock only moves forward.'}).max(maxAdvanceSeconds, {error: `seconds must be at most ${maxAdvanceSeconds} (${maxAdvanceDays} days); call again to go further.`}),
-      },
-      annotations: {openWorldHint: false, destructiveHint: false},
-    },
-    run(async ({seconds}) => {
-      const current = await sandbox();
-      const before = current.inbox.length;
-      const {jobsRun} = actionValue(await current.target.act('clock.advance', {seconds})) as {jobsRun: number};
-      return text({now: isoSeconds(current.engine.clock.now()), aheadOfRealTimeSeconds: Math.round(current.engine.clock.offsetMs / 1000), jobsRun, notificationsReceived: current.inbox.length - before});
-    }),
-  );
-
-  server.registerTool(
     'sandbox_notifications',
     {
       title: 'Read the notification inbox',
@@ -314,27 +222,22 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
     }),
   );
 
-  server.registerTool(
-    'sandbox_simulate_notification',
-    {
-      title: 'Produce a signed notification',
-      description: `Raises a notification of the contract as the sandbox would send it: \`notification\` is a webhook's operationId or key (such as paymentResultNotification), \`scenario\` one of its named examples (such as paid); \`data\` optionally replaces the example's data (it must match the contract); \`notifyUrl\` is the URL it is addressed to (default ${sampleEnvironment.notifyUrl.default}; nothing is sent there). The signed notification lands in the inbox; returns it with its verification. ${sandboxOnly}`,
-      inputSchema: {
-        notification: z.string({error: 'notification must be text: a webhook operationId such as paymentResultNotification.'}).trim().min(1, {error: 'notification is empty: give a webhook operationId such as paymentResultNotification.'}).max(100),
-        scenario: z.string({error: 'scenario must be text: one of the webhook\'s example names, such as paid.'}).trim().min(1, {error: 'scenario is empty: give one of the webhook\'s example names, such as paid.'}).max(100),
-        data: freeFormObject('data must be a JSON object: the notification\'s data member.').optional(),
-        notifyUrl: z.string().max(500).optional(),
-      },
-      annotations: {openWorldHint: false, destructiveHint: false},
+  registerActionTools(server, {
+    defaults: {
+      clientId: {value: sandboxFiles().spec.sandbox.merchant.clientId, says: 'the test merchant sandbox_request signs as'},
+      notifyUrl: {value: sampleEnvironment.notifyUrl.default, says: 'the endpoint the samples use; nothing is sent there, the notification lands in the inbox (sandbox_notifications)'},
     },
-    run(async ({notification, scenario, data, notifyUrl}) => {
+    fixtures: shopperFixtures(sandboxFiles().spec.sandbox),
+    sandboxOnly,
+    run,
+    async act(action, input) {
       const current = await sandbox();
-      const simulated = actionValue(await current.target.act('control.simulateNotification', {clientId: current.clientId, operationId: notification, scenario, ...(data ? {data} : {}), notifyUrl: notifyUrl ?? sampleEnvironment.notifyUrl.default})) as SimulatedNotification;
-      const delivered = [...current.inbox].reverse().find((entry) => (parseJson(entry.body) as {notificationId?: string}).notificationId === simulated.notificationId);
-      if (!delivered) throw new Error(`The notification ${simulated.notificationId} was raised but not delivered.`);
-      return text({simulated: {operationId: simulated.operationId, scenario: simulated.scenario, eventType: simulated.eventType, notificationId: simulated.notificationId, notifyUrl: simulated.notifyUrl}, delivery: await entryView(current, delivered)});
-    }),
-  );
+      const lastSeq = current.inbox.at(-1)?.seq ?? 0;
+      const result = actionValue(await current.target.act(action.name, input));
+      const received = current.inbox.filter((entry) => entry.seq > lastSeq);
+      return text({action: action.name, result, notificationsReceived: received.length, notifications: await Promise.all(received.map((entry) => entryView(current, entry)))});
+    },
+  });
 
   server.registerTool(
     'verify_signature',

@@ -1,9 +1,10 @@
 /**
  * The sandbox's shopper, clock and control actions, declared once: a name, the HTTP route of the local
  * server, an input schema and the effect, which calls the engine's public `shopper.*`, `control.*` or
- * `advance`. The local server's /_sandbox/ routes, the sandbox targets the widgets and the MCP server
- * use (src/sandbox/client/) and the tests follow from this list: an action added here is served over
- * HTTP and callable in the page at once (tests/unit/sandboxActions.test.ts holds them to it).
+ * `advance`. The local server's /_sandbox/ routes, the MCP server's sandbox_* action tools
+ * (src/mcp/actionTools.ts), the sandbox targets the widgets use (src/sandbox/client/) and the tests follow
+ * from this list: an action added here is served over HTTP, is an MCP tool and is callable in the page at
+ * once (tests/unit/sandboxActions.test.ts and tests/mcp/tools.test.ts hold them to it).
  *
  * Isomorphic like the engine: no Node, no DOM.
  */
@@ -11,13 +12,11 @@ import {isoSeconds} from './engine/clock';
 import type {SandboxData} from './engine/rules/types';
 import type {ActionResult, PaymentMethodChoice, SandboxEngine} from './engine/engine';
 
-/** One clock step at most: a year; far larger steps would run the clock past what Date can show. */
-export const clockStepLimitSeconds = 366 * 86_400;
 /**
- * The MCP tool's step, kept inside that limit: a month covers expiry, settlement and the whole retry
- * schedule, and an agent that wants a year calls again (tests/mcp/tools.test.ts pins it).
+ * One clock step at most, for every host (the local server, the console, the MCP tool): 366 days, enough
+ * to pass the refund window in one step; far larger steps would run the clock past what Date can show.
  */
-export const agentClockStepLimitSeconds = 31 * 86_400;
+export const clockStepLimitSeconds = 366 * 86_400;
 
 /** One input member. Path members are part of the route (/_sandbox/merchants/{clientId}); the others travel as JSON. */
 export type FieldSpec =

@@ -176,9 +176,9 @@ test('the MCP download keeps its sandbox in --data across processes: create, pay
   assert.equal((created.json.body as {code?: string} | undefined)?.code, 'SUCCESS', created.text);
   assert.equal(created.json.responseSignatureVerified, true);
 
-  const paid = await oneCall('sandbox_shopper', {action: 'pay', merchantOrderNo});
+  const paid = await oneCall('sandbox_shopper_pay', {merchantOrderNo, method: 'CARD', cardNumber: '4000000000000002'});
   assert.equal(paid.isError, false, paid.text);
-  await oneCall('sandbox_advance_clock', {seconds: 60});
+  await oneCall('sandbox_clock_advance', {seconds: 60});
 
   const inbox = await oneCall('sandbox_notifications', {});
   const notifications = (inbox.json.notifications ?? []) as Array<{seq: number; eventType?: string; verified?: boolean; body?: {data?: {merchantOrderNo?: string}}}>;
@@ -198,11 +198,11 @@ test('the MCP download keeps its sandbox in --data across processes: create, pay
 
 test('an MCP process started while another holds the journal waits for it, and without --docs the docs tools say where the pages are', async () => {
   const first = await mcpProcess(['--data', 'sandbox.journal']);
-  const holding = await callTool(first.client, 'sandbox_advance_clock', {seconds: 1});
+  const holding = await callTool(first.client, 'sandbox_clock_advance', {seconds: 1});
   assert.equal(holding.isError, false, holding.text);
   const second = await mcpProcess(['--data', 'sandbox.journal']);
   try {
-    const waiting = callTool(second.client, 'sandbox_advance_clock', {seconds: 1});
+    const waiting = callTool(second.client, 'sandbox_clock_advance', {seconds: 1});
     await new Promise((resolve) => setTimeout(resolve, 300));
     await first.close();
     const answer = await waiting;

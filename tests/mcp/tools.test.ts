@@ -10,6 +10,10 @@ import path from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {sampleLanguages} from '../../src/lib/samples';
+import {actionToolName} from '../../src/mcp/actionTools';
+import {clockStepLimitSeconds, sandboxActions, shopperFixtures} from '../../src/sandbox/actions';
+import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {controlEndpoints} from '../../src/sandbox/server/server';
 import {call, callJson, connect} from './connect';
 
 let client: Client;
@@ -55,24 +59,54 @@ interface Notification {
   eventType: string;
   url: string;
   headers: Record<string, string>;
-  body: {eventType: string; data: Record<string, unknown>};
+  body: {eventType: string; notificationId: string; data: Record<string, unknown>};
   verified: boolean;
 }
 
+/** The tools that are not sandbox actions: the docs, the contract, signed requests, the inbox and the signature check. */
+const otherTools = ['get_operation', 'read_page', 'sandbox_notifications', 'sandbox_request', 'search_docs', 'verify_signature'];
+/** Every tool the server must list: those, and one per declared action. */
+const expectedTools = [...otherTools, ...sandboxActions.map(actionToolName)].sort();
+const fixtures = shopperFixtures(sandboxFiles().spec.sandbox);
+
+interface ActionAnswer<T = Record<string, unknown>> {
+  action: string;
+  result: T;
+  notificationsReceived: number;
+  notifications: Notification[];
+}
+
 describe('the MCP server lists its tools', () => {
+  test('action tool names follow the action names', () => {
+    assert.equal(actionToolName({name: 'shopper.pay'}), 'sandbox_shopper_pay');
+    assert.equal(actionToolName({name: 'control.simulateNotification'}), 'sandbox_control_simulate_notification');
+    assert.equal(actionToolName({name: 'clock.advance'}), 'sandbox_clock_advance');
+    assert.equal(new Set(sandboxActions.map(actionToolName)).size, sandboxActions.length, 'no two actions share a tool name');
+  });
+
+  test('every declared action is a route of the local server AND a tool whose schema has exactly its members', async () => {
+    const {tools} = await client.listTools();
+    for (const action of sandboxActions) {
+      assert.ok(controlEndpoints.some((endpoint) => endpoint.method === action.method && endpoint.path === action.path), `${action.name} is a route`);
+      const tool = tools.find((candidate) => candidate.name === actionToolName(action));
+      assert.ok(tool, `${action.name} is the tool ${actionToolName(action)}`);
+      assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), Object.keys(action.input).sort(), action.name);
+      assert.ok((tool.description ?? '').includes(action.does), `${action.name}: the description says what it does`);
+      const required = Object.entries(action.input)
+        .filter(([name, spec]) => !('optional' in spec) && name !== 'clientId' && name !== 'notifyUrl')
+        .map(([name]) => name);
+      assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), required.sort(), `${action.name}: required members`);
+    }
+  });
+
+  test('the MCP server page names every tool', () => {
+    const page = readFileSync(path.join(__dirname, '..', '..', 'docs', 'mcp-server.mdx'), 'utf8');
+    for (const name of expectedTools) assert.ok(page.includes(`\`${name}\``), `docs/mcp-server.mdx names ${name}`);
+  });
+
   test('every tool has a description that says what it does; the sandbox ones say they are the sandbox only', async () => {
     const {tools} = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
-      'get_operation',
-      'read_page',
-      'sandbox_advance_clock',
-      'sandbox_notifications',
-      'sandbox_request',
-      'sandbox_shopper',
-      'sandbox_simulate_notification',
-      'search_docs',
-      'verify_signature',
-    ]);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), expectedTools);
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length > 120, `${tool.name} needs a precise description`);
       assert.equal(tool.inputSchema.type, 'object');
@@ -171,9 +205,10 @@ describe('a payment journey through the sandbox tools', () => {
     assert.equal(created.responseSignatureVerified, true);
     assert.match(created.canonicalRequest, /^POST\n\/v1\/orders\nsandbox-merchant-0001\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n[A-Za-z0-9-]{16,64}\n\{"merchantOrderNo"/);
 
-    const paid = await callJson<{result: {status: string}}>(client, 'sandbox_shopper', {action: 'pay', merchantOrderNo, method: 'CARD'});
+    const paid = await callJson<ActionAnswer<{status: string}>>(client, 'sandbox_shopper_pay', {merchantOrderNo, method: 'CARD', cardNumber: fixtures.payingCard});
+    assert.equal(paid.action, 'shopper.pay');
     assert.ok(['PAID', 'PROCESSING'].includes(paid.result.status), paid.result.status);
-    await callJson(client, 'sandbox_advance_clock', {seconds: 5});
+    await callJson(client, 'sandbox_clock_advance', {seconds: 5});
 
     const retrieved = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'GET', path: `/v1/orders/${merchantOrderNo}`});
     assert.equal(retrieved.body.data?.['status'], 'PAID');
@@ -183,9 +218,10 @@ describe('a payment journey through the sandbox tools', () => {
     assert.equal(refund.body.code, 'SUCCESS', JSON.stringify(refund.body));
     assert.equal(refund.body.data?.['status'], 'PROCESSING');
 
-    const advanced = await callJson<{now: string; jobsRun: number; notificationsReceived: number}>(client, 'sandbox_advance_clock', {seconds: 60});
-    assert.ok(advanced.jobsRun >= 1, 'the refund completes as a job');
-    assert.match(advanced.now, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const advanced = await callJson<ActionAnswer<{now: string; jobsRun: number}>>(client, 'sandbox_clock_advance', {seconds: 60});
+    assert.ok(advanced.result.jobsRun >= 1, 'the refund completes as a job');
+    assert.match(advanced.result.now, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.ok(advanced.notifications.some((entry) => entry.eventType === 'REFUND.SUCCEEDED' && entry.verified), 'the answer carries the notification the step caused, verified');
 
     const inbox = await callJson<{notifications: Notification[]}>(client, 'sandbox_notifications', {});
     const types = inbox.notifications.map((entry) => entry.eventType);
@@ -224,40 +260,52 @@ describe('sandbox tools: bad input', () => {
     assert.match(listed.canonicalRequest.split('\n')[1] ?? '', /^\/v1\/orders\?createdFrom=\d{4}-\d\d-\d\dT\d\d%3A\d\d%3A\d\dZ&createdTo=.*&pageNo=1$/, 'the signed target is the query as sent, percent-encoded');
   });
 
-  test('sandbox_shopper: a missing order number, an unknown order or action, a declined attempt', async () => {
-    await rejects('sandbox_shopper', {action: 'pay'}, /pay needs merchantOrderNo/);
-    await rejects('sandbox_shopper', {action: 'pay', merchantOrderNo: 'ORD-NOBODY-0001'}, /ORDER_NOT_FOUND/);
-    await rejects('sandbox_shopper', {action: 'fly'}, /action must be one of pay, decline/);
-    await rejects('sandbox_shopper', {action: 'pay_cash', paymentReference: 'nope'}, /ORDER_NOT_FOUND: No cash order/);
-    await rejects('sandbox_shopper', {action: 'scan'}, /scan needs qrContent/);
-    await rejects('sandbox_shopper', {action: 'authorize_agreement', merchantAgreementNo: 'AGR-NOBODY-01'}, /AGREEMENT_NOT_FOUND|not found|No agreement/i);
+  test('the shopper tools: a missing member, an unknown order, a declined attempt, an abandoned cashier', async () => {
+    await rejects('sandbox_shopper_pay', {method: 'CARD'}, /merchantOrderNo is required: a non-empty string/);
+    await rejects('sandbox_shopper_pay', {merchantOrderNo: 'ORD-NOBODY-0001', method: 'CARD', cardNumber: fixtures.payingCard}, /ORDER_NOT_FOUND/);
+    await rejects('sandbox_shopper_pay', {merchantOrderNo: 'ORD-NOBODY-0001', method: 'CHEQUE'}, /method must be one of WALLET, CARD, BANK_TRANSFER, CASH/);
+    await rejects('sandbox_shopper_pay_cash', {paymentReference: 'nope'}, /ORDER_NOT_FOUND: No cash order/);
+    await rejects('sandbox_shopper_scan', {phone: fixtures.wallet.phone, pin: fixtures.wallet.pin}, /qrContent is required/);
+    await rejects('sandbox_shopper_authorize_agreement', {merchantAgreementNo: 'AGR-NOBODY-01', wallet: fixtures.wallet.phone}, /AGREEMENT_NOT_FOUND|not found|No agreement/i);
     const no = `ORD-MCP-DECL-${runId}`;
     await callJson(client, 'sandbox_request', {method: 'POST', path: '/v1/orders', body: orderBody(no)});
-    const declined = await callJson<{result: {status: string}}>(client, 'sandbox_shopper', {action: 'decline', merchantOrderNo: no});
+    await rejects('sandbox_shopper_pay', {merchantOrderNo: no, method: 'WALLET', pin: '000000'}, /phone is required/);
+    const declined = await callJson<ActionAnswer<{status: string}>>(client, 'sandbox_shopper_pay', {merchantOrderNo: no, method: 'WALLET', phone: fixtures.wallet.phone, pin: '000000'});
     assert.equal(declined.result.status, 'PENDING', 'a wrong PIN leaves the order payable');
-    const abandoned = await callJson<{result: {status: string}}>(client, 'sandbox_shopper', {action: 'abandon', merchantOrderNo: no});
+    const abandoned = await callJson<ActionAnswer<{status: string}>>(client, 'sandbox_shopper_abandon', {merchantOrderNo: no});
     assert.equal(abandoned.result.status, 'PENDING');
   });
 
-  test('sandbox_advance_clock is bounded and only goes forward', async () => {
-    await rejects('sandbox_advance_clock', {seconds: 0}, /at least 1: the clock only moves forward/);
-    await rejects('sandbox_advance_clock', {seconds: 1e9}, /at most 2678400/);
-    await rejects('sandbox_advance_clock', {seconds: 'ten'}, /seconds must be a number/);
-    await rejects('sandbox_advance_clock', {seconds: 1.5}, /whole number/);
+  test('sandbox_clock_advance is bounded by the one clock-step limit and only goes forward', async () => {
+    const range = new RegExp(`seconds is required: a number from 0 to ${clockStepLimitSeconds}`);
+    await rejects('sandbox_clock_advance', {seconds: -1}, range);
+    await rejects('sandbox_clock_advance', {seconds: clockStepLimitSeconds + 1}, range);
+    await rejects('sandbox_clock_advance', {seconds: 'ten'}, range);
     await rejects('sandbox_notifications', {since: -1}, /since must be 0 or more/);
   });
 
-  test('sandbox_simulate_notification lands a signed notification in the inbox; unknown names are errors that list the valid ones', async () => {
-    const answer = await callJson<{simulated: {eventType: string; notificationId: string}; delivery: Notification}>(client, 'sandbox_simulate_notification', {notification: 'paymentResultNotification', scenario: 'paid'});
-    assert.equal(answer.simulated.eventType, 'ORDER.PAID');
-    assert.equal(answer.delivery.verified, true);
-    assert.equal(answer.delivery.url, 'https://shop.example.com/payments/notify');
-    const inbox = await callJson<{notifications: Notification[]}>(client, 'sandbox_notifications', {since: answer.delivery.seq - 1});
+  test('a control tool: a fault set through sandbox_control_set_fault answers the next call', async () => {
+    const set = await callJson<ActionAnswer>(client, 'sandbox_control_set_fault', {resultCode: 'SYSTEM_BUSY', operationId: 'getBalance', count: 1});
+    assert.equal(set.action, 'control.setFault');
+    const busy = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'GET', path: '/v1/balances'});
+    assert.equal(busy.body.code, 'SYSTEM_BUSY');
+    const again = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'GET', path: '/v1/balances'});
+    assert.equal(again.body.code, 'SUCCESS', 'the fault was for one call');
+  });
+
+  test('sandbox_control_simulate_notification lands a signed notification in the inbox; unknown names are errors that list the valid ones', async () => {
+    const answer = await callJson<ActionAnswer<{eventType: string; notificationId: string}>>(client, 'sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'paid'});
+    assert.equal(answer.result.eventType, 'ORDER.PAID');
+    const delivery = answer.notifications.find((entry) => entry.body.notificationId === answer.result.notificationId);
+    assert.ok(delivery, 'the answer carries the delivered notification');
+    assert.equal(delivery.verified, true);
+    assert.equal(delivery.url, 'https://shop.example.com/payments/notify');
+    const inbox = await callJson<{notifications: Notification[]}>(client, 'sandbox_notifications', {since: delivery.seq - 1});
     assert.equal(inbox.notifications.length, 1);
-    await rejects('sandbox_simulate_notification', {notification: 'nope', scenario: 'paid'}, /INVALID_PARAMETER: nope is not a notification of the contract; one of .*paymentResultNotification/);
-    await rejects('sandbox_simulate_notification', {notification: 'paymentResultNotification', scenario: 'nope'}, /has no scenario "nope"; its scenarios are .*paid/);
-    await rejects('sandbox_simulate_notification', {notification: 'paymentResultNotification', scenario: 'paid', notifyUrl: 'ftp://x'}, /notifyUrl must be an http or https URL/);
-    await rejects('sandbox_simulate_notification', {notification: 'paymentResultNotification', scenario: 'paid', data: {merchantOrderNo: 5}}, /does not match the contract/);
+    await rejects('sandbox_control_simulate_notification', {operationId: 'nope', scenario: 'paid'}, /INVALID_PARAMETER: nope is not a notification of the contract; one of .*paymentResultNotification/);
+    await rejects('sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'nope'}, /has no scenario "nope"; its scenarios are .*paid/);
+    await rejects('sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'paid', notifyUrl: 'ftp://x'}, /notifyUrl must be an http or https URL/);
+    await rejects('sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'paid', data: {merchantOrderNo: 5}}, /does not match the contract/);
   });
 });
 
@@ -269,8 +317,8 @@ describe('verify_signature', () => {
   test('verifies a sandbox notification with the provider key, and names the cause when the body was re-serialised', async () => {
     const providerKey = readFileSync(path.join(__dirname, '..', '..', 'api', 'test-vectors', 'provider-test-public.pem'), 'utf8');
     const merchantKey = readFileSync(path.join(__dirname, '..', '..', 'api', 'test-vectors', 'merchant-test-public.pem'), 'utf8');
-    const simulated = await callJson<{delivery: Notification}>(client, 'sandbox_simulate_notification', {notification: 'paymentResultNotification', scenario: 'paid'});
-    const inbox = await callJson<{notifications: Array<Notification & {seq: number}>}>(client, 'sandbox_notifications', {since: simulated.delivery.seq - 1});
+    const simulated = await callJson<ActionAnswer>(client, 'sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'paid'});
+    const inbox = await callJson<{notifications: Array<Notification & {seq: number}>}>(client, 'sandbox_notifications', {since: (simulated.notifications[0]?.seq ?? 1) - 1});
     const entry = inbox.notifications[0];
     assert.ok(entry);
     // The raw body as delivered is compact JSON: JSON.stringify of the parsed body gives it back byte for byte.
@@ -295,7 +343,7 @@ describe('verify_signature', () => {
 
   test('after all the bad input the server still answers and logged no unexpected failure', async () => {
     const {tools} = await client.listTools();
-    assert.equal(tools.length, 9);
+    assert.equal(tools.length, expectedTools.length);
     assert.deepEqual(logs, []);
   });
 });

@@ -3,7 +3,7 @@
  * signed here with the published test key, carried out by the same engine as the local server, and
  * kept in IndexedDB so a reload finds them. Notifications cannot be posted to the reader's own
  * endpoint from a page, so they land in an inbox here, acknowledged, and are listed there; the inbox is
- * kept in IndexedDB too (the newest `inboxLimit`), cleared by a reset and carried by an export.
+ * kept in IndexedDB too (the newest src/sandbox/client/inbox.ts keeps), cleared by a reset and carried by an export.
  *
  * Loaded only on demand (a dynamic import from the component that needs it), with the spec and the
  * validators the sandbox-engine plugin compiled at build time.
@@ -12,15 +12,16 @@ import generated from '@generated/sandbox-engine/spec.json';
 import {brand} from '../../brand';
 import {importPrivateKey} from '../../lib/signing';
 import {shopperFixtures, type ShopperFixtures} from '../actions';
+import {createInbox, inboxEntriesOf, type InboxEntry, type InboxStorage} from '../client/inbox';
 import {inPageTarget, runDueAndSettle} from '../client/inPage';
 import {signRequest, type SignedRequest} from '../client/signing';
 import type {SandboxTarget} from '../client/target';
 import {createClock} from '../engine/clock';
 import {SandboxEngine, type ActionResult, type RequestValidator, type SimulateNotificationInput, type SimulatedNotification} from '../engine/engine';
-import type {NotificationTransport, SandboxResponse} from '../engine/http';
+import type {SandboxResponse} from '../engine/http';
 import type {SandboxStateDocument} from '../engine/stateDocument';
 import type {RecordValue, SandboxStore} from '../engine/store';
-import {indexedDbInbox, type InboxStore} from './inboxStore';
+import {indexedDbInbox} from './inboxStore';
 import {indexedDbStore} from './indexedDbStore';
 import {schemaProblems} from './schemaProblems';
 
@@ -28,18 +29,8 @@ import {schemaProblems} from './schemaProblems';
 export const databaseName = 'veloxa-sandbox';
 /** The IndexedDB database of its notification inbox. */
 export const inboxDatabaseName = 'veloxa-sandbox-inbox';
-/** Notifications kept in the inbox: the newest ones, enough for a long session of trying things. */
-export const inboxLimit = 500;
 
-/** A notification as the in-browser inbox received it. */
-export interface InboxEntry {
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  /** When it arrived, on the sandbox clock (ISO 8601). */
-  readonly receivedAt: string;
-}
-
+export type {InboxEntry} from '../client/inbox';
 export type {SignedRequest} from '../client/signing';
 
 const validator: RequestValidator = {problems: schemaProblems};
@@ -65,28 +56,6 @@ export interface BrowserSandbox {
   exportState(): SandboxStateDocument;
   /** Replaces the state and the inbox with an export's; a malformed document changes neither. */
   importState(document: unknown): Promise<ActionResult<{merchants: number; records: number; notifications: number}>>;
-}
-
-/** An export's inbox as entries, or the first problem with it. */
-function inboxOf(document: unknown): {ok: true; entries: InboxEntry[]} | {ok: false; message: string} {
-  const list = typeof document === 'object' && document !== null ? (document as {inbox?: unknown}).inbox : undefined;
-  if (list === undefined) return {ok: true, entries: []};
-  if (!Array.isArray(list)) return {ok: false, message: 'The export\'s inbox is not a list.'};
-  const entries: InboxEntry[] = [];
-  for (const [index, item] of (list as unknown[]).entries()) {
-    const entry = item as Partial<Record<keyof InboxEntry, unknown>> | null;
-    const headers = entry?.headers;
-    const valid =
-      typeof entry?.url === 'string' &&
-      typeof entry.body === 'string' &&
-      typeof entry.receivedAt === 'string' &&
-      typeof headers === 'object' &&
-      headers !== null &&
-      Object.values(headers).every((value) => typeof value === 'string');
-    if (!valid) return {ok: false, message: `Notification ${index + 1} of the export's inbox needs url, headers (text values), body and receivedAt.`};
-    entries.push({url: entry.url as string, headers: {...(headers as Record<string, string>)}, body: entry.body as string, receivedAt: entry.receivedAt as string});
-  }
-  return {ok: true, entries};
 }
 
 let started: Promise<BrowserSandbox> | undefined;
@@ -139,35 +108,31 @@ function announcingStore(store: SandboxStore): SandboxStore {
   };
 }
 
-/** The inbox's store, announcing each write to the other tabs. */
-function announcingInbox(store: InboxStore): InboxStore {
+/**
+ * The inbox's storage, announcing each write to the other tabs. A failed write of one arriving notification
+ * loses only its copy for the next page load: it is in this page's inbox and acknowledged all the same.
+ */
+function announcingInbox(store: InboxStorage): InboxStorage {
   const after =
     <A extends unknown[]>(write: (...args: A) => Promise<void>) =>
     async (...args: A) => {
       await write(...args);
       announce();
     };
-  return {load: () => store.load(), add: after(store.add.bind(store)), replace: after(store.replace.bind(store)), clear: after(store.clear.bind(store))};
+  return {
+    load: () => store.load(),
+    add: async (entry, dropped) => after(store.add.bind(store))(entry, dropped).catch(() => undefined),
+    replace: after(store.replace.bind(store)),
+    clear: after(store.clear.bind(store)),
+  };
 }
 
 async function start(): Promise<BrowserSandbox> {
-  const inboxStore = announcingInbox(await indexedDbInbox(inboxDatabaseName, inboxLimit));
-  const inbox: InboxEntry[] = await inboxStore.load();
-  /** Replaces the list's contents, keeping the list: pages hold on to `inbox`. */
-  const setInbox = (entries: readonly InboxEntry[]) => inbox.splice(0, inbox.length, ...entries.slice(-inboxLimit));
   const clock = createClock();
-  const transport: NotificationTransport = {
-    deliver: async (delivery) => {
-      // On the sandbox clock, which the notification's X-Timestamp is on too: after the reader advances it,
-      // real time would put every notification outside the timestamp window.
-      const entry = {url: delivery.url, headers: delivery.headers, body: delivery.body, receivedAt: new Date(clock.now()).toISOString()};
-      inbox.push(entry);
-      if (inbox.length > inboxLimit) inbox.splice(0, inbox.length - inboxLimit);
-      // Kept for the next page load; a failed write loses only that (the notification is acknowledged all the same).
-      await inboxStore.add(entry).catch(() => undefined);
-      return {status: 200, body: '{"code":"SUCCESS"}'};
-    },
-  };
+  // Stamped on the sandbox clock, which the notification's X-Timestamp is on too: after the reader advances it,
+  // real time would put every notification outside the timestamp window.
+  const inbox = createInbox({storage: announcingInbox(await indexedDbInbox(inboxDatabaseName)), receivedAt: () => new Date(clock.now()).toISOString()});
+  await inbox.load();
   const engine = await SandboxEngine.create({
     spec: generated.spec,
     validator,
@@ -176,7 +141,7 @@ async function start(): Promise<BrowserSandbox> {
     hosts: {cashier: brand.hosts.sandboxCashier, files: brand.hosts.statementFiles},
     store: announcingStore(await indexedDbStore(databaseName)),
     clock,
-    transport,
+    transport: inbox.transport,
   });
   const clientId = generated.spec.sandbox.merchant.clientId;
   const signer = {clientId, keyVersion: generated.spec.sandbox.merchant.merchantKey.keyVersion, privateKey: await importPrivateKey(generated.merchantPrivateKeyPem)};
@@ -185,29 +150,24 @@ async function start(): Promise<BrowserSandbox> {
     engine,
     target,
     fixtures: shopperFixtures(generated.spec.sandbox),
-    inbox,
+    inbox: inbox.entries,
     clientId,
-    async clearInbox() {
-      await inboxStore.clear();
-      setInbox([]);
-    },
+    clearInbox: () => inbox.clear(),
     async reset() {
       await engine.control.reset();
-      await inboxStore.clear();
-      setInbox([]);
+      await inbox.clear();
     },
     exportState() {
-      return {...engine.exportState(), inbox: inbox.map((entry) => ({...entry}) as unknown as RecordValue)};
+      return {...engine.exportState(), inbox: inbox.entries.map((entry) => ({...entry}) as unknown as RecordValue)};
     },
     async importState(document) {
       // The inbox is checked before the engine replaces anything, so a bad one changes nothing either.
-      const checked = inboxOf(document);
+      const checked = inboxEntriesOf(typeof document === 'object' && document !== null ? (document as {inbox?: unknown}).inbox : undefined);
       if (!checked.ok) return {ok: false, code: 'INVALID_PARAMETER', message: checked.message};
       const imported = await engine.importState(document);
       if (!imported.ok) return imported;
-      await inboxStore.replace(checked.entries);
-      setInbox(checked.entries);
-      return {ok: true, value: {...imported.value, notifications: inbox.length}};
+      await inbox.replace(checked.entries);
+      return {ok: true, value: {...imported.value, notifications: inbox.entries.length}};
     },
     async call(method, path, body) {
       const request = await signRequest(signer, {method, target: path, body: body === undefined ? '' : JSON.stringify(body)}, engine.clock.now());
@@ -220,7 +180,7 @@ async function start(): Promise<BrowserSandbox> {
       if (!result.ok) return result;
       await runDueAndSettle(engine);
       const {notificationId} = result.value;
-      const delivery = [...inbox].reverse().find((entry) => (JSON.parse(entry.body) as {notificationId?: string}).notificationId === notificationId);
+      const delivery = inbox.find(notificationId);
       if (!delivery) return {ok: false, code: 'INTERNAL_ERROR', message: `The notification ${notificationId} was raised but not delivered.`};
       return {ok: true, value: {simulated: result.value, delivery}};
     },

@@ -1,15 +1,16 @@
-import {useId, useRef, useState, type ReactNode} from 'react';
+import {useId, useReducer, useRef, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import notificationsJson from '@generated/sandbox-engine/notifications.json';
-import {importPublicKey, isTimestampFresh} from '@site/src/lib/signing';
-import {notificationCanonical, verifyNotification} from '@site/src/sandbox/client/signing';
-import {localSimulateCommands, rawNotificationRequest, type NotificationSimulatorData} from '@site/src/lib/notificationSimulator';
+import {importPublicKey} from '@site/src/lib/signing';
+import {verifyNotification} from '@site/src/sandbox/client/signing';
+import type {NotificationSimulatorData} from '@site/src/lib/notificationSimulator';
 import {localSandboxMissing, localSandboxOrigin, localSandboxStart} from '@site/src/lib/tryIt';
 import type {DeliveryLogEntry} from '@site/src/sandbox/engine/engine';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import Button from '@site/src/components/ui/Button';
+import {checkSimulatorInput, errorText, initialSimulatorState, localDeliveryOf, producedOf, simulatorReducer, type LocalDelivery, type Produced} from './model';
 import styles from './styles.module.css';
 
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
@@ -17,41 +18,6 @@ const simulatorData = notificationsJson as NotificationSimulatorData;
 const loadHost = () => import('@site/src/sandbox/browser/host');
 /** The compiled validators alone: checking the data before anything runs never needs the engine. */
 const loadValidators = () => import('@site/src/sandbox/browser/schemaProblems');
-
-/** A notificationId of the right shape, for checking edited data inside a whole notification before the real one is made. */
-const probeNotificationId = 'ntf_00000000000000000000';
-
-interface Produced {
-  readonly notificationId: string;
-  readonly eventType: string;
-  readonly notifyUrl: string;
-  readonly rawRequest: string;
-  readonly canonical: string;
-  readonly signatureVerifies: boolean;
-  readonly timestamp: string;
-  readonly timestampFresh: boolean;
-  readonly problems: readonly string[];
-  readonly commands: {readonly simulate: string; readonly log: string};
-  /** What the local sandbox is asked for, the same as the commands. */
-  readonly localRequest: {readonly operationId: string; readonly scenario: string; readonly notifyUrl: string; readonly data?: unknown};
-}
-
-type Outcome = {readonly status: 'idle'} | {readonly status: 'running'} | {readonly status: 'produced'; readonly produced: Produced} | {readonly status: 'failed'; readonly message: string};
-
-type LocalDelivery =
-  | {readonly status: 'idle'}
-  | {readonly status: 'delivering'}
-  | {readonly status: 'delivered'; readonly notificationId: string; readonly entries: readonly DeliveryLogEntry[]}
-  | {readonly status: 'failed'; readonly message: string};
-
-function exampleData(value: unknown): string {
-  const data = (value as {data?: unknown} | null)?.data;
-  return JSON.stringify(data ?? {}, null, 2);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The notification simulator: produces a real notification of one of the contract's example scenarios in the
@@ -65,13 +31,8 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
   const providerKeyUrl = useBaseUrl('/test-vectors/provider-test-public.pem');
   const webhook = simulatorData.webhooks.find((candidate) => candidate.operationId === operationId);
   const scenarios = webhook ? webhook.scenarios.filter((scenario) => !scenarioNames || scenarioNames.includes(scenario.name)) : [];
-  const [scenarioName, setScenarioName] = useState(scenarios[0]?.name ?? '');
-  const [data, setData] = useState(() => exampleData(scenarios[0]?.value));
-  const [notifyUrl, setNotifyUrl] = useState(simulatorData.notifyUrl);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [outcome, setOutcome] = useState<Outcome>({status: 'idle'});
-  const [local, setLocal] = useState<LocalDelivery>({status: 'idle'});
-  const [copied, setCopied] = useState('');
+  const [state, dispatch] = useReducer(simulatorReducer, undefined, () => initialSimulatorState(scenarios[0], simulatorData.notifyUrl));
+  const {scenarioName, data, notifyUrl, errors, outcome, local, copied} = state;
   const providerKey = useRef<CryptoKey | undefined>(undefined);
 
   if (!webhook || scenarios.length === 0) return <p role="alert">The simulator has no notification {operationId}: rebuild the site.</p>;
@@ -86,95 +47,69 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
 
   /** The edited data and URL, checked against the contract field by field; undefined when something is wrong. */
   const check = async (): Promise<{data: unknown; notifyUrl: string} | undefined> => {
-    const found: Record<string, string> = {};
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) found['data'] = 'The data must be a JSON object, such as the example: { "merchantOrderNo": … }.';
-      else {
-        const {schemaProblems} = await loadValidators();
-        const problems = schemaProblems(webhook.bodySchemaPointer, {notificationId: probeNotificationId, eventType, createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), data: parsed});
-        if (problems.length) found['data'] = `The contract refuses this data:\n${problems.map((problem) => `• ${problem}`).join('\n')}`;
-      }
-    } catch (error) {
-      found['data'] = `The data is not valid JSON: ${errorText(error)}.`;
-    }
-    const url = notifyUrl.trim();
-    try {
-      if (!/^https?:$/.test(new URL(url).protocol)) found['notifyUrl'] = 'The notify URL must start with https:// (or http:// for an endpoint on your machine).';
-    } catch {
-      found['notifyUrl'] = 'The notify URL must be a whole URL, such as https://shop.example.com/payments/notify.';
-    }
-    setErrors(found);
-    return Object.keys(found).length ? undefined : {data: parsed, notifyUrl: url};
+    const {schemaProblems} = await loadValidators();
+    const {errors: found, checked} = checkSimulatorInput({data, notifyUrl}, {eventType, now: new Date(), problems: (notification) => schemaProblems(webhook.bodySchemaPointer, notification)});
+    dispatch({type: 'checked', errors: found});
+    return checked;
   };
 
   const produce = async () => {
-    setLocal({status: 'idle'});
+    dispatch({type: 'produceStarted'});
     const checked = await check();
-    if (!checked) {
-      setOutcome({status: 'idle'});
-      return;
-    }
-    setOutcome({status: 'running'});
+    if (!checked) return;
     try {
       const sandbox = await (await loadHost()).browserSandbox();
       const result = await sandbox.simulateNotification({operationId, scenario: scenario.name, data: checked.data, notifyUrl: checked.notifyUrl});
       if (!result.ok) throw new Error(result.message);
       const {simulated, delivery} = result.value;
-      const headers = delivery.headers;
-      const timestamp = headers['X-Timestamp'] ?? '';
-      const canonical = notificationCanonical(delivery);
       const signatureVerifies = (await verifyNotification(delivery, {key: await publishedProviderKey(), keyVersion: sandbox.engine.providerKey.keyVersion})).outcome === 'verified';
       const {schemaProblems} = await loadValidators();
-      const edited = JSON.stringify(checked.data) !== JSON.stringify((scenario.value as {data?: unknown}).data);
-      const localRequest = {operationId, scenario: scenario.name, notifyUrl: checked.notifyUrl, ...(edited ? {data: checked.data} : {})};
-      setOutcome({
-        status: 'produced',
-        produced: {
-          notificationId: simulated.notificationId,
-          eventType: simulated.eventType,
-          notifyUrl: delivery.url,
-          rawRequest: rawNotificationRequest(delivery.url, headers, delivery.body),
-          canonical,
+      dispatch({
+        type: 'produced',
+        produced: producedOf({
+          operationId,
+          scenario,
+          checked,
+          simulated,
+          delivery,
           signatureVerifies,
-          timestamp,
-          timestampFresh: isTimestampFresh(timestamp, new Date(), simulatorData.timestampWindowSeconds),
           problems: schemaProblems(webhook.bodySchemaPointer, JSON.parse(delivery.body)),
-          commands: localSimulateCommands(localSandboxOrigin, {clientId: simulatorData.clientId, ...localRequest}),
-          localRequest,
-        },
+          now: new Date(),
+          windowSeconds: simulatorData.timestampWindowSeconds,
+          clientId: simulatorData.clientId,
+          localOrigin: localSandboxOrigin,
+        }),
       });
     } catch (error) {
-      setOutcome({status: 'failed', message: `The sandbox in this browser could not produce it: ${errorText(error)}`});
+      dispatch({type: 'produceFailed', message: errorText(error)});
     }
   };
 
   const deliverLocally = async (request: Produced['localRequest']) => {
-    setLocal({status: 'delivering'});
+    dispatch({type: 'local', local: {status: 'delivering'}});
     let answer: Response;
     try {
       answer = await fetch(`${localSandboxOrigin}/_sandbox/notifications/simulate`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({clientId: simulatorData.clientId, ...request})});
     } catch {
-      setLocal({status: 'failed', message: localSandboxMissing('deliver again')});
+      dispatch({type: 'local', local: {status: 'failed', message: localSandboxMissing('deliver again')}});
       return;
     }
     try {
       const json = (await answer.json()) as {notificationId?: string; code?: string; message?: string};
-      if (!answer.ok || !json.notificationId) throw new Error(`${answer.status} ${json.code ?? ''}: ${json.message ?? 'no notificationId in the answer'}`);
-      const log = (await (await fetch(`${localSandboxOrigin}/_sandbox/notifications?clientId=${encodeURIComponent(simulatorData.clientId)}`)).json()) as {deliveries?: DeliveryLogEntry[]};
-      setLocal({status: 'delivered', notificationId: json.notificationId, entries: (log.deliveries ?? []).filter((entry) => entry.notificationId === json.notificationId)});
+      // The log is read only for a notification the sandbox raised.
+      const log = answer.ok && json.notificationId ? ((await (await fetch(`${localSandboxOrigin}/_sandbox/notifications?clientId=${encodeURIComponent(simulatorData.clientId)}`)).json()) as {deliveries?: DeliveryLogEntry[]}) : undefined;
+      dispatch({type: 'local', local: localDeliveryOf({ok: answer.ok, status: answer.status, json}, log)});
     } catch (error) {
-      setLocal({status: 'failed', message: `The local sandbox refused it: ${errorText(error)}`});
+      dispatch({type: 'local', local: {status: 'failed', message: `The local sandbox refused it: ${errorText(error)}`}});
     }
   };
 
   const copy = async (label: string, text: string) => {
     try {
       await navigator.clipboard.writeText(text);
-      setCopied(`${label} copied.`);
+      dispatch({type: 'copied', text: `${label} copied.`});
     } catch {
-      setCopied(`The browser did not allow copying: select the ${label.toLowerCase()} and copy it yourself.`);
+      dispatch({type: 'copied', text: `The browser did not allow copying: select the ${label.toLowerCase()} and copy it yourself.`});
     }
   };
 
@@ -197,11 +132,7 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
             value={scenario.name}
             onChange={(event) => {
               const next = scenarios.find((candidate) => candidate.name === event.target.value);
-              setScenarioName(event.target.value);
-              setData(exampleData(next?.value));
-              setErrors({});
-              setOutcome({status: 'idle'});
-              setLocal({status: 'idle'});
+              dispatch({type: 'scenarioChosen', name: event.target.value, example: next?.value});
             }}>
             {scenarios.map((candidate) => (
               <option key={candidate.name} value={candidate.name}>
@@ -214,12 +145,12 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
           <label htmlFor={`${id}-data`}>
             The notification&apos;s <code>data</code> (JSON, prefilled from the example)
           </label>
-          <textarea id={`${id}-data`} className={styles.code} rows={Math.min(16, data.split('\n').length + 1)} spellCheck={false} value={data} onChange={(event) => setData(event.target.value)} {...described('data')} />
+          <textarea id={`${id}-data`} className={styles.code} rows={Math.min(16, data.split('\n').length + 1)} spellCheck={false} value={data} onChange={(event) => dispatch({type: 'dataEdited', data: event.target.value})} {...described('data')} />
           {fieldError('data')}
         </div>
         <div className={form.field}>
           <label htmlFor={`${id}-notifyUrl`}>Notify URL (your endpoint)</label>
-          <input id={`${id}-notifyUrl`} type="url" autoComplete="off" spellCheck={false} value={notifyUrl} onChange={(event) => setNotifyUrl(event.target.value)} {...described('notifyUrl', `${id}-notifyUrl-hint`)} />
+          <input id={`${id}-notifyUrl`} type="url" autoComplete="off" spellCheck={false} value={notifyUrl} onChange={(event) => dispatch({type: 'notifyUrlEdited', notifyUrl: event.target.value})} {...described('notifyUrl', `${id}-notifyUrl-hint`)} />
           <p id={`${id}-notifyUrl-hint`} className={styles.hint}>
             Its path and query are part of what is signed: the second line of the canonical string. {simulatorData.notifyUrlIsDefault ? 'It starts as the test merchant\u2019s default notification URL.' : 'The test merchant has no default notification URL, so this starts as the contract\u2019s example one.'}
           </p>

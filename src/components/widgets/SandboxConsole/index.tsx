@@ -1,28 +1,15 @@
-import {useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type ReactNode} from 'react';
+import {useCallback, useEffect, useId, useReducer, useRef, type ChangeEvent, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
-import {clockStepLimitSeconds} from '@site/src/sandbox/actions';
 import type {BrowserSandbox} from '@site/src/sandbox/browser/host';
 import type {Check} from './notificationChecks';
-import {loadCheckers, readConsole, type Checkers, type ConsoleView, type Row} from './view';
+import {advanceSteps, consoleReducer, initialConsoleState, readSeconds, says} from './model';
+import {loadCheckers, readConsole, type Checkers, type Row} from './view';
 import styles from './styles.module.css';
 
 const loadHost = () => import('@site/src/sandbox/browser/host');
-
-/** Rows a long list shows at first, and how many more each "Show more" adds. */
-const pageRows = 20;
-/** The largest step the seconds field takes: the sandbox's one limit (a year), as the local server's clock endpoint. */
-const maxAdvanceSeconds = clockStepLimitSeconds;
-
-const steps = [
-  {label: '1 hour', seconds: 3_600},
-  {label: '1 day', seconds: 86_400},
-  {label: '7 days', seconds: 604_800},
-] as const;
-
-type Status = {readonly kind: 'idle'} | {readonly kind: 'busy'; readonly text: string} | {readonly kind: 'done'; readonly text: string};
 
 /** Columns that hold money: right-aligned in tabular figures, so amounts line up by their last digit. */
 const moneyColumns = new Set(['Amount', 'Fee', 'Available', 'Pending', 'Frozen']);
@@ -58,12 +45,6 @@ function Table({label, columns, rows, empty}: {label: string; columns: readonly 
   );
 }
 
-/** A list cut to `shown` rows, with a button for more. */
-function useShown(): [number, () => void, () => void] {
-  const [shown, setShown] = useState(pageRows);
-  return [shown, () => setShown((count) => count + pageRows), () => setShown(pageRows)];
-}
-
 function CheckItem({check}: {check: Check}): ReactNode {
   const mark = check.outcome === 'pass' ? '✓' : check.outcome === 'fail' ? '✗' : '–';
   return (
@@ -90,16 +71,11 @@ export default function SandboxConsole(): ReactNode {
   const providerKeyUrl = useBaseUrl('/test-vectors/provider-test-public.pem');
   const sandbox = useRef<BrowserSandbox | undefined>(undefined);
   const checkers = useRef<Checkers | undefined>(undefined);
-  const [view, setView] = useState<ConsoleView | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
-  const [clientId, setClientId] = useState('');
-  const [status, setStatus] = useState<Status>({kind: 'idle'});
-  const [seconds, setSeconds] = useState('');
-  const [secondsError, setSecondsError] = useState<string | undefined>();
-  const [importError, setImportError] = useState<string | undefined>();
-  const [confirmingReset, setConfirmingReset] = useState(false);
-  const [ledgerShown, moreLedger, resetLedger] = useShown();
-  const [inboxShown, moreInbox, resetInbox] = useShown();
+  const [state, dispatch] = useReducer(consoleReducer, initialConsoleState);
+  const {view, loadError, clientId, status, seconds, secondsError, importError, confirmingReset, ledgerShown, inboxShown} = state;
+  const moreLedger = () => dispatch({type: 'moreLedger'});
+  const moreInbox = () => dispatch({type: 'moreInbox'});
+  const resetLists = () => dispatch({type: 'listsReset'});
   const resetButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
 
@@ -108,9 +84,7 @@ export default function SandboxConsole(): ReactNode {
       if (!sandbox.current || !checkers.current) return;
       // Afresh each time: after another tab changed the sandbox, the host starts a new engine from what is stored.
       sandbox.current = await (await loadHost()).browserSandbox();
-      const next = await readConsole(sandbox.current, wanted, checkers.current);
-      setView(next);
-      setClientId(next.clientId);
+      dispatch({type: 'read', view: await readConsole(sandbox.current, wanted, checkers.current)});
     },
     [],
   );
@@ -123,7 +97,7 @@ export default function SandboxConsole(): ReactNode {
       sandbox.current = started;
       if (live) await refresh(started.clientId);
     })().catch((error: unknown) => {
-      if (live) setLoadError(`The sandbox in this browser could not start: ${error instanceof Error ? error.message : String(error)}. IndexedDB may be off (a private window in some browsers).`);
+      if (live) dispatch({type: 'loadFailed', message: error instanceof Error ? error.message : String(error)});
     });
     return () => {
       live = false;
@@ -153,32 +127,27 @@ export default function SandboxConsole(): ReactNode {
     // The current engine: one another tab's change replaced must not act on (and write back) old state.
     const started = await (await loadHost()).browserSandbox();
     sandbox.current = started;
-    setStatus({kind: 'busy', text: busy});
+    dispatch({type: 'busy', text: busy});
     try {
       const done = await action(started);
       await refresh(clientId);
-      setStatus(done === undefined ? {kind: 'idle'} : {kind: 'done', text: done});
+      dispatch({type: 'done', ...(done === undefined ? {} : {text: done})});
     } catch (error) {
-      setStatus({kind: 'done', text: `That did not work: ${error instanceof Error ? error.message : String(error)}`});
+      dispatch({type: 'done', text: says.failed(error)});
     }
   };
 
   const advance = (by: number, label: string) =>
-    act(`Advancing the clock by ${label}…`, async (started) => {
+    act(says.advancing(label), async (started) => {
       const advanced = await started.target.act('clock.advance', {seconds: by});
       if (!advanced.ok) throw new Error(advanced.message);
-      const {jobsRun: ran, now} = advanced.value as {jobsRun: number; now: string};
-      return `Advanced the clock by ${label}: ${ran} ${ran === 1 ? 'job' : 'jobs'} ran. Sandbox time is now ${now}.`;
+      return says.advanced(label, advanced.value as {jobsRun: number; now: string});
     });
 
   const advanceBySeconds = () => {
-    const value = Number(seconds.trim());
-    if (!/^\d+$/.test(seconds.trim()) || value < 1 || value > maxAdvanceSeconds) {
-      setSecondsError(`Give a whole number of seconds from 1 to ${maxAdvanceSeconds} (a year).`);
-      return;
-    }
-    setSecondsError(undefined);
-    void advance(value, `${value} ${value === 1 ? 'second' : 'seconds'}`);
+    const read = readSeconds(seconds);
+    dispatch({type: 'secondsError', ...(read.ok ? {} : {message: read.message})});
+    if (read.ok) void advance(read.seconds, read.label);
   };
 
   const exportState = () =>
@@ -187,46 +156,44 @@ export default function SandboxConsole(): ReactNode {
       const url = URL.createObjectURL(new Blob([`${JSON.stringify(document, null, 2)}\n`], {type: 'application/json'}));
       const link = window.document.createElement('a');
       link.href = url;
-      link.download = `veloxa-sandbox-${document.exportedAt.slice(0, 10)}.json`;
+      link.download = says.exportFileName(document.exportedAt);
       link.click();
       // Revoked on the next turn, once the download has taken the URL.
       setTimeout(() => URL.revokeObjectURL(url), 0);
-      return `Exported ${document.records.length} records and ${document.inbox?.length ?? 0} notifications to ${link.download}.`;
+      return says.exported(document.records.length, document.inbox?.length ?? 0, link.download);
     });
 
   const importFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
     const file = input.files?.[0];
     if (!file) return;
-    setImportError(undefined);
-    await act(`Importing ${file.name}…`, async (started) => {
+    dispatch({type: 'importError'});
+    await act(says.importing(file.name), async (started) => {
       let document: unknown;
       try {
         document = JSON.parse(await file.text());
       } catch (error) {
-        setImportError(`${file.name} is not JSON (${error instanceof Error ? error.message : String(error)}). Choose a file the Export button saved. Nothing was changed.`);
+        dispatch({type: 'importError', message: says.notJson(file.name, error instanceof Error ? error.message : String(error))});
         return undefined;
       } finally {
         input.value = '';
       }
       const result = await started.importState(document);
       if (!result.ok) {
-        setImportError(`${file.name} was not imported: ${result.message} Nothing was changed.`);
+        dispatch({type: 'importError', message: says.notImported(file.name, result.message)});
         return undefined;
       }
-      resetLedger();
-      resetInbox();
-      return `Imported ${file.name}: ${result.value.merchants} ${result.value.merchants === 1 ? 'merchant' : 'merchants'}, ${result.value.records} records, ${result.value.notifications} notifications.`;
+      resetLists();
+      return says.imported(file.name, result.value);
     });
   };
 
   const reset = async () => {
-    setConfirmingReset(false);
-    resetLedger();
-    resetInbox();
+    dispatch({type: 'confirmReset', open: false});
+    resetLists();
     await act('Resetting…', async (started) => {
       await started.reset();
-      return 'The sandbox was reset: the test merchant starts again with its opening balances, and the inbox is empty.';
+      return says.reset;
     });
   };
 
@@ -261,8 +228,7 @@ export default function SandboxConsole(): ReactNode {
             id={selectId}
             value={clientId}
             onChange={(event) => {
-              resetLedger();
-              resetInbox();
+              resetLists();
               void refresh(event.currentTarget.value);
             }}>
             {view.merchants.map((merchant) => (
@@ -393,7 +359,7 @@ export default function SandboxConsole(): ReactNode {
         merchant. Advancing runs what falls due on the way: payments and refunds that take time, order expiry, settlement, notification retries.
       </p>
       <div className={styles.actions}>
-        {steps.map((step) => (
+        {advanceSteps.map((step) => (
           <button key={step.seconds} type="button" className="button button--primary" disabled={busy} onClick={() => void advance(step.seconds, step.label)}>
             Advance {step.label}
           </button>
@@ -408,7 +374,7 @@ export default function SandboxConsole(): ReactNode {
             value={seconds}
             aria-invalid={secondsError ? true : undefined}
             aria-describedby={secondsError ? `${secondsId}-error` : undefined}
-            onChange={(event) => setSeconds(event.currentTarget.value)}
+            onChange={(event) => dispatch({type: 'secondsEdited', seconds: event.currentTarget.value})}
             onKeyDown={(event) => {
               if (event.key === 'Enter') advanceBySeconds();
             }}
@@ -439,12 +405,12 @@ export default function SandboxConsole(): ReactNode {
             <button
               type="button"
               className="button button--secondary"
-              onClick={() => setConfirmingReset(false)}>
+              onClick={() => dispatch({type: 'confirmReset', open: false})}>
               Cancel
             </button>
           </div>
         ) : (
-          <button ref={resetButton} type="button" className="button button--secondary" onClick={() => setConfirmingReset(true)}>
+          <button ref={resetButton} type="button" className="button button--secondary" onClick={() => dispatch({type: 'confirmReset', open: true})}>
             Reset…
           </button>
         )}
