@@ -317,7 +317,7 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
   const [outcome, setOutcome] = useState<Outcome>(() => replay.outcome ?? defaultOutcome);
   const [amount, setAmount] = useState<number | undefined>(replay.amount);
   const [state, setState] = useState<PanelState>({status: 'starting'});
-  const [playing, setPlaying] = useState(autoPlay);
+  const [playing, setPlaying] = useState(false);
   const [busy, setBusy] = useState(false);
   const run = useRef<LiveDemoRun | undefined>(undefined);
   const runs = useRef<LiveDemoRun[]>([]);
@@ -331,10 +331,11 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
           run.current = fresh;
           runs.current.push(fresh);
           setState({status: 'ready', view: fresh.view()});
+          return fresh;
         },
         (error: unknown) => {
-          setPlaying(false);
           setState({status: 'failed', message: error instanceof Error ? error.message : String(error)});
+          return undefined;
         },
       ),
     [flow, providerKeyUrl],
@@ -345,7 +346,14 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
   };
 
   useEffect(() => {
-    void open(outcome, amount);
+    // A replay link restores its run at once (to the end); Play replays it at reading speed after Restart.
+    void open(outcome, amount).then(async (fresh) => {
+      if (!fresh || !autoPlay) return;
+      setBusy(true);
+      const view = await fresh.runToEnd();
+      if (run.current === fresh) setState({status: 'ready', view});
+      setBusy(false);
+    });
     // Only on mount: later runs start from the controls.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
