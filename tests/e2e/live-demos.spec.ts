@@ -53,6 +53,16 @@ for (const demo of demos) {
     expect(orderNo).not.toBe('');
     expect(errors).toEqual([]);
 
+    if (demo.flow === 'hosted') {
+      // The notification opens in the signature debugger, with the provider test key, and verifies there.
+      await paid.getByRole('link', {name: 'Open this notification in the signature debugger'}).click();
+      const tool = page.getByRole('region', {name: 'Check a signature'});
+      await expect(tool.getByLabel('The notification as received (raw HTTP)')).toHaveValue(/"eventType":"ORDER.PAID"/);
+      await expect(tool.getByLabel('The provider public key (PEM)')).toHaveValue(/BEGIN PUBLIC KEY/);
+      await tool.getByRole('button', {name: 'Check signature'}).click();
+      await expect(tool.getByText('The signature verifies')).toBeVisible();
+    }
+
     await page.goto('/docs/sandbox-console');
     const orders = page.getByRole('region', {name: 'Orders', exact: true});
     await expect(orders).toContainText(orderNo, {timeout: 30_000});

@@ -1,4 +1,4 @@
-import {useId, useRef, useState, type ReactNode} from 'react';
+import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import {
   diagnose,
@@ -71,6 +71,19 @@ function rawRequest(request: Vector['request'], signatureHeader?: string): strin
   return `${head.join('\n')}\n\n${request.body}`;
 }
 
+/** The message a link put in the fragment (#notification=<base64url of the raw HTTP message>), or undefined. */
+export function handedMessage(hash: string): {kind: MessageKind; text: string} | undefined {
+  const match = /^#(notification|request)=([A-Za-z0-9_-]+)$/.exec(hash);
+  if (!match) return undefined;
+  try {
+    const binary = atob((match[2] ?? '').replaceAll('-', '+').replaceAll('_', '/'));
+    const text = new TextDecoder('utf-8', {fatal: true}).decode(Uint8Array.from(binary, (character) => character.charCodeAt(0)));
+    return {kind: match[1] as MessageKind, text};
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Checks the signature of a pasted request, response or notification against a pasted key, shows the
  * canonical string and the expected signature, and names the likely cause of a mismatch. Everything runs
@@ -111,6 +124,21 @@ export default function SignatureDebugger(): ReactNode {
     publishedKeys.current = keys;
     return keys;
   };
+
+  // A message handed over in the address (#notification=<base64url>, as the live demos link it): shown with the provider test key, not yet checked.
+  useEffect(() => {
+    const handed = handedMessage(window.location.hash);
+    if (!handed) return;
+    void fetch(`${keyUrl}provider-test-public.pem`)
+      .then((response) => (response.ok ? response.text() : ''))
+      .catch(() => '')
+      .then((pem) => {
+        setKind(handed.kind);
+        setRequest(handed.text);
+        setKeyText(pem);
+        setKeyVersion('1');
+      });
+  }, [keyUrl]);
 
   const loadExample = async () => {
     setExampleError(undefined);
