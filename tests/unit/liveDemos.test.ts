@@ -10,6 +10,7 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {checkNotification, type InboxNotification} from '../../src/components/widgets/SandboxConsole/notificationChecks';
 import {flows, LiveDemoRun, outcomesFor, readReplayQuery, replayQuery, type FlowId, type Outcome, type RunView} from '../../src/components/demo/live/model';
+import {handedMessage, handoverFragment} from '../../src/lib/signatureDiagnosis/handover';
 import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
 import {inPageTarget} from '../../src/sandbox/client/inPage';
 import {merchantClient} from '../../src/sandbox/client/merchant';
@@ -93,6 +94,8 @@ for (const flowId of Object.keys(flows) as FlowId[]) {
       if (flowId === 'paylink') {
         assert.deepEqual(expired.orders.length, 2, 'the link creates a new order after the first expired');
         assert.equal(expired.screen.kind, 'cashier');
+        const second = expired.events.find((event) => event.kind === 'state' && event.object.endsWith('-2'));
+        assert.deepEqual(second && second.kind === 'state' ? [second.from, second.to] : [], [undefined, 'PENDING'], 'the new order starts new, not from the closed one');
       } else assert.equal(expired.orderStatus, 'CLOSED');
     });
   });
@@ -158,5 +161,17 @@ describe('live demo: the other outcomes', () => {
     assert.deepEqual(readReplayQuery(query, 'iframe', outcomes), {outcome: decline, amount: 4258});
     assert.deepEqual(readReplayQuery(query, 'hosted', outcomes), {});
     assert.deepEqual(readReplayQuery('?demo=iframe&outcome=nope&amount=12x', 'iframe', outcomes), {});
+  });
+});
+
+describe('handing a notification to the signature debugger', () => {
+  test('the fragment round-trips any text, and anything else in the fragment hands nothing over', () => {
+    const raw = 'POST /payments/notify HTTP/1.1\nX-Nonce: n\n\n{"subject":"Zelt für zwei ✓"}';
+    const fragment = handoverFragment('notification', raw);
+    assert.match(fragment, /^#notification=[A-Za-z0-9_-]+$/);
+    assert.deepEqual(handedMessage(fragment), {kind: 'notification', text: raw});
+    assert.equal(handedMessage('#behind-each-screen'), undefined);
+    assert.equal(handedMessage('#notification=%%%'), undefined);
+    assert.equal(handedMessage('#notification=_w'), undefined, 'bytes that are not UTF-8');
   });
 });

@@ -10,6 +10,7 @@ import ScreenPanel from '@site/src/components/demo/ScreenPanel';
 import StatusMessage from '@site/src/components/demo/StatusMessage';
 import type {Check} from '@site/src/components/widgets/SandboxConsole/notificationChecks';
 import {renderSamples} from '@site/src/lib/samples';
+import {handoverFragment} from '@site/src/lib/signatureDiagnosis/handover';
 import {withContentType} from '@site/src/sandbox/client/signing';
 import {flows, formatUsd, LiveDemoRun, outcomesFor, readReplayQuery, replayQuery, type FlowId, type Outcome, type RunView, type Screen, type TimelineEvent} from './model';
 import {browserPorts, machineWith, sandboxData} from './ports';
@@ -27,13 +28,6 @@ function prettyJson(text: string): string {
   } catch {
     return text;
   }
-}
-
-function base64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
 /** A notification as the raw HTTP message the signature debugger reads. */
@@ -124,7 +118,7 @@ function ShopperScreen({view, onAct, busy}: {view: RunView; onAct: () => void; b
       );
     case 'return':
       return (
-        <DeviceScreen device={flow.device} title="Juniper Outdoor: your order" address={`shop.example.com/orders/${view.merchantOrderNo}`}>
+        <DeviceScreen device={flow.device} title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: your order'} address={flow.id === 'iframe' ? 'shop.example.com/checkout' : `shop.example.com/orders/${view.orders.at(-1) ?? view.merchantOrderNo}`}>
           <StatusMessage tone={screen.status === 'PAID' || screen.status === 'REFUNDED' ? 'success' : screen.status === 'CLOSED' ? 'warning' : 'info'} title={screen.title}>
             <p>{screen.text}</p>
           </StatusMessage>
@@ -201,7 +195,7 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
             </pre>
           </details>
           <p className={styles.eventLine}>
-            <Link to={`${debuggerUrl}#notification=${base64Url(rawNotification(event.entry))}`}>Open this notification in the signature debugger</Link>
+            <Link to={`${debuggerUrl}${handoverFragment('notification', rawNotification(event.entry))}`}>Open this notification in the signature debugger</Link>
           </p>
         </>
       );
@@ -452,7 +446,7 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
         </div>
       </div>
       <p className={styles.status} role="status" aria-live="polite">
-        {!view ? 'Starting the in-browser sandbox…' : view.error ? `This step could not run: ${view.error}` : finished ? `Finished: the order is ${view.orderStatus ?? 'not created'}${view.refundStatus ? `, the refund ${view.refundStatus}` : ''}.` : `Next: ${nextStep?.title ?? ''}`}
+        {!view ? 'Starting the in-browser sandbox…' : view.error ? `This step could not run: ${view.error}` : finished ? `Finished: ${view.orders.length > 0 ? `order ${view.orders.at(-1) ?? ''} is ${view.orderStatus ?? 'unknown'}` : 'no order was created'}${view.refundStatus ? `, the refund ${view.refundStatus}` : ''}.` : `Next: ${nextStep?.title ?? ''}`}
       </p>
       {view ? (
         <>

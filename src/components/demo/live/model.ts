@@ -326,6 +326,8 @@ export class LiveDemoRun {
       return false;
     }
     this.orders.push(merchantOrderNo);
+    // A new order starts its own life on the state machine: it did not come from the previous order's state.
+    this.orderStatus = undefined;
     const order = orderOf(json.data);
     this.expiresAt = order.expiresAt;
     this.setOrderStatus(order.status);

@@ -17,6 +17,7 @@ import {
   type ReadKey,
   type SignedParts,
 } from '@site/src/lib/signatureDiagnosis';
+import {handedMessage} from '@site/src/lib/signatureDiagnosis/handover';
 import {bytesToBase64, formatSignatureHeader} from '@site/src/lib/signing';
 import Badge from '@site/src/components/ui/Badge';
 import Button from '@site/src/components/ui/Button';
@@ -69,19 +70,6 @@ function rawRequest(request: Vector['request'], signatureHeader?: string): strin
   const head = [`${request.method} ${request.pathWithQuery} HTTP/1.1`, 'Content-Type: application/json', `X-Client-Id: ${request.clientId}`, `X-Timestamp: ${request.timestamp}`, `X-Nonce: ${request.nonce}`];
   if (signatureHeader) head.push(`X-Signature: ${signatureHeader}`);
   return `${head.join('\n')}\n\n${request.body}`;
-}
-
-/** The message a link put in the fragment (#notification=<base64url of the raw HTTP message>), or undefined. */
-export function handedMessage(hash: string): {kind: MessageKind; text: string} | undefined {
-  const match = /^#(notification|request)=([A-Za-z0-9_-]+)$/.exec(hash);
-  if (!match) return undefined;
-  try {
-    const binary = atob((match[2] ?? '').replaceAll('-', '+').replaceAll('_', '/'));
-    const text = new TextDecoder('utf-8', {fatal: true}).decode(Uint8Array.from(binary, (character) => character.charCodeAt(0)));
-    return {kind: match[1] as MessageKind, text};
-  } catch {
-    return undefined;
-  }
 }
 
 /**
