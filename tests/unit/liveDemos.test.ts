@@ -121,6 +121,17 @@ describe('live demo: the other outcomes', () => {
     assert.ok(allVerify(view));
   });
 
+  test('slow and timed-out payments: PROCESSING on the sandbox clock, then PAID or back to PENDING', async () => {
+    const {ports} = await setUp();
+    const slow = await new LiveDemoRun(ports, 'iframe', outcome('slow-93')).runToEnd();
+    const states = (view: RunView) => view.events.flatMap((event) => (event.kind === 'state' ? [event.to] : []));
+    assert.deepEqual(states(slow), ['PENDING', 'PROCESSING', 'PAID']);
+    assert.ok(slow.events.some((event) => event.kind === 'clock' && event.seconds === outcome('slow-93').processingSeconds));
+    const lost = await new LiveDemoRun(ports, 'hosted', outcome('timeout-95')).runToEnd();
+    assert.deepEqual(states(lost), ['PENDING', 'PROCESSING', 'PENDING']);
+    assert.ok(eventTypes(lost).includes('ORDER.PAYMENT_FAILED'));
+  });
+
   test('abandon: the iframe posts veloxa:closed and the order stays PENDING; a payment link reopened gets a fresh cashier URL', async () => {
     const {ports} = await setUp();
     const framed = await new LiveDemoRun(ports, 'iframe', outcome('abandon')).runToEnd();
