@@ -8,6 +8,7 @@
  * The outcomes come from the sandbox data (api/sandbox.yaml): each is reproduced by a test value a reader can
  * use from code (an amount ending, the paying card), never by a switch only the demo has.
  */
+import {brand} from '@site/src/brand';
 import type {CheckedNotification, InboxNotification} from '@site/src/components/widgets/SandboxConsole/notificationChecks';
 import type {MerchantCall, MerchantClient} from '@site/src/sandbox/client/merchant';
 import type {SandboxTarget} from '@site/src/sandbox/client/target';
@@ -466,7 +467,7 @@ export class LiveDemoRun {
   }
 }
 
-const cashierHost = 'sandbox-cashier.example.com';
+const cashierHost = brand.hosts.sandboxCashier;
 
 function returnScreen(status: string, merchantOrderNo: string, amount: number): Screen {
   if (status === 'PAID') return {kind: 'return', status, title: 'Thank you, your order is confirmed', text: `Order ${merchantOrderNo}: ${formatUsd(amount)} paid.`};
