@@ -30,7 +30,7 @@ export default function ButtonRow({buttons, stacked = false}: ButtonRowProps): R
       {buttons.map((button, index) => {
         const className = clsx(styles.button, button.variant === 'secondary' ? styles.secondary : styles.primary, button.disabled && styles.disabled);
         return button.onPress === undefined ? (
-          <span key={`${index}-${button.label}`} className={className}>
+          <span key={`${index}-${button.label}`} className={clsx(className, styles.drawn)}>
             {button.label}
           </span>
         ) : (

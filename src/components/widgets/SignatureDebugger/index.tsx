@@ -1,4 +1,4 @@
-import {useId, useRef, useState, type ReactNode} from 'react';
+import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import {
   diagnose,
@@ -17,6 +17,7 @@ import {
   type ReadKey,
   type SignedParts,
 } from '@site/src/lib/signatureDiagnosis';
+import {handedMessage} from '@site/src/lib/signatureDiagnosis/handover';
 import {bytesToBase64, formatSignatureHeader} from '@site/src/lib/signing';
 import Badge from '@site/src/components/ui/Badge';
 import Button from '@site/src/components/ui/Button';
@@ -111,6 +112,21 @@ export default function SignatureDebugger(): ReactNode {
     publishedKeys.current = keys;
     return keys;
   };
+
+  // A message handed over in the address (#notification=<base64url>, as the live demos link it): shown with the provider test key, not yet checked.
+  useEffect(() => {
+    const handed = handedMessage(window.location.hash);
+    if (!handed) return;
+    void fetch(`${keyUrl}provider-test-public.pem`)
+      .then((response) => (response.ok ? response.text() : ''))
+      .catch(() => '')
+      .then((pem) => {
+        setKind(handed.kind);
+        setRequest(handed.text);
+        setKeyText(pem);
+        setKeyVersion('1');
+      });
+  }, [keyUrl]);
 
   const loadExample = async () => {
     setExampleError(undefined);

@@ -1,0 +1,499 @@
+import {useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode} from 'react';
+import Link from '@docusaurus/Link';
+import {useLocation} from '@docusaurus/router';
+import useBaseUrl from '@docusaurus/useBaseUrl';
+import Badge, {type Tone} from '@site/src/components/ui/Badge';
+import Button from '@site/src/components/ui/Button';
+import AmountSummary from '@site/src/components/demo/AmountSummary';
+import DeviceScreen from '@site/src/components/demo/DeviceScreen';
+import ScreenPanel from '@site/src/components/demo/ScreenPanel';
+import StatusMessage from '@site/src/components/demo/StatusMessage';
+import type {Check} from '@site/src/components/widgets/SandboxConsole/notificationChecks';
+import {renderSamples} from '@site/src/lib/samples';
+import {handoverFragment} from '@site/src/lib/signatureDiagnosis/handover';
+import {withContentType} from '@site/src/sandbox/client/signing';
+import {flows, formatUsd, LiveDemoRun, outcomesFor, readReplayQuery, replayQuery, type FlowId, type Outcome, type RunView, type Screen, type TimelineEvent} from './model';
+import {browserPorts, machineWith, sandboxData} from './ports';
+import styles from './styles.module.css';
+
+/** Reading speed of Play: long enough to read a step's line before the next one. */
+const playDelayMs = 1600;
+
+const statusTone = (status: string | undefined): Tone => (status === 'PAID' || status === 'SUCCEEDED' ? 'success' : status === 'CLOSED' || status === 'FAILED' ? 'danger' : status ? 'warning' : 'neutral');
+const checkTone = (check: Check): Tone => (check.outcome === 'pass' ? 'success' : check.outcome === 'fail' ? 'danger' : 'neutral');
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** A notification as the raw HTTP message the signature debugger reads. */
+export function rawNotification(entry: {url: string; headers: Readonly<Record<string, string>>; body: string}): string {
+  const url = new URL(entry.url);
+  return [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(entry.headers).map(([name, value]) => `${name}: ${value}`), '', entry.body].join('\n');
+}
+
+function Machine({title, states, current}: {title: string; states: readonly string[]; current: string | undefined}): ReactNode {
+  return (
+    <div className={styles.machine}>
+      <p className={styles.machineTitle}>{title}</p>
+      <ol className={styles.machineStates} aria-label={`${title} states`}>
+        {states.map((state) => (
+          <li key={state} className={styles.machineState} data-current={state === current} aria-current={state === current ? 'step' : undefined}>
+            {state}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function ShopperScreen({view, onAct, busy}: {view: RunView; onAct: () => void; busy: boolean}): ReactNode {
+  const flow = flows[view.flow];
+  const total = {value: view.amount, currency: 'USD' as const};
+  const next = view.steps[view.next];
+  const action = (label: string) =>
+    next ? (
+      <div className={styles.deviceAction}>
+        <Button variant="primary" onClick={onAct} disabled={busy}>
+          {label}
+        </Button>
+      </div>
+    ) : null;
+  const screen: Screen = view.screen;
+  const cashier = (children: ReactNode) =>
+    flow.id === 'iframe' ? (
+      <DeviceScreen device={flow.device} title="Juniper Outdoor: checkout" address="shop.example.com/checkout">
+        <AmountSummary merchant="Juniper Outdoor" subject={flow.subject} total={total} />
+        <ScreenPanel kind="frame" label="Payment by Veloxa Pay (iframe from sandbox-cashier.example.com)">
+          {children}
+        </ScreenPanel>
+      </DeviceScreen>
+    ) : (
+      <DeviceScreen device={flow.device} title="Veloxa Pay cashier" address="sandbox-cashier.example.com/pay">
+        {children}
+      </DeviceScreen>
+    );
+  switch (screen.kind) {
+    case 'cart':
+      return (
+        <DeviceScreen device={flow.device} title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: cart'} address={flow.id === 'iframe' ? 'shop.example.com/checkout' : 'shop.example.com/cart'}>
+          <AmountSummary merchant="Juniper Outdoor" subject={flow.subject} total={total} />
+          {action(flow.id === 'iframe' ? 'Go to payment' : `Pay ${formatUsd(view.amount)}`)}
+        </DeviceScreen>
+      );
+    case 'chat':
+      return (
+        <DeviceScreen device={flow.device} title="Messages">
+          <p>
+            Juniper Outdoor: Hi Sam, here is the link for the {formatUsd(view.amount)} deposit on your made-to-measure tent: <span className={styles.link}>{screen.link}</span>
+          </p>
+          {action('Open the link')}
+        </DeviceScreen>
+      );
+    case 'cashier':
+      return cashier(
+        <>
+          {flow.id === 'iframe' ? null : <AmountSummary merchant="Juniper Outdoor" subject={flow.subject} total={total} />}
+          <p className={styles.small}>
+            Card <code>{sandboxData.cards.cards.find((card) => card.behavior === 'ENDINGS')?.number}</code>, any future expiry, CVC 123
+          </p>
+          <p className={styles.small}>
+            Cashier URL from the response: <code className={styles.wrap}>{screen.cashierUrl}</code>
+          </p>
+          {action(view.outcome.kind === 'abandon' ? 'Leave the cashier' : `Pay ${formatUsd(view.amount)}`)}
+        </>,
+      );
+    case 'cashier-result':
+      return cashier(
+        <>
+          <StatusMessage tone={screen.tone === 'danger' ? 'error' : screen.tone === 'info' ? 'pending' : 'success'} title={screen.title}>
+            <p>{screen.text}</p>
+          </StatusMessage>
+          {action('Continue')}
+        </>,
+      );
+    case 'return':
+      return (
+        <DeviceScreen device={flow.device} title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: your order'} address={flow.id === 'iframe' ? 'shop.example.com/checkout' : `shop.example.com/orders/${view.orders.at(-1) ?? view.merchantOrderNo}`}>
+          <StatusMessage tone={screen.status === 'PAID' || screen.status === 'REFUNDED' ? 'success' : screen.status === 'CLOSED' ? 'warning' : 'info'} title={screen.title}>
+            <p>{screen.text}</p>
+          </StatusMessage>
+          {action(flow.id === 'paylink' ? 'Open the link again' : 'Continue')}
+        </DeviceScreen>
+      );
+    case 'failed-start':
+      return (
+        <DeviceScreen device={flow.device} title="Juniper Outdoor: checkout" address="shop.example.com/checkout">
+          <StatusMessage tone="error" title="The payment could not start">
+            <p>{screen.text}</p>
+          </StatusMessage>
+        </DeviceScreen>
+      );
+  }
+}
+
+function CallDetails({event}: {event: Extract<TimelineEvent, {kind: 'call'}>}): ReactNode {
+  const {request, response, verification} = event.call;
+  const requestText = [`${request.method} ${request.target}`, ...Object.entries(withContentType(request)).map(([name, value]) => `${name}: ${value}`), '', request.body === '' ? '' : prettyJson(request.body)].join('\n');
+  const responseText = [`HTTP ${response.status}`, ...Object.entries(response.headers).map(([name, value]) => `${name}: ${value}`), '', prettyJson(response.body)].join('\n');
+  return (
+    <details className={styles.details}>
+      <summary>Request, canonical string and response</summary>
+      <p className={styles.label}>Signed request</p>
+      <pre className={styles.code} tabIndex={0} aria-label="Signed request">
+        {requestText}
+      </pre>
+      <p className={styles.label}>Canonical string the signature covers</p>
+      <pre className={styles.code} tabIndex={0} aria-label="Canonical string">
+        {request.canonical}
+      </pre>
+      <p className={styles.label}>
+        Response, signature {verification.outcome === 'verified' ? 'verified with the provider test key' : `not verified (${verification.outcome})`}
+      </p>
+      <pre className={styles.code} tabIndex={0} aria-label="Response">
+        {responseText}
+      </pre>
+    </details>
+  );
+}
+
+function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: string}): ReactNode {
+  switch (event.kind) {
+    case 'call':
+      return (
+        <>
+          <p className={styles.eventLine}>
+            <Badge tone="info">Your server</Badge> {event.summary}: <code>{`${event.call.request.method} ${event.call.request.target}`}</code> → <code>{event.code}</code>{' '}
+            <Badge tone={event.call.verification.outcome === 'verified' ? 'success' : 'danger'}>{event.call.verification.outcome === 'verified' ? 'response signature verified' : 'response signature not verified'}</Badge>
+          </p>
+          <CallDetails event={event} />
+        </>
+      );
+    case 'notification': {
+      const parsed = JSON.parse(event.entry.body) as {eventType?: string};
+      const {checked} = event;
+      return (
+        <>
+          <p className={styles.eventLine}>
+            <Badge tone="info">Notification</Badge> <code>{parsed.eventType}</code> reached <code>{event.entry.url}</code>
+          </p>
+          <ul className={styles.checks} aria-label="Checks your handler makes">
+            {[checked.signature, checked.timestamp, checked.clientId, checked.body].map((check) => (
+              <li key={check.text}>
+                <Badge tone={checkTone(check)}>{check.outcome === 'pass' ? 'pass' : check.outcome === 'fail' ? 'fail' : 'not checked'}</Badge> {check.text}
+              </li>
+            ))}
+          </ul>
+          <details className={styles.details}>
+            <summary>The notification as received</summary>
+            <pre className={styles.code} tabIndex={0} aria-label="Notification">
+              {rawNotification(event.entry).replace(event.entry.body, prettyJson(event.entry.body))}
+            </pre>
+          </details>
+          <p className={styles.eventLine}>
+            <Link to={`${debuggerUrl}${handoverFragment('notification', rawNotification(event.entry))}`}>Open this notification in the signature debugger</Link>
+          </p>
+        </>
+      );
+    }
+    case 'state':
+      return (
+        <p className={styles.eventLine}>
+          <Badge tone="neutral">State</Badge> {event.object}: {event.from ? <Badge tone={statusTone(event.from)}>{event.from}</Badge> : 'new'} → <Badge tone={statusTone(event.to)}>{event.to}</Badge>
+        </p>
+      );
+    case 'message':
+      return (
+        <p className={styles.eventLine}>
+          <Badge tone="neutral">Frame → page</Badge> <code>postMessage</code> from <code>{event.origin}</code>: <code className={styles.wrap}>{JSON.stringify(event.data)}</code>
+        </p>
+      );
+    case 'clock':
+      return (
+        <p className={styles.eventLine}>
+          <Badge tone="warning">Sandbox clock</Badge> {event.text}
+        </p>
+      );
+    case 'shopper':
+      return (
+        <p className={styles.eventLine}>
+          <Badge tone="neutral">Customer</Badge> {event.text}
+        </p>
+      );
+    case 'note':
+      return (
+        <p className={styles.eventLine}>
+          <Badge tone="neutral">Your server</Badge> {event.text}
+        </p>
+      );
+  }
+}
+
+function CopyAsCode({event}: {event: Extract<TimelineEvent, {kind: 'call'}> | undefined}): ReactNode {
+  const id = useId();
+  const [language, setLanguage] = useState('curl');
+  const [copied, setCopied] = useState<string | undefined>();
+  const samples = useMemo(() => {
+    if (!event) return [];
+    const {request} = event.call;
+    let body: unknown;
+    try {
+      body = request.body === '' ? undefined : JSON.parse(request.body);
+    } catch {
+      body = undefined;
+    }
+    return renderSamples({kind: 'request', operationId: event.operationId, summary: event.summary, method: request.method, pathWithQuery: request.target.replace(/^\/v1/, ''), requestTarget: request.target, pathParameters: [], body: body as never, generated: []});
+  }, [event]);
+  if (!event) return <p className={styles.small}>The code of each call appears here once your server has made it.</p>;
+  const sample = samples.find((candidate) => candidate.language === language) ?? samples[0];
+  if (!sample) return null;
+  return (
+    <div className={styles.copy}>
+      <div className={styles.copyHead}>
+        <label htmlFor={`${id}-language`}>
+          Copy {event.summary} as
+        </label>
+        <select id={`${id}-language`} value={sample.language} onChange={(change) => setLanguage(change.target.value)}>
+          {samples.map((candidate) => (
+            <option key={candidate.language} value={candidate.language}>
+              {candidate.label}
+            </option>
+          ))}
+        </select>
+        <Button
+          variant="quiet"
+          size="sm"
+          onClick={() => {
+            void navigator.clipboard?.writeText(sample.code).then(
+              () => setCopied(`${sample.label} copied`),
+              () => setCopied('Copy refused by the browser: select the code instead'),
+            );
+          }}
+        >
+          Copy
+        </Button>
+        <span role="status" className={styles.small}>
+          {copied}
+        </span>
+      </div>
+      <pre className={styles.code} tabIndex={0} aria-label={`${event.summary} in ${sample.label}`} data-testid="copy-as-code">
+        {sample.code}
+      </pre>
+    </div>
+  );
+}
+
+type PanelState = {status: 'starting'} | {status: 'failed'; message: string} | {status: 'ready'; view: RunView};
+
+/**
+ * The live demo of one flow: the shopper's device beside "your server", an outcome chooser from the sandbox
+ * data, Play, Step, Restart and Reset, and a timeline of calls, states, frame messages and notifications.
+ * Every action is a real call to the in-browser sandbox.
+ */
+export default function LivePanel({flow, autoPlay}: {flow: FlowId; autoPlay: boolean}): ReactNode {
+  const outcomes = useMemo(() => outcomesFor(sandboxData), []);
+  const first = outcomes[0];
+  if (!first) return <p className={styles.failed} role="alert">This build’s sandbox data defines no payment outcomes, so this demo cannot run; the steps below explain the flow.</p>;
+  return <Panel flow={flow} autoPlay={autoPlay} outcomes={outcomes} defaultOutcome={first} />;
+}
+
+function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPlay: boolean; outcomes: readonly Outcome[]; defaultOutcome: Outcome}): ReactNode {
+  const id = useId();
+  const providerKeyUrl = useBaseUrl('/test-vectors/provider-test-public.pem');
+  const debuggerUrl = useBaseUrl('/docs/signature-debugger');
+  const consoleUrl = useBaseUrl('/docs/sandbox-console');
+  const {pathname} = useLocation();
+  const replay = useMemo(() => (typeof window === 'undefined' ? {} : readReplayQuery(window.location.search, flow, outcomes)), [flow, outcomes]);
+  const [outcome, setOutcome] = useState<Outcome>(() => replay.outcome ?? defaultOutcome);
+  const [amount, setAmount] = useState<number | undefined>(replay.amount);
+  const [state, setState] = useState<PanelState>({status: 'starting'});
+  const [playing, setPlaying] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const run = useRef<LiveDemoRun | undefined>(undefined);
+  const runs = useRef<LiveDemoRun[]>([]);
+
+  /** A new run over fresh ports (another tab's change restarts the sandbox); state is set only once they are there. */
+  const open = useCallback(
+    (chosen: Outcome, chosenAmount: number | undefined) =>
+      browserPorts(providerKeyUrl).then(
+        (ports) => {
+          const fresh = new LiveDemoRun(ports, flow, chosen, chosenAmount);
+          run.current = fresh;
+          runs.current.push(fresh);
+          setState({status: 'ready', view: fresh.view()});
+          return fresh;
+        },
+        (error: unknown) => {
+          setState({status: 'failed', message: error instanceof Error ? error.message : String(error)});
+          return undefined;
+        },
+      ),
+    [flow, providerKeyUrl],
+  );
+  const begin = (chosen: Outcome, chosenAmount: number | undefined) => {
+    setState({status: 'starting'});
+    void open(chosen, chosenAmount);
+  };
+
+  useEffect(() => {
+    // A replay link restores its run at once (to the end); Play replays it at reading speed after Restart.
+    void open(outcome, amount).then(async (fresh) => {
+      if (!fresh || !autoPlay) return;
+      setBusy(true);
+      const view = await fresh.runToEnd();
+      if (run.current === fresh) setState({status: 'ready', view});
+      setBusy(false);
+    });
+    // Only on mount: later runs start from the controls.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const step = useCallback(async () => {
+    const current = run.current;
+    if (!current || current.finished) return;
+    setBusy(true);
+    const view = await current.step();
+    if (run.current === current) setState({status: 'ready', view});
+    setBusy(false);
+  }, []);
+
+  useEffect(() => {
+    if (!playing || busy || state.status !== 'ready') return undefined;
+    if (run.current?.finished) {
+      setPlaying(false);
+      return undefined;
+    }
+    const timer = setTimeout(() => void step(), state.view.next === 0 ? 300 : playDelayMs);
+    return () => clearTimeout(timer);
+  }, [playing, busy, state, step]);
+
+  const choose = (next: Outcome) => {
+    setOutcome(next);
+    setAmount(undefined);
+    setPlaying(false);
+    begin(next, undefined);
+  };
+  const restart = () => {
+    setPlaying(false);
+    begin(outcome, amount);
+  };
+  const reset = async () => {
+    setPlaying(false);
+    setBusy(true);
+    try {
+      for (const earlier of runs.current) await earlier.closeOpenOrders();
+    } catch {
+      // A failed close leaves an open order that expires by itself; the reset goes on.
+    }
+    runs.current = [];
+    setBusy(false);
+    if (typeof window !== 'undefined' && window.location.search) window.history.replaceState(null, '', window.location.pathname + window.location.hash);
+    setOutcome(defaultOutcome);
+    setAmount(undefined);
+    begin(defaultOutcome, undefined);
+  };
+
+  if (state.status === 'failed') {
+    return (
+      <p className={styles.failed} role="alert">
+        The in-browser sandbox could not start here ({state.message}), so this demo cannot run; the steps below explain the flow.
+      </p>
+    );
+  }
+  const view = state.status === 'ready' ? state.view : undefined;
+  const orderMachine = machineWith('PENDING', 'PAID', 'CLOSED');
+  const refundMachine = machineWith('PROCESSING', 'SUCCEEDED', 'FAILED');
+  const lastCall = view ? [...view.events].reverse().find((event): event is Extract<TimelineEvent, {kind: 'call'}> => event.kind === 'call') : undefined;
+  const nextStep = view?.steps[view.next];
+  const finished = view !== undefined && view.next >= view.steps.length;
+  const link = view ? `${pathname}${replayQuery(view)}` : '';
+  return (
+    <div className={styles.panel} data-testid="live-demo" data-state={finished ? 'finished' : 'running'} data-order-status={view?.orderStatus ?? ''}>
+      <div className={styles.controls}>
+        <div className={styles.chooser}>
+          <label htmlFor={`${id}-outcome`} className={styles.label}>
+            Outcome
+          </label>
+          <select id={`${id}-outcome`} value={outcome.id} onChange={(change) => choose(outcomes.find((candidate) => candidate.id === change.target.value) ?? outcome)} disabled={busy}>
+            {outcomes.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.label}
+              </option>
+            ))}
+          </select>
+          <p className={styles.small} id={`${id}-test-value`}>
+            Test value: <strong>{outcome.testValue}</strong>
+            {view ? ` (this run: ${formatUsd(view.amount)})` : ''}. {outcome.summary}
+          </p>
+        </div>
+        <div className={styles.buttons}>
+          <Button variant="primary" onClick={() => setPlaying(!playing)} disabled={!view || finished}>
+            {playing ? 'Pause' : 'Play'}
+          </Button>
+          <Button onClick={() => void step()} disabled={!view || busy || playing || finished}>
+            Step
+          </Button>
+          <Button onClick={restart} disabled={busy}>
+            Restart
+          </Button>
+          <Button variant="quiet" onClick={() => void reset()} disabled={busy}>
+            Reset
+          </Button>
+        </div>
+      </div>
+      <p className={styles.status} role="status" aria-live="polite">
+        {!view ? 'Starting the in-browser sandbox…' : view.error ? `This step could not run: ${view.error}` : finished ? `Finished: ${view.orders.length > 0 ? `order ${view.orders.at(-1) ?? ''} is ${view.orderStatus ?? 'unknown'}` : 'no order was created'}${view.refundStatus ? `, the refund ${view.refundStatus}` : ''}.` : `Next: ${nextStep?.title ?? ''}`}
+      </p>
+      {view ? (
+        <>
+          <div className={styles.sides}>
+            <section className={styles.side} aria-labelledby={`${id}-shopper`}>
+              <h4 id={`${id}-shopper`} className={styles.sideTitle}>
+                The customer’s {flows[flow].device === 'phone' ? 'phone' : 'browser'}
+              </h4>
+              <ShopperScreen view={view} onAct={() => void step()} busy={busy || playing} />
+            </section>
+            <section className={styles.side} aria-labelledby={`${id}-server`}>
+              <h4 id={`${id}-server`} className={styles.sideTitle}>
+                Your server
+              </h4>
+              <ol className={styles.steps}>
+                {view.steps.map((candidate, index) => (
+                  <li key={candidate.title} data-status={candidate.status} aria-current={index === view.next ? 'step' : undefined}>
+                    <Badge tone={candidate.status === 'done' ? 'success' : candidate.status === 'failed' ? 'danger' : 'neutral'}>{candidate.status === 'done' ? 'done' : candidate.status === 'failed' ? 'failed' : index === view.next ? 'next' : 'to do'}</Badge> {candidate.title}
+                  </li>
+                ))}
+              </ol>
+              {orderMachine ? <Machine title={`Order ${view.orders.at(-1) ?? view.merchantOrderNo}`} states={orderMachine.states.map((candidate) => candidate.name)} current={view.orderStatus} /> : null}
+              {refundMachine && view.outcome.kind === 'refund' ? <Machine title="Refund" states={refundMachine.states.map((candidate) => candidate.name)} current={view.refundStatus} /> : null}
+              <CopyAsCode event={lastCall} />
+            </section>
+          </div>
+          <section aria-labelledby={`${id}-timeline`}>
+            <h4 id={`${id}-timeline`} className={styles.sideTitle}>
+              Timeline: calls, states, messages and notifications
+            </h4>
+            {view.events.length === 0 ? (
+              <p className={styles.small}>Nothing has happened yet. Press Play, Step, or the button on the customer’s screen.</p>
+            ) : (
+              <ol className={styles.timeline} data-testid="live-demo-timeline">
+                {view.events.map((event) => (
+                  <li key={event.id} data-kind={event.kind}>
+                    <EventItem event={event} debuggerUrl={debuggerUrl} />
+                  </li>
+                ))}
+              </ol>
+            )}
+            <p className={styles.small}>
+              Every order here is in this browser’s sandbox: see it in the <Link to={consoleUrl}>sandbox console</Link>, or link to this run: <Link to={link}>{link}</Link>. Reset cancels this demo’s open orders and starts again; the rest of your sandbox stays as it is.
+            </p>
+          </section>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The live demos (src/components/demo/live/) in Chromium: nothing of the demo loads before the reader
+ * starts it; each delivered flow plays to success and to a failure on the in-browser sandbox, its
+ * notification verifies, its order shows in the sandbox console, a replay link restores a run, and the
+ * panel is axe-clean in both colour modes with no sideways scroll at 360 px.
+ */
+import {expect, test, type Page} from '@playwright/test';
+import {axeViolations} from '../support/axe';
+import {consoleErrors, requestedScripts} from '../support/pageWatch';
+
+const demos = [
+  {flow: 'hosted', path: '/demos/hosted-paypage', failure: 'decline-51', failureEvent: 'ORDER.PAYMENT_FAILED', failureStatus: 'PENDING'},
+  {flow: 'iframe', path: '/demos/iframe-paypage', failure: 'abandon', failureEvent: undefined, failureStatus: 'PENDING'},
+  {flow: 'paylink', path: '/demos/paylink', failure: 'expiry', failureEvent: 'ORDER.CLOSED', failureStatus: 'PENDING'},
+] as const;
+
+/** Opens a replay link, which starts the demo and plays it; waits until the run has finished. */
+async function playReplay(page: Page, path: string, query: string) {
+  await page.goto(`${path}?${query}`);
+  const demo = page.getByTestId('live-demo');
+  await expect(demo).toHaveAttribute('data-state', 'finished', {timeout: 60_000});
+  return demo;
+}
+
+test.describe.configure({mode: 'parallel'});
+
+for (const demo of demos) {
+  test(`live demo ${demo.flow}: Play runs it to PAID, ORDER.PAID verifies, the order is in the sandbox console`, async ({page}) => {
+    test.setTimeout(90_000);
+    const errors = consoleErrors(page);
+    const scripts = requestedScripts(page);
+    await page.goto(demo.path);
+    const start = page.getByRole('button', {name: 'Start the live demo'});
+    await expect(start).toBeEnabled();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.filter((url) => /live-demo/.test(url)), 'nothing of the demo before it starts').toEqual([]);
+    await start.click();
+    const panel = page.getByTestId('live-demo');
+    await expect(panel.getByRole('button', {name: 'Play'})).toBeEnabled({timeout: 60_000});
+    expect(scripts.some((url) => /live-demo/.test(url)), 'the demo came in its own chunk').toBe(true);
+    await panel.getByRole('button', {name: 'Step'}).click();
+    await expect(panel.getByTestId('copy-as-code')).toContainText('/v1/orders');
+    await panel.getByRole('button', {name: 'Play'}).click();
+    await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 30_000});
+    await expect(panel).toHaveAttribute('data-order-status', 'PAID');
+    const timeline = panel.getByTestId('live-demo-timeline');
+    const paid = timeline.getByRole('listitem').filter({hasText: 'ORDER.PAID'});
+    await expect(paid.getByRole('list')).toContainText('signature verifies with the provider test key');
+    await expect(paid.getByRole('list')).toContainText('client ID sandbox-merchant-0001 matches');
+    await expect(paid.getByRole('list')).not.toContainText('fail');
+    if (demo.flow === 'iframe') await expect(timeline).toContainText('veloxa:payment_succeeded');
+    const orderNo = (await timeline.getByText(/Order (ORD-DEMO|PL)-[A-Z0-9-]+:/).first().textContent())?.match(/(ORD-DEMO|PL)-[A-Z0-9-]+/)?.[0] ?? '';
+    expect(orderNo).not.toBe('');
+    expect(errors).toEqual([]);
+
+    if (demo.flow === 'hosted') {
+      // The notification opens in the signature debugger, with the provider test key, and verifies there.
+      await paid.getByRole('link', {name: 'Open this notification in the signature debugger'}).click();
+      const tool = page.getByRole('region', {name: 'Check a signature'});
+      await expect(tool.getByLabel('The notification as received (raw HTTP)')).toHaveValue(/"eventType":"ORDER.PAID"/);
+      await expect(tool.getByLabel('The provider public key (PEM)')).toHaveValue(/BEGIN PUBLIC KEY/);
+      await tool.getByRole('button', {name: 'Check signature'}).click();
+      await expect(tool.getByText('The signature verifies')).toBeVisible();
+    }
+
+    await page.goto('/docs/sandbox-console');
+    const orders = page.getByRole('region', {name: 'Orders', exact: true});
+    await expect(orders).toContainText(orderNo, {timeout: 30_000});
+  });
+
+  test(`live demo ${demo.flow}: a replay link plays the ${demo.failure} outcome`, async ({page}) => {
+    test.setTimeout(90_000);
+    const panel = await playReplay(page, demo.path, `demo=${demo.flow}&outcome=${demo.failure}`);
+    const timeline = panel.getByTestId('live-demo-timeline');
+    if (demo.failureEvent) {
+      const item = timeline.getByRole('listitem').filter({hasText: demo.failureEvent}).first();
+      await expect(item.getByRole('list')).toContainText('signature verifies with the provider test key');
+    }
+    if (demo.flow === 'iframe') await expect(timeline).toContainText('veloxa:closed');
+    if (demo.flow === 'paylink') await expect(timeline).toContainText('creates a new order');
+    await expect(panel).toHaveAttribute('data-order-status', demo.failureStatus);
+    await expect(page.getByRole('combobox', {name: 'Outcome'})).toHaveValue(demo.failure);
+  });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`live demo: axe finds nothing after a run, no sideways scroll at 360 px (${theme})`, async ({page}) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({width: 360, height: 800});
+    await page.goto(`/demos/hosted-paypage?docusaurus-theme=${theme}&demo=hosted&outcome=refund`);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const panel = page.getByTestId('live-demo');
+    await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 60_000});
+    await expect(panel.getByTestId('live-demo-timeline')).toContainText('REFUND.SUCCEEDED');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
+  });
+}

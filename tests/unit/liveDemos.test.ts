@@ -1,0 +1,188 @@
+/**
+ * The live demos' model (src/components/demo/live/model.ts) over a Node engine: each flow runs to success
+ * and to failures as the sandbox data defines them, every notification it raises verifies, a payment link
+ * paid or expired answers as the demo page says, the replay query round-trips, and closing a run's open
+ * orders leaves every other object of the sandbox as it was.
+ */
+import {describe, test} from 'node:test';
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {checkNotification, type InboxNotification} from '../../src/components/widgets/SandboxConsole/notificationChecks';
+import {flows, LiveDemoRun, outcomesFor, readReplayQuery, replayQuery, type FlowId, type Outcome, type RunView} from '../../src/components/demo/live/model';
+import {handedMessage, handoverFragment} from '../../src/lib/signatureDiagnosis/handover';
+import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
+import {inPageTarget} from '../../src/sandbox/client/inPage';
+import {merchantClient} from '../../src/sandbox/client/merchant';
+import {fixedClock} from '../../src/sandbox/engine/clock';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {repoRoot} from '../support/routeContract';
+
+const vectorDir = path.join(repoRoot, 'api', 'test-vectors');
+const pem = (file: string) => readFileSync(path.join(vectorDir, file), 'utf8');
+const data = sandboxFiles().spec.sandbox;
+const outcomes = outcomesFor(data);
+const outcome = (id: string): Outcome => {
+  const found = outcomes.find((candidate) => candidate.id === id);
+  assert.ok(found, `outcome ${id} is offered`);
+  return found;
+};
+
+async function setUp() {
+  const inbox: InboxNotification[] = [];
+  const clock = fixedClock(Date.parse('2026-11-26T12:00:00Z'));
+  const engine = await createNodeEngine({
+    clock,
+    transport: {
+      deliver: async (delivery) => {
+        inbox.push({url: delivery.url, headers: {...delivery.headers}, body: delivery.body, receivedAt: new Date(clock.now()).toISOString()});
+        return {status: 200, body: '{"code":"SUCCESS"}'};
+      },
+    },
+  });
+  const target = inPageTarget(engine);
+  const clientId = data.merchant.clientId;
+  const providerKey = {key: await importPublicKey(pem('provider-test-public.pem')), keyVersion: 1};
+  const client = merchantClient({target, signer: {clientId, keyVersion: 1, privateKey: await importPrivateKey(pem('merchant-test-private.pem'))}, providerKey});
+  let counter = 0;
+  const ports = {target, client, inbox: () => inbox, check: (entry: InboxNotification) => checkNotification(entry, clientId, providerKey, []), data, newId: () => `T${(counter += 1).toString().padStart(4, '0')}`};
+  return {engine, ports, clientId, client};
+}
+
+const notificationsOf = (view: RunView) => view.events.flatMap((event) => (event.kind === 'notification' ? [event] : []));
+const eventTypes = (view: RunView) => notificationsOf(view).map((event) => (JSON.parse(event.entry.body) as {eventType: string}).eventType);
+const allVerify = (view: RunView) => notificationsOf(view).every((event) => event.checked.signature.outcome === 'pass' && event.checked.timestamp.outcome === 'pass' && event.checked.clientId.outcome === 'pass');
+
+describe('live demo outcomes come from the sandbox data', () => {
+  test('success, each attempt decline with its code, the creation rejection, expiry, abandon and refund', () => {
+    const ids = outcomes.map((candidate) => candidate.id);
+    for (const id of ['approve', 'decline-51', 'decline-54', 'decline-58', 'rejected-59', 'expiry', 'abandon', 'refund']) assert.ok(ids.includes(id), `${id} in ${ids.join(', ')}`);
+    assert.equal(outcome('decline-51').failureCode, 'INSUFFICIENT_FUNDS');
+    assert.match(outcome('decline-51').testValue, /ending 51 with the card 4000000000000002/);
+  });
+});
+
+for (const flowId of Object.keys(flows) as FlowId[]) {
+  describe(`live demo: ${flowId}`, () => {
+    test('plays to PAID, and ORDER.PAID verifies (signature, timestamp window, client ID)', async () => {
+      const {ports} = await setUp();
+      const run = new LiveDemoRun(ports, flowId, outcome('approve'));
+      const view = await run.runToEnd();
+      assert.equal(view.error, undefined);
+      assert.equal(view.orderStatus, 'PAID');
+      assert.ok(eventTypes(view).includes('ORDER.PAID'), eventTypes(view).join());
+      assert.ok(allVerify(view));
+      assert.ok(view.events.filter((event) => event.kind === 'call').every((event) => event.kind === 'call' && event.call.verification.outcome === 'verified'), 'every response verifies');
+      assert.equal(view.amount, flows[flowId].baseAmount);
+      if (flowId === 'iframe') {
+        const types = view.events.flatMap((event) => (event.kind === 'message' ? [event.data['type']] : []));
+        assert.deepEqual(types, ['veloxa:ready', 'veloxa:payment_submitted', 'veloxa:payment_succeeded']);
+      }
+      if (flowId === 'paylink') assert.deepEqual(view.screen, {kind: 'return', status: 'PAID', title: 'This link has been paid', text: '60.00 USD for Deposit: made-to-measure tent. No second payment is taken.'});
+    });
+
+    test('a decline leaves the order PENDING with ORDER.PAYMENT_FAILED; expiry closes it with ORDER.CLOSED', async () => {
+      const {ports} = await setUp();
+      const declined = await new LiveDemoRun(ports, flowId, outcome('decline-51')).runToEnd();
+      assert.equal(declined.amount % 100, 51);
+      assert.equal(declined.orderStatus, 'PENDING');
+      assert.ok(eventTypes(declined).includes('ORDER.PAYMENT_FAILED'));
+      assert.ok(allVerify(declined));
+      const expired = await new LiveDemoRun(ports, flowId, outcome('expiry')).runToEnd();
+      assert.equal(expired.error, undefined);
+      assert.ok(eventTypes(expired).includes('ORDER.CLOSED'), eventTypes(expired).join());
+      if (flowId === 'paylink') {
+        assert.deepEqual(expired.orders.length, 2, 'the link creates a new order after the first expired');
+        assert.equal(expired.screen.kind, 'cashier');
+        const second = expired.events.find((event) => event.kind === 'state' && event.object.endsWith('-2'));
+        assert.deepEqual(second && second.kind === 'state' ? [second.from, second.to] : [], [undefined, 'PENDING'], 'the new order starts new, not from the closed one');
+      } else assert.equal(expired.orderStatus, 'CLOSED');
+    });
+  });
+}
+
+describe('live demo: the other outcomes', () => {
+  test('rejected at creation: one call, no order, the shopper screen says the payment could not start', async () => {
+    const {ports} = await setUp();
+    const view = await new LiveDemoRun(ports, 'hosted', outcome('rejected-59')).runToEnd();
+    assert.equal(view.orders.length, 0);
+    assert.equal(view.screen.kind, 'failed-start');
+    const calls = view.events.flatMap((event) => (event.kind === 'call' ? [event] : []));
+    assert.deepEqual(calls.map((call) => [call.operationId, call.code]), [['createOrder', 'RISK_REJECTED']]);
+    assert.equal(view.amount % 100, 59);
+  });
+
+  test('refund after success: the refund SUCCEEDS and REFUND.SUCCEEDED verifies', async () => {
+    const {ports} = await setUp();
+    const view = await new LiveDemoRun(ports, 'hosted', outcome('refund')).runToEnd();
+    assert.equal(view.error, undefined);
+    assert.equal(view.refundStatus, 'SUCCEEDED');
+    assert.ok(eventTypes(view).includes('REFUND.SUCCEEDED'), eventTypes(view).join());
+    assert.ok(allVerify(view));
+  });
+
+  test('slow and timed-out payments: PROCESSING on the sandbox clock, then PAID or back to PENDING', async () => {
+    const {ports} = await setUp();
+    const slow = await new LiveDemoRun(ports, 'iframe', outcome('slow-93')).runToEnd();
+    const states = (view: RunView) => view.events.flatMap((event) => (event.kind === 'state' ? [event.to] : []));
+    assert.deepEqual(states(slow), ['PENDING', 'PROCESSING', 'PAID']);
+    assert.ok(slow.events.some((event) => event.kind === 'clock' && event.seconds === outcome('slow-93').processingSeconds));
+    const lost = await new LiveDemoRun(ports, 'hosted', outcome('timeout-95')).runToEnd();
+    assert.deepEqual(states(lost), ['PENDING', 'PROCESSING', 'PENDING']);
+    assert.ok(eventTypes(lost).includes('ORDER.PAYMENT_FAILED'));
+  });
+
+  test('abandon: the iframe posts veloxa:closed and the order stays PENDING; a payment link reopened gets a fresh cashier URL', async () => {
+    const {ports} = await setUp();
+    const framed = await new LiveDemoRun(ports, 'iframe', outcome('abandon')).runToEnd();
+    assert.equal(framed.orderStatus, 'PENDING');
+    assert.ok(framed.events.some((event) => event.kind === 'message' && event.data['type'] === 'veloxa:closed'));
+    const link = await new LiveDemoRun(ports, 'paylink', outcome('abandon')).runToEnd();
+    assert.ok(link.events.some((event) => event.kind === 'call' && event.operationId === 'getCashierUrl' && event.code === 'SUCCESS'));
+    assert.equal(link.screen.kind, 'cashier');
+  });
+
+  test('step by step: one step at a time, the view says which is next', async () => {
+    const {ports} = await setUp();
+    const run = new LiveDemoRun(ports, 'hosted', outcome('approve'));
+    assert.equal(run.view().next, 0);
+    assert.equal(run.view().screen.kind, 'cart');
+    const first = await run.step();
+    assert.equal(first.next, 1);
+    assert.equal(first.steps[0]?.status, 'done');
+    assert.equal(first.screen.kind, 'cashier');
+    assert.equal(first.orderStatus, 'PENDING');
+  });
+
+  test('reset closes only this run\'s open order: another order of the sandbox stays PENDING', async () => {
+    const {ports, client} = await setUp();
+    const other = await client.call({method: 'POST', target: '/v1/orders', body: JSON.stringify({merchantOrderNo: 'ORD-NOT-THE-DEMO', amount: {value: 1000, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Other', returnUrl: 'https://shop.example.com/r'})});
+    assert.equal(JSON.parse(other.response.body).code, 'SUCCESS');
+    const run = new LiveDemoRun(ports, 'hosted', outcome('abandon'));
+    await run.runToEnd();
+    await run.closeOpenOrders();
+    const status = async (no: string) => (JSON.parse((await client.call({method: 'GET', target: `/v1/orders/${no}`, body: ''})).response.body) as {data: {status: string}}).data.status;
+    assert.equal(await status(run.merchantOrderNo), 'CLOSED');
+    assert.equal(await status('ORD-NOT-THE-DEMO'), 'PENDING');
+  });
+
+  test('the replay query restores flow, outcome and amount, and ignores another flow\'s or a malformed one', () => {
+    const decline = outcome('decline-58');
+    const query = replayQuery({flow: 'iframe', outcome: decline, amount: 4258});
+    assert.deepEqual(readReplayQuery(query, 'iframe', outcomes), {outcome: decline, amount: 4258});
+    assert.deepEqual(readReplayQuery(query, 'hosted', outcomes), {});
+    assert.deepEqual(readReplayQuery('?demo=iframe&outcome=nope&amount=12x', 'iframe', outcomes), {});
+  });
+});
+
+describe('handing a notification to the signature debugger', () => {
+  test('the fragment round-trips any text, and anything else in the fragment hands nothing over', () => {
+    const raw = 'POST /payments/notify HTTP/1.1\nX-Nonce: n\n\n{"subject":"Zelt für zwei ✓"}';
+    const fragment = handoverFragment('notification', raw);
+    assert.match(fragment, /^#notification=[A-Za-z0-9_-]+$/);
+    assert.deepEqual(handedMessage(fragment), {kind: 'notification', text: raw});
+    assert.equal(handedMessage('#behind-each-screen'), undefined);
+    assert.equal(handedMessage('#notification=%%%'), undefined);
+    assert.equal(handedMessage('#notification=_w'), undefined, 'bytes that are not UTF-8');
+  });
+});
