@@ -115,7 +115,7 @@ function writeAll(writes: readonly Write[], no: string): Handler {
       if (write === 'editIterated') for (const other of call.state.orders.values()) (other.order as Record<string, unknown>)['status'] = 'CLOSED';
       if (write === 'ledger') tx.put(call.state, 'ledger', `led_injected_${writes.length}`, {id: 'led_injected', at: 0, currency: 'USD', legs: {available: 1}, memo: 'injected'});
       if (write === 'schedule') tx.schedule({at: start + 1000, clientId: call.state.merchant.clientId, kind: 'order.expire', ref: no});
-      if (write === 'merchant') tx.saveMerchant(call.state, {...call.state.merchant, defaultNotifyUrl: 'https://injected.example.com/notify'});
+      if (write === 'merchant') tx.saveMerchant(call.state, {...call.state.merchant, defaultNotifyUrl: 'https://shop.example.com/payments/notify-injected'});
       if (write === 'deleteOrder') tx.put(call.state, 'order', no, undefined);
     }
     return {code: 'SUCCESS'};
