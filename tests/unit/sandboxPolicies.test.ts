@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {parse as parseYaml} from 'yaml';
-import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {fixedClock} from '../../src/sandbox/engine/clock';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {engineClient} from '../support/sandboxClient';
 import {repoRoot} from '../support/routeContract';
 
 const {spec} = sandboxFiles();
@@ -57,5 +59,18 @@ describe('contract rules the engine reads', () => {
   test('no engine source repeats these numbers as literals', () => {
     const sources = ['refunds', 'orders', 'lists', 'agreements', 'statements'].map((name) => readFileSync(path.join(repoRoot, 'src', 'sandbox', 'engine', 'domain', `${name}.ts`), 'utf8')).join('\n');
     for (const literal of [/\b365 \*/, /\b31 \* 86400/, /\b15 \* 60\b/, /\b30 \* 60\b/, /\b5 \* 60\b/, /7 \* 86400/, /statement_date,transaction_type/]) assert.doesNotMatch(sources, literal);
+  });
+
+  test('a DYNAMIC_QR code created without qrExpiresInSeconds lives for its schema default', async () => {
+    const schema = (document as unknown as {components: {schemas: Record<string, {properties: Record<string, {default?: number}>}>}}).components.schemas['DynamicQrScene'];
+    const declared = schema?.properties['qrExpiresInSeconds']?.default;
+    assert.equal(typeof declared, 'number');
+    assert.equal(spec.qrExpiresDefaultSeconds, declared);
+    const start = Date.parse('2026-11-25T10:00:00Z');
+    const engine = await createNodeEngine({clock: fixedClock(start)});
+    const created = await engineClient(engine).call('POST', '/v1/orders', {merchantOrderNo: 'ORD-QR-DEFAULT-1', amount: {value: 4800, currency: 'USD'}, scene: 'DYNAMIC_QR', subject: 'Two coffees'});
+    assert.equal(created.json.code, 'SUCCESS', created.json.message);
+    const nextAction = (created.json.data as {nextAction: {qrExpiresAt: string}}).nextAction;
+    assert.equal(Date.parse(nextAction.qrExpiresAt) - start, (declared as number) * 1000);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The sandbox engine's shell: the contract, executed with real state. One instance serves any number of
  * merchants. It owns what the domain modules must not touch: the store and its commits, the job heap, the
- * keys, deliveries in flight, and the unit of work of each call. Requests go through ./pipeline (route,
+ * keys, deliveries in flight, and the unit of work of each call (./unit). Requests go through ./pipeline (route,
  * authenticate, limits and faults, validate, dispatch, respond); operations are rows of ./operations; every
  * business rule lives in ./domain and comes from the EngineSpec (the contract and the sandbox data). Pure
  * TypeScript over WebCrypto: no DOM, no Node built-ins, so the browser and the local server run the same code.
@@ -20,7 +20,7 @@ import {statementCsv, statementFile} from './domain/statements';
 import {topUpVirtualAccount} from './domain/virtualAccounts';
 import {lowerCaseHeaders, type NotificationTransport, type SandboxRequest, type SandboxResponse} from './http';
 import {randomId} from './ids';
-import {completeJob, JobQueue} from './jobs';
+import {JobQueue, runJob} from './jobs';
 import {exportRecords, loadRecords} from './persistence';
 import {latestReferences, merchantView, snapshotOf, type MerchantSnapshot} from './reads';
 import {createAuthenticator, type Authenticator} from './pipeline/authenticate';
@@ -28,10 +28,11 @@ import {FaultQueue, RateLimiter} from './pipeline/limits';
 import {runPipeline, signedRequestOf, type PipelineParts} from './pipeline/pipeline';
 import {respond, type Responder} from './pipeline/respond';
 import type {EngineSpec} from './spec';
-import {ChangeSet, MerchantState, engineKey, recordKey, type Collection, type Json, type JobRecord, type JsonObject, type LedgerEntry, type MerchantRecord, type PayoutKind} from './state';
+import {ChangeSet, MerchantRecords, engineKey, recordKey, type Collection, type Json, type JobRecord, type JsonObject, type LedgerEntry, type MerchantRecord, type MerchantState, type PayoutKind} from './state';
 import {checkStateDocument, stateFormat, stateFormatVersion, type SandboxStateDocument} from './stateDocument';
 import {memoryStore, type RecordValue, type SandboxStore} from './store';
 import {Rejected, type Tx} from './tx';
+import {readOnlyTx, UnitGate, UnitOfWork, type UnitHost} from './unit';
 
 export type {ActionResult, DeliveryLogEntry, Fault, MerchantView, PaymentMethodChoice, RequestValidator, SandboxOptions, SimulatedNotification, SimulateNotificationInput} from './api';
 export {sandboxFundingType} from './domain/ledger';
@@ -42,14 +43,17 @@ export class SandboxEngine {
   private readonly spec: EngineSpec;
   private readonly store: SandboxStore;
   private readonly transport: NotificationTransport | undefined;
-  private readonly merchants = new Map<string, MerchantState>();
+  private readonly merchants = new Map<string, MerchantRecords>();
   private readonly changes = new ChangeSet();
   private readonly jobs: JobQueue;
   private readonly faults: FaultQueue;
   private readonly limiter: RateLimiter;
   private readonly authenticator: Authenticator;
-  /** What the domain modules work with: rules, clock, and put/touch/schedule into this call's batch. */
-  private readonly tx: Tx;
+  /** What each unit of work applies its writes through. */
+  private readonly unitHost: UnitHost;
+  private readonly gate = new UnitGate();
+  /** A Tx for reads outside any unit (balances, statements): it has no way to write. */
+  private readonly readTx: Tx;
   private providerPrivateKey!: CryptoKey;
   private pipeline!: PipelineParts;
   private readonly providerKeyVersion: number;
@@ -70,17 +74,17 @@ export class SandboxEngine {
     this.defaultMerchantKeyPem = options.defaultMerchantPublicKeyPem;
     this.faults = new FaultQueue(this.spec);
     this.limiter = new RateLimiter(this.spec, this.clock, options.rateLimits ?? true);
-    this.tx = {
+    this.unitHost = {
       spec: this.spec,
       clock: this.clock,
       hosts: options.hosts,
       validator: options.validator,
-      put: (state, collection, id, value) => this.put(state, collection, id, value),
-      touch: (state, collection, id) => this.touch(state, collection, id),
-      saveMerchant: (state) => this.saveMerchant(state),
+      write: (state, collection, id, value) => this.write(state, collection, id, value),
+      writeMerchant: (state, merchant) => this.writeMerchant(state, merchant),
       schedule: (job) => this.jobs.schedule(job),
     };
-    this.authenticator = createAuthenticator(this.tx, (clientId) => this.merchantOf(clientId));
+    this.readTx = readOnlyTx(this.unitHost);
+    this.authenticator = createAuthenticator(this.unitHost, (clientId) => this.merchantOf(clientId));
   }
 
   /** Creates an engine over its store: what the store holds is loaded, and the test merchant exists. */
@@ -88,12 +92,9 @@ export class SandboxEngine {
     const engine = new SandboxEngine(options);
     engine.providerPrivateKey = await importPrivateKey(options.providerKey.privateKeyPem);
     const responder: Responder = {spec: engine.spec, clock: engine.clock, limiter: engine.limiter, provider: {key: engine.providerPrivateKey, keyVersion: engine.providerKeyVersion}};
-    // A crash mid-call (kept false) leaves nothing behind; a rejection keeps what it recorded (the nonce, a Revoke tombstone).
-    const finish = async (kept: boolean): Promise<void> => {
-      if (!kept) engine.changes.drain();
-      await engine.commit();
-    };
-    engine.pipeline = {tx: engine.tx, authenticator: engine.authenticator, limiter: engine.limiter, faults: engine.faults, responder, finish};
+    const inUnit = <T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> => engine.gate.run(() => work(new UnitOfWork(engine.unitHost)));
+    const {spec, authenticator, limiter, faults} = engine;
+    engine.pipeline = {spec, validator: options.validator, authenticator, limiter, faults, responder, inUnit, commit: () => engine.commit()};
     await engine.load();
     return engine;
   }
@@ -104,25 +105,25 @@ export class SandboxEngine {
     const data = this.spec.sandbox.merchant;
     if (this.merchants.has(data.clientId)) return;
     const keys = {[String(data.merchantKey.keyVersion)]: this.defaultMerchantKeyPem};
-    this.addMerchant({clientId: data.clientId, keys, defaultNotifyUrl: data.defaultNotifyUrl, compressedRetries: false, createdAt: this.clock.now()});
+    await this.addMerchant({clientId: data.clientId, keys, defaultNotifyUrl: data.defaultNotifyUrl, compressedRetries: false, createdAt: this.clock.now()});
     await this.commit();
   }
 
-  private put(state: MerchantState, collection: Collection, id: string, value: unknown): void {
-    const map = state.map(collection);
-    if (value === undefined) map.delete(id);
-    else map.set(id, value);
-    this.changes.touch(recordKey(state.merchant.clientId, collection, id), () => map.get(id) as RecordValue | undefined);
-  }
-
-  /** Marks a record changed after editing it in place. */
-  private touch(state: MerchantState, collection: Collection, id: string): void {
+  /** Applies one write of a finished unit of work to the records, and adds it to the next batch. */
+  private write(state: MerchantRecords, collection: Collection, id: string, value: unknown): void {
+    state.set(collection, id, value);
     const map = state.map(collection);
     this.changes.touch(recordKey(state.merchant.clientId, collection, id), () => map.get(id) as RecordValue | undefined);
   }
 
-  private saveMerchant(state: MerchantState): void {
+  private writeMerchant(state: MerchantRecords, merchant: MerchantRecord): void {
+    state.setMerchant(merchant);
     this.changes.touch(engineKey('merchant', state.merchant.clientId), () => state.merchant as unknown as RecordValue);
+  }
+
+  /** Runs domain work on one merchant as one unit of work (unit.ts): applied when it returns, thrown away when it throws. */
+  private inUnit<T>(state: MerchantRecords, work: (tx: Tx, view: MerchantState) => T | Promise<T>): Promise<T> {
+    return this.gate.runOn(this.unitHost, state, work);
   }
 
   /** Commits what changed since the last commit; resolves when the store has it. */
@@ -134,22 +135,24 @@ export class SandboxEngine {
     return this.commitChain;
   }
 
-  private addMerchant(record: MerchantRecord): MerchantState {
-    const state = new MerchantState(record);
+  /** A new merchant, with its opening balances, as one unit of work. */
+  private async addMerchant(record: MerchantRecord): Promise<void> {
+    const state = new MerchantRecords(record);
+    await this.inUnit(state, (tx, view) => {
+      tx.saveMerchant(view, record);
+      bookOpeningFunds(tx, view);
+    });
     this.merchants.set(record.clientId, state);
-    this.saveMerchant(state);
-    bookOpeningFunds(this.tx, state);
-    return state;
   }
 
-  private merchantOf(clientId: string): MerchantState | undefined {
+  private merchantOf(clientId: string): MerchantRecords | undefined {
     return this.merchants.get(clientId);
   }
 
   /** Balances by currency now: the sums of the ledger's legs, with pending amounts whose day has come counted as available. */
   balances(clientId: string): Map<string, {available: number; pending: number; frozen: number}> {
     const state = this.merchantOf(clientId);
-    return state ? balancesOf(this.tx, state) : new Map();
+    return state ? balancesOf(this.readTx, state) : new Map();
   }
 
   /** The ledger of a merchant, oldest first (the sandbox console shows it). */
@@ -180,12 +183,12 @@ export class SandboxEngine {
   /** Statements: the CSV of one UTC day, and the gzip file Download statement's link serves. */
   statementCsv(clientId: string, day: string, currency?: string): {csv: string; rowCount: number} | undefined {
     const state = this.merchantOf(clientId);
-    return state ? statementCsv(this.tx, state, day, currency) : undefined;
+    return state ? statementCsv(this.readTx, state, day, currency) : undefined;
   }
 
   async statementFile(clientId: string, day: string, currency?: string): Promise<{fileName: string; bytes: Uint8Array; sha256: string; csv: string} | undefined> {
     const state = this.merchantOf(clientId);
-    return state ? statementFile(this.tx, state, day, currency) : undefined;
+    return state ? statementFile(this.readTx, state, day, currency) : undefined;
   }
 
   /** Runs every job due by now (the server calls it on a timer). */
@@ -221,23 +224,22 @@ export class SandboxEngine {
     const state = this.merchantOf(job.clientId);
     if (!state) return;
     try {
-      await completeJob(this.tx, this.channel, state, job);
+      await runJob({readTx: this.readTx, channel: this.channel, inUnit: (merchant, work) => this.inUnit(merchant, work)}, state, job);
     } catch (error) {
       // A job that finds its object in an unexpected state does nothing: the state machine guards it.
       if (!(error instanceof Rejected)) throw error;
     }
   }
 
-  /** Wraps a shopper or control action: a rejection becomes {ok: false}; changes are committed. */
-  private async act<T>(clientId: string, action: (state: MerchantState) => T): Promise<ActionResult<T>> {
+  /** Runs a shopper or control action as one unit of work: a rejection becomes {ok: false}; changes are committed. */
+  private async act<T>(clientId: string, action: (state: MerchantState, tx: Tx) => T): Promise<ActionResult<T>> {
     const state = this.merchantOf(clientId);
     if (!state) return {ok: false, code: 'UNKNOWN_CLIENT', message: `No sandbox merchant ${clientId}.`};
     try {
-      const value = action(state);
+      const value = await this.inUnit(state, (tx, view) => action(view, tx));
       await this.commit();
       return {ok: true, value};
     } catch (error) {
-      this.changes.drain();
       if (error instanceof Rejected) return {ok: false, code: error.code, message: error.message};
       throw error;
     }
@@ -246,31 +248,28 @@ export class SandboxEngine {
   /** What customers, payees and banks do; each is a domain action run as one unit of work. */
   readonly shopper = {
     /** The customer pays a PENDING order in the cashier, the SDK or the wallet. */
-    pay: (clientId: string, merchantOrderNo: string, choice: PaymentMethodChoice) => this.act(clientId, (state) => payOrder(this.tx, state, merchantOrderNo, choice)),
+    pay: (clientId: string, merchantOrderNo: string, choice: PaymentMethodChoice) => this.act(clientId, (state, tx) => payOrder(tx, state, merchantOrderNo, choice)),
     /** A store cashier records cash for a CASH_TOP_UP order by its payment reference. */
-    payCash: (clientId: string, paymentReference: string) => this.act(clientId, (state) => payCash(this.tx, state, paymentReference)),
+    payCash: (clientId: string, paymentReference: string) => this.act(clientId, (state, tx) => payCash(tx, state, paymentReference)),
     /** The customer scans a DYNAMIC_QR code and confirms in the wallet. */
-    scan: (clientId: string, qrContent: string, wallet: {phone: string; pin: string}) => this.act(clientId, (state) => scanQr(this.tx, state, qrContent, wallet)),
+    scan: (clientId: string, qrContent: string, wallet: {phone: string; pin: string}) => this.act(clientId, (state, tx) => scanQr(tx, state, qrContent, wallet)),
     /** The customer closes the cashier without paying: nothing changes; the order expires in time. */
-    abandon: (clientId: string, merchantOrderNo: string) => this.act(clientId, (state): JsonObject => findOrder(this.tx, state, merchantOrderNo).order),
+    abandon: (clientId: string, merchantOrderNo: string) => this.act(clientId, (state, tx): JsonObject => findOrder(tx, state, merchantOrderNo).order),
     /** The customer approves (or declines) a direct pay agreement at its authorizationUrl. */
-    authorizeAgreement: (clientId: string, merchantAgreementNo: string, wallet: string, approve = true) => this.act(clientId, (state) => authorizeAgreement(this.tx, state, merchantAgreementNo, wallet, approve)),
+    authorizeAgreement: (clientId: string, merchantAgreementNo: string, wallet: string, approve = true) => this.act(clientId, (state, tx) => authorizeAgreement(tx, state, merchantAgreementNo, wallet, approve)),
     /** The customer ends an active agreement in the wallet. */
-    cancelAgreementInWallet: (clientId: string, merchantAgreementNo: string) => this.act(clientId, (state) => cancelAgreement(this.tx, state, merchantAgreementNo, 'PAYER').data as Json),
+    cancelAgreementInWallet: (clientId: string, merchantAgreementNo: string) => this.act(clientId, (state, tx) => cancelAgreement(tx, state, merchantAgreementNo, 'PAYER').data as Json),
     /** A page inside the wallet asks the bridge for a one-time auth code for the signed-in wallet user. */
-    getAuthCode: (clientId: string, wallet: string) => this.act(clientId, (state) => getAuthCode(this.tx, state, wallet)),
+    getAuthCode: (clientId: string, wallet: string) => this.act(clientId, (state, tx) => getAuthCode(tx, state, wallet)),
   };
 
   /** The sandbox's own tools. */
   readonly control = {
-
-
-
     /** Registers a merchant with the reader's own public key, so nobody shares their state. */
     registerMerchant: async (input: MerchantRegistration): Promise<ActionResult<{clientId: string}>> => {
       const checked = await registrationOf(input, (clientId) => this.merchants.has(clientId), this.clock.now());
       if (!checked.ok) return checked;
-      this.addMerchant(checked.value);
+      await this.addMerchant(checked.value);
       await this.commit();
       return {ok: true, value: {clientId: checked.value.clientId}};
     },
@@ -278,24 +277,23 @@ export class SandboxEngine {
     /** Adds a key version to a merchant (key rotation). */
     addKey: async (clientId: string, keyVersion: number, publicKeyPem: string): Promise<ActionResult<{keyVersion: number}>> => {
       const problem = await keyProblem(publicKeyPem);
-      return problem ?? this.act(clientId, (state) => addKey(this.tx, state, keyVersion, publicKeyPem));
+      return problem ?? this.act(clientId, (state, tx) => addKey(tx, state, keyVersion, publicKeyPem));
     },
 
     /** Sets the merchant's default notification URL (null removes it) and the compressed retry schedule. */
-    configure: (clientId: string, settings: MerchantSettings) => this.act(clientId, (state) => configureMerchant(this.tx, state, settings)),
+    configure: (clientId: string, settings: MerchantSettings) => this.act(clientId, (state, tx) => configureMerchant(tx, state, settings)),
 
     /** Answers the next `count` calls (of one operation, or all) with SYSTEM_BUSY or INTERNAL_ERROR. */
     setFault: (fault: {resultCode: string; operationId?: string; count?: number}): ActionResult<Fault> => this.faults.add(fault),
 
     /** Opens a chargeback on a paid order (Test tools, Simulate chargeback). */
-    openChargeback: (clientId: string, merchantOrderNo: string, reasonCode = 'FRAUD', amount?: number) => this.act(clientId, (state) => openChargeback(this.tx, state, merchantOrderNo, reasonCode, amount)),
+    openChargeback: (clientId: string, merchantOrderNo: string, reasonCode = 'FRAUD', amount?: number) => this.act(clientId, (state, tx) => openChargeback(tx, state, merchantOrderNo, reasonCode, amount)),
 
     /** Decides an open chargeback: WON releases the frozen amount, LOST debits it. */
-    resolveChargeback: (clientId: string, chargebackId: string, resolution: 'WON' | 'LOST') => this.act(clientId, (state) => resolveChargeback(this.tx, state, chargebackId, resolution)),
+    resolveChargeback: (clientId: string, chargebackId: string, resolution: 'WON' | 'LOST') => this.act(clientId, (state, tx) => resolveChargeback(tx, state, chargebackId, resolution)),
 
     /** A customer's bank transfer arrives on a virtual account; credited after creditSeconds. */
-    topUpVirtualAccount: (clientId: string, iban: string, amount: number, payerName = 'Sandbox Payer') => this.act(clientId, (state) => topUpVirtualAccount(this.tx, state, iban, amount, payerName)),
-
+    topUpVirtualAccount: (clientId: string, iban: string, amount: number, payerName = 'Sandbox Payer') => this.act(clientId, (state, tx) => topUpVirtualAccount(tx, state, iban, amount, payerName)),
 
     /** Forgets everything and starts again with the test merchant, as after a fresh install. */
     reset: async (): Promise<void> => {
@@ -309,13 +307,13 @@ export class SandboxEngine {
     },
 
     /** Raises a notification of one of the contract's example scenarios, as the event it describes would (domain/events). */
-    simulateNotification: (clientId: string, input: SimulateNotificationInput) => this.act(clientId, (state) => simulateNotification(this.tx, state, input)),
+    simulateNotification: (clientId: string, input: SimulateNotificationInput) => this.act(clientId, (state, tx) => simulateNotification(tx, state, input)),
 
     /** Every notification delivery attempt, newest last. */
     deliveries: (clientId?: string): readonly DeliveryLogEntry[] => this.deliveryLog.filter((entry) => clientId === undefined || entry.clientId === clientId),
 
     /** Delivers one event again now, like Redeliver event, without a signed request. */
-    redeliver: (clientId: string, notificationId: string) => this.act(clientId, (state) => redeliverEvent(this.tx, state, notificationId).data as Json),
+    redeliver: (clientId: string, notificationId: string) => this.act(clientId, (state, tx) => redeliverEvent(tx, state, notificationId).data as Json),
   };
 
   /** Empties the working set: no merchants, jobs, faults, rate windows or delivery log (reset and import). */

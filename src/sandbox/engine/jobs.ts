@@ -1,7 +1,7 @@
-/** Jobs on the sandbox clock: the queue the shell runs, and each kind's domain completion. */
+/** Jobs on the sandbox clock: the queue the shell runs, and each kind's domain completion, each run as a unit of work. */
 import type {SandboxClock} from './clock';
 import {setAgreementStatus} from './domain/agreements';
-import {deliver, type DeliveryChannel} from './domain/events';
+import {recordDelivery, sendDelivery, type DeliveryChannel} from './domain/events';
 import {expireOrder} from './domain/orders';
 import {resolveAttempt} from './domain/payments';
 import {completePayout, returnBankTransfer} from './domain/payouts';
@@ -9,12 +9,14 @@ import {completeRefund} from './domain/refunds';
 import {creditVam} from './domain/virtualAccounts';
 import {MinHeap} from './heap';
 import {randomToken} from './ids';
-import {engineKey, type ChangeSet, type JobRecord, type MerchantState} from './state';
+import {engineKey, type ChangeSet, type JobRecord, type MerchantRecords, type MerchantState} from './state';
 import type {RecordValue} from './store';
 import type {Tx} from './tx';
 import {msPerSecond} from './values';
 
-export async function completeJob(tx: Tx, channel: DeliveryChannel, state: MerchantState, job: JobRecord): Promise<void> {
+type StateJob = JobRecord & {kind: Exclude<JobRecord['kind'], 'event.deliver'>};
+
+function completeJob(tx: Tx, state: MerchantState, job: StateJob): void {
   switch (job.kind) {
     case 'attempt.resolve':
       return resolveAttempt(tx, state, job);
@@ -26,11 +28,6 @@ export async function completeJob(tx: Tx, channel: DeliveryChannel, state: Merch
       return completePayout(tx, state, job);
     case 'bank.return':
       return returnBankTransfer(tx, state, job);
-    case 'event.deliver': {
-      const record = state.events.get(job.ref);
-      if (record) await deliver(tx, channel, state, record, job.data?.['trigger'] === 'REDELIVER' ? 'REDELIVER' : 'SCHEDULE');
-      return;
-    }
     case 'vam.credit':
       return creditVam(tx, state, job);
     case 'agreement.expire': {
@@ -39,6 +36,23 @@ export async function completeJob(tx: Tx, channel: DeliveryChannel, state: Merch
       return;
     }
   }
+}
+
+/** What running a job needs from the shell: a Tx that only reads, the delivery channel, and units of work. */
+export interface JobRunner {
+  readonly readTx: Tx;
+  readonly channel: DeliveryChannel;
+  inUnit<T>(state: MerchantRecords, work: (tx: Tx, view: MerchantState) => T | Promise<T>): Promise<T>;
+}
+
+/**
+ * Runs one job as a unit of work. A delivery attempt is sent outside any (a receiver may call the sandbox
+ * back, and the gate lets one unit run at a time); what it answered is then recorded as one.
+ */
+export async function runJob(runner: JobRunner, state: MerchantRecords, job: JobRecord): Promise<void> {
+  if (job.kind !== 'event.deliver') return runner.inUnit(state, (tx, view) => completeJob(tx, view, job as StateJob));
+  const sent = await sendDelivery(runner.readTx, runner.channel, state, job);
+  if (sent) await runner.inUnit(state, (tx, view) => recordDelivery(tx, runner.channel, view, sent));
 }
 
 /** What the job queue needs from the shell: the clock, the batch of changes, and how to run and commit. */
@@ -94,6 +108,20 @@ export class JobQueue {
     return job;
   }
 
+  /**
+   * Runs a job taken from the heap. One that crashes (a bug, never a rejection) threw its unit of work away;
+   * it goes back on the heap as it was, so it leaves no trace either, and the error is passed on.
+   */
+  private async runTaken(job: JobRecord): Promise<void> {
+    try {
+      await this.host.run(job);
+    } catch (error) {
+      this.heap.push(job);
+      this.host.changes.touch(engineKey('job', job.id), () => job as unknown as RecordValue);
+      throw error;
+    }
+  }
+
   /** Runs every job due by now (the server calls it on a timer). */
   async runDue(): Promise<number> {
     let ran = 0;
@@ -102,7 +130,7 @@ export class JobQueue {
         // In real time a delivery is not awaited here: one slow receiver must not hold up the other
         // merchants' notifications, nor the jobs behind it. Its result is committed when it comes.
         const ref = job.ref;
-        const delivery = this.host.run(job).then(() => this.host.commit());
+        const delivery = this.runTaken(job).then(() => this.host.commit());
         this.inFlight.add(delivery);
         this.inFlightByEvent.set(ref, delivery);
         void delivery.finally(() => {
@@ -110,7 +138,7 @@ export class JobQueue {
           if (this.inFlightByEvent.get(ref) === delivery) this.inFlightByEvent.delete(ref);
         });
       } else {
-        await this.host.run(job);
+        await this.runTaken(job);
       }
       ran += 1;
     }
@@ -135,7 +163,7 @@ export class JobQueue {
     let ran = 0;
     for (let job = this.take(target); job; job = this.take(target)) {
       this.host.clock.advanceTo(job.at);
-      await this.host.run(job);
+      await this.runTaken(job);
       ran += 1;
     }
     this.host.clock.advanceTo(target);

@@ -3,12 +3,12 @@
  * under the keys the store and the state document use (state.ts recordKey and engineKey).
  */
 import type {SandboxClock} from './clock';
-import {collections, engineKey, MerchantState, recordKey, type Collection, type JobRecord, type MerchantRecord} from './state';
+import {collections, engineKey, MerchantRecords, recordKey, type Collection, type JobRecord, type MerchantRecord} from './state';
 import type {RecordValue} from './store';
 
 /** Where loaded records go: the merchants map, a job sink, and the clock. */
 export interface RecordTarget {
-  readonly merchants: Map<string, MerchantState>;
+  readonly merchants: Map<string, MerchantRecords>;
   addJob(job: JobRecord): void;
   readonly clock: SandboxClock;
 }
@@ -20,7 +20,7 @@ export function loadRecords(records: Iterable<readonly [string, RecordValue]>, t
     const [key, value] = entry;
     if (key.startsWith('~/merchant/')) {
       const merchant = value as unknown as MerchantRecord;
-      target.merchants.set(merchant.clientId, new MerchantState(merchant));
+      target.merchants.set(merchant.clientId, new MerchantRecords(merchant));
     } else rest.push(entry);
   }
   for (const [key, value] of rest) {
@@ -35,12 +35,12 @@ export function loadRecords(records: Iterable<readonly [string, RecordValue]>, t
     const [clientId = '', collection = '', ...id] = key.split('/');
     const state = target.merchants.get(clientId);
     if (!state || !(collections as readonly string[]).includes(collection)) continue;
-    state.map(collection as Collection).set(id.join('/'), value);
+    state.set(collection as Collection, id.join('/'), value);
   }
 }
 
 /** Every record the store would hold, copied, so the caller may keep or change them freely. */
-export function exportRecords(merchants: Iterable<MerchantState>, jobs: readonly JobRecord[], clockOffsetMs: number): Array<[string, RecordValue]> {
+export function exportRecords(merchants: Iterable<MerchantRecords>, jobs: readonly JobRecord[], clockOffsetMs: number): Array<[string, RecordValue]> {
   const records: Array<[string, RecordValue]> = [];
   const copy = (value: unknown) => JSON.parse(JSON.stringify(value)) as RecordValue;
   const states = [...merchants];

@@ -18,7 +18,7 @@ export interface MerchantSnapshot {
  * Payouts are kept apart by kind: a wallet transfer's number does not answer Query transfer to bank.
  */
 export function latestReferences(state: MerchantState): Readonly<Record<string, string | undefined>> {
-  const last = <T>(map: Map<string, T>): T | undefined => [...map.values()].at(-1);
+  const last = <T>(map: ReadonlyMap<string, T>): T | undefined => [...map.values()].at(-1);
   const payouts = [...state.payouts.values()];
   const newestPayout = (kind: PayoutKind) => payouts.filter((record) => record.kind === kind).at(-1)?.payout.merchantTransferNo;
   return {

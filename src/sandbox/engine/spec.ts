@@ -93,6 +93,8 @@ export interface EngineSpec {
   };
   readonly rateLimits: ReadonlyArray<{readonly name: string; readonly perSecond: number; readonly operations: readonly string[]}>;
   readonly pageSizeDefault: number;
+  /** Create order, DYNAMIC_QR: how long the QR code stays scannable when qrExpiresInSeconds is left out (its schema's default). */
+  readonly qrExpiresDefaultSeconds: number;
   /** Create order: the fields each scene requires beyond the common ones (SCENE_PARAMETERS_MISSING). */
   readonly sceneFields: Readonly<Record<string, readonly string[]>>;
   readonly sandbox: SandboxData;
@@ -287,6 +289,9 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData, stat
   const delivery = doc['x-notification-delivery'] as (OpenApiDocument['x-notification-delivery'] & {timeoutSeconds?: number; eventRetentionDays?: number}) | undefined;
   if (!delivery) throw new SpecError('The contract has no x-notification-delivery.');
   const pageSize = deref(doc, doc.components?.parameters?.['PageSize'] ?? ({} as ParameterObject)).schema?.default;
+  const qrSchema = doc.components?.schemas?.['DynamicQrScene'] as {properties?: Record<string, {default?: unknown}>} | undefined;
+  const qrExpiresDefaultSeconds = qrSchema?.properties?.['qrExpiresInSeconds']?.default;
+  if (typeof qrExpiresDefaultSeconds !== 'number') throw new SpecError('DynamicQrScene.qrExpiresInSeconds has no default: the sandbox needs it for a QR code created without one.');
 
   const sceneFields = sceneFieldsOf(doc);
 
@@ -312,6 +317,7 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData, stat
     },
     rateLimits,
     pageSizeDefault: typeof pageSize === 'number' ? pageSize : 20,
+    qrExpiresDefaultSeconds,
     sandbox,
   };
 }

@@ -158,59 +158,113 @@ export interface JobRecord {
 export const collections = ['order', 'tombstone', 'refund', 'refundNo', 'payout', 'agreement', 'token', 'chargeback', 'quote', 'event', 'ledger', 'nonce', 'authCode'] as const;
 export type Collection = (typeof collections)[number];
 
-/** All records of one merchant, kept in memory; every change goes through `put` so it reaches the store. */
-export class MerchantState {
-  readonly orders = new Map<string, OrderRecord>();
+/** A merchant's records as domain code sees them: maps it can read; every change goes through Tx. */
+export interface MerchantState {
+  readonly merchant: Readonly<MerchantRecord>;
+  readonly orders: ReadonlyMap<string, OrderRecord>;
   /** merchantOrderNo blocked by Revoke order before any order existed. */
+  readonly tombstones: ReadonlyMap<string, string>;
+  readonly refunds: ReadonlyMap<string, RefundRecord>;
+  /** merchantRefundNo to refundId. */
+  readonly refundNos: ReadonlyMap<string, string>;
+  readonly payouts: ReadonlyMap<string, PayoutRecord>;
+  readonly agreements: ReadonlyMap<string, AgreementRecord>;
+  /** Agreement tokens issued by authorised agreements, to their merchantAgreementNo. */
+  readonly tokens: ReadonlyMap<string, string>;
+  readonly chargebacks: ReadonlyMap<string, ChargebackRecord>;
+  readonly quotes: ReadonlyMap<string, QuoteRecord>;
+  readonly events: ReadonlyMap<string, EventRecord>;
+  readonly ledger: ReadonlyMap<string, LedgerEntry>;
+  /** Nonces seen, to the time they may be forgotten. */
+  readonly nonces: ReadonlyMap<string, number>;
+  /** Auth codes issued by the wallet bridge (shopper API), to {wallet, issuedAt, used}. */
+  readonly authCodes: ReadonlyMap<string, AuthCodeRecord>;
+  map(collection: Collection): ReadonlyMap<string, unknown>;
+  /** The committed records this state reads through (itself, outside a unit of work): what a derived cache is kept for. */
+  readonly committed: MerchantState;
+}
+
+export interface AuthCodeRecord {
+  wallet: string;
+  issuedAt: number;
+  used: boolean;
+}
+
+/** The field of MerchantState that holds each collection. */
+const fieldOf = {
+  order: 'orders',
+  tombstone: 'tombstones',
+  refund: 'refunds',
+  refundNo: 'refundNos',
+  payout: 'payouts',
+  agreement: 'agreements',
+  token: 'tokens',
+  chargeback: 'chargebacks',
+  quote: 'quotes',
+  event: 'events',
+  ledger: 'ledger',
+  nonce: 'nonces',
+  authCode: 'authCodes',
+} as const satisfies Record<Collection, keyof MerchantState>;
+
+export const collectionField = (collection: Collection): (typeof fieldOf)[Collection] => fieldOf[collection];
+
+/**
+ * The committed records of one merchant, in memory. Only the shell writes them (loading, and applying a
+ * finished unit of work, unit.ts); every value in them is deep-frozen, so code that reads a record here
+ * can never change it in place.
+ */
+export class MerchantRecords implements MerchantState {
+  readonly orders = new Map<string, OrderRecord>();
   readonly tombstones = new Map<string, string>();
   readonly refunds = new Map<string, RefundRecord>();
-  /** merchantRefundNo to refundId. */
   readonly refundNos = new Map<string, string>();
   readonly payouts = new Map<string, PayoutRecord>();
   readonly agreements = new Map<string, AgreementRecord>();
-  /** Agreement tokens issued by authorised agreements, to their merchantAgreementNo. */
   readonly tokens = new Map<string, string>();
   readonly chargebacks = new Map<string, ChargebackRecord>();
   readonly quotes = new Map<string, QuoteRecord>();
   readonly events = new Map<string, EventRecord>();
   readonly ledger = new Map<string, LedgerEntry>();
-  /** Nonces seen, to the time they may be forgotten. */
   readonly nonces = new Map<string, number>();
-  /** Auth codes issued by the wallet bridge (shopper API), to {wallet, issuedAt, used}. */
-  readonly authCodes = new Map<string, {wallet: string; issuedAt: number; used: boolean}>();
+  readonly authCodes = new Map<string, AuthCodeRecord>();
+  private current: Readonly<MerchantRecord>;
 
-  constructor(public merchant: MerchantRecord) {}
+  constructor(merchant: MerchantRecord) {
+    this.current = deepFreeze(merchant);
+  }
+
+  get merchant(): Readonly<MerchantRecord> {
+    return this.current;
+  }
+
+  get committed(): MerchantState {
+    return this;
+  }
+
+  /** Replaces the merchant's own record (keys, settings). */
+  setMerchant(merchant: MerchantRecord): void {
+    this.current = deepFreeze(merchant);
+  }
 
   map(collection: Collection): Map<string, unknown> {
-    switch (collection) {
-      case 'order':
-        return this.orders;
-      case 'tombstone':
-        return this.tombstones;
-      case 'refund':
-        return this.refunds;
-      case 'refundNo':
-        return this.refundNos;
-      case 'payout':
-        return this.payouts;
-      case 'agreement':
-        return this.agreements;
-      case 'token':
-        return this.tokens;
-      case 'chargeback':
-        return this.chargebacks;
-      case 'quote':
-        return this.quotes;
-      case 'event':
-        return this.events;
-      case 'ledger':
-        return this.ledger;
-      case 'nonce':
-        return this.nonces;
-      case 'authCode':
-        return this.authCodes;
-    }
+    return this[fieldOf[collection]];
   }
+
+  /** Sets a record, frozen; undefined deletes it. */
+  set(collection: Collection, id: string, value: unknown): void {
+    const map = this.map(collection);
+    if (value === undefined) map.delete(id);
+    else map.set(id, deepFreeze(value));
+  }
+}
+
+/** Freezes a JSON value and everything in it, so nobody can change it in place; returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const member of Object.values(value)) deepFreeze(member);
+  return value;
 }
 
 /** Collects the records one call or clock step changed, for one commit. */

@@ -2,10 +2,10 @@
 import {canonicalString, formatSignatureHeader} from '../../../lib/signing';
 import type {DeliveryLogEntry, SimulatedNotification, SimulateNotificationInput} from '../api';
 import {isoSeconds} from '../clock';
-import {isAcknowledgement, type NotificationTransport} from '../http';
+import {isAcknowledgement, type DeliveryResult, type NotificationTransport} from '../http';
 import {randomId, randomNonce} from '../ids';
 import type {NotifySource} from '../spec';
-import type {EventRecord, Json, JsonObject, MerchantState} from '../state';
+import type {EventRecord, JobRecord, Json, JsonObject, MerchantState} from '../state';
 import {reject, type Reply, type Tx} from '../tx';
 import {copyJson, hasForbiddenMember, isHttpUrl, isObject, msPerSecond} from '../values';
 import {paginate, pagination, timeRange} from './lists';
@@ -84,10 +84,20 @@ export interface DeliveryChannel {
   readonly log: DeliveryLogEntry[];
 }
 
-/** Signs and sends one delivery attempt, and records its result and the next attempt. */
-export async function deliver(tx: Tx, channel: DeliveryChannel, state: MerchantState, record: EventRecord, trigger: 'SCHEDULE' | 'REDELIVER'): Promise<void> {
-  const url = record.event['notifyUrl'];
-  if (typeof url !== 'string') return;
+/** One delivery attempt that was sent, and what the receiver answered. */
+export interface SentDelivery {
+  readonly notificationId: string;
+  readonly url: string;
+  readonly trigger: 'SCHEDULE' | 'REDELIVER';
+  readonly result: DeliveryResult;
+}
+
+/** Signs and sends one delivery attempt of an event.deliver job; reads state, never writes it. */
+export async function sendDelivery(tx: Pick<Tx, 'spec' | 'clock'>, channel: DeliveryChannel, state: MerchantState, job: JobRecord): Promise<SentDelivery | undefined> {
+  const record = state.events.get(job.ref);
+  const url = record?.event['notifyUrl'];
+  if (!record || typeof url !== 'string') return undefined;
+  const trigger = job.data?.['trigger'] === 'REDELIVER' ? 'REDELIVER' : 'SCHEDULE';
   const body = JSON.stringify(record.event['notification']);
   const timestamp = isoSeconds(tx.clock.now());
   const nonce = randomNonce();
@@ -108,6 +118,14 @@ export async function deliver(tx: Tx, channel: DeliveryChannel, state: MerchantS
     'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: channel.keyVersion, signature}),
   };
   const result = channel.transport ? await channel.transport.deliver({url, headers, body, timeoutSeconds: tx.spec.delivery.timeoutSeconds}) : {error: 'no transport: the host delivers nothing'};
+  return {notificationId: record.event.notificationId, url, trigger, result};
+}
+
+/** Records a sent attempt on its event, as the event is now (it may have changed while the attempt was out), and the next attempt. */
+export function recordDelivery(tx: Tx, channel: DeliveryChannel, state: MerchantState, sent: SentDelivery): void {
+  const record = state.events.get(sent.notificationId);
+  if (!record) return;
+  const {url, trigger, result} = sent;
   const acknowledged = isAcknowledgement(result);
   const at = isoSeconds(tx.clock.now());
   const attempt = {at, acknowledged, trigger, ...('status' in result ? {httpStatus: result.status} : {}), ...(acknowledged ? {} : {error: 'error' in result ? result.error : `HTTP ${result.status} without {"code":"SUCCESS"}`})};

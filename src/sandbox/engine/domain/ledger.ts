@@ -12,6 +12,8 @@ export interface BalanceCache {
   totals: Map<string, {available: number; pending: number; frozen: number}>;
   /** Pending amounts by the day they become available. */
   pendingByDay: Map<string, Map<string, number>>;
+  /** How many entries, by sequence, the sums hold. */
+  count: number;
 }
 
 export function addToCache(cache: BalanceCache, entry: LedgerEntry): void {
@@ -27,31 +29,53 @@ export function addToCache(cache: BalanceCache, entry: LedgerEntry): void {
   }
 }
 
+/** Ledger entries are numbered in order: the id of the entry after `count` of them. */
+const entryId = (count: number): string => String(count).padStart(10, '0');
+
 export function post(tx: Tx, state: MerchantState, entry: Omit<LedgerEntry, 'id' | 'at'> & {at?: number}): LedgerEntry {
-  const record: LedgerEntry = {...entry, id: `${String(state.ledger.size).padStart(10, '0')}`, at: entry.at ?? tx.clock.now()};
+  const record: LedgerEntry = {...entry, id: entryId(state.ledger.size), at: entry.at ?? tx.clock.now()};
   tx.put(state, 'ledger', record.id, record);
-  const cache = balanceCaches.get(state);
-  if (cache) addToCache(cache, record);
   return record;
 }
 
-/** Running sums of the ledger per merchant, so a balance check does not read every entry. Derived: rebuilt after a load. */
+/**
+ * Running sums of the committed ledger per merchant, so a balance check does not read every entry. Derived:
+ * built on first use, then brought up to date with the entries committed since (the ledger only grows).
+ */
 const balanceCaches = new WeakMap<MerchantState, BalanceCache>();
 
-function cacheOf(state: MerchantState): BalanceCache {
-  let cache = balanceCaches.get(state);
+function cacheOf(committed: MerchantState): BalanceCache {
+  let cache = balanceCaches.get(committed);
+  for (let count = cache?.count ?? 0; cache && count < committed.ledger.size; count += 1) {
+    const entry = committed.ledger.get(entryId(count));
+    if (!entry) cache = undefined;
+    else addToCache(cache, entry);
+    if (cache) cache.count = count + 1;
+  }
   if (!cache) {
-    cache = {totals: new Map(), pendingByDay: new Map()};
-    for (const entry of state.ledger.values()) addToCache(cache, entry);
-    balanceCaches.set(state, cache);
+    cache = {totals: new Map(), pendingByDay: new Map(), count: committed.ledger.size};
+    for (const entry of committed.ledger.values()) addToCache(cache, entry);
+    balanceCaches.set(committed, cache);
   }
   return cache;
+}
+
+/** The committed sums, plus the entries the call's unit of work has posted so far (they follow the committed ones). */
+function sumsOf(state: MerchantState): BalanceCache {
+  const committed = cacheOf(state.committed);
+  if (state === state.committed || state.ledger.size === committed.count) return committed;
+  const sums: BalanceCache = {totals: new Map([...committed.totals].map(([currency, totals]) => [currency, {...totals}])), pendingByDay: new Map([...committed.pendingByDay].map(([day, amounts]) => [day, new Map(amounts)])), count: committed.count};
+  for (let count = committed.count; count < state.ledger.size; count += 1) {
+    const entry = state.ledger.get(entryId(count));
+    if (entry) addToCache(sums, entry);
+  }
+  return sums;
 }
 
 /** Balances by currency now: the sums of the ledger's legs, with pending amounts whose day has come counted as available. */
 export function balancesOf(tx: Tx, state: MerchantState): Map<string, {available: number; pending: number; frozen: number}> {
   const result = new Map<string, {available: number; pending: number; frozen: number}>();
-  const cache = cacheOf(state);
+  const cache = sumsOf(state);
   const today = utcDay(tx.clock.now());
   for (const [currency, totals] of cache.totals) result.set(currency, {...totals});
   for (const [day, amounts] of cache.pendingByDay) {

@@ -44,17 +44,17 @@ export async function registrationOf(input: MerchantRegistration, taken: (client
 
 export function addKey(tx: Tx, state: MerchantState, keyVersion: number, publicKeyPem: string): {keyVersion: number} {
   if (!Number.isInteger(keyVersion) || keyVersion < 1) reject('INVALID_PARAMETER', 'keyVersion must be a positive integer.');
-  state.merchant.keys[String(keyVersion)] = publicKeyPem;
-  tx.saveMerchant(state);
+  tx.saveMerchant(state, {...state.merchant, keys: {...state.merchant.keys, [String(keyVersion)]: publicKeyPem}});
   return {keyVersion};
 }
 
 export function configureMerchant(tx: Tx, state: MerchantState, settings: MerchantSettings): {defaultNotifyUrl: string | null; compressedRetries: boolean} {
+  const merchant = {...state.merchant};
   if (settings.defaultNotifyUrl !== undefined) {
     if (settings.defaultNotifyUrl !== null && !/^https?:\/\/[^\s]+$/.test(settings.defaultNotifyUrl)) reject('INVALID_PARAMETER', 'defaultNotifyUrl must be an http or https URL.');
-    state.merchant.defaultNotifyUrl = settings.defaultNotifyUrl;
+    merchant.defaultNotifyUrl = settings.defaultNotifyUrl;
   }
-  if (settings.compressedRetries !== undefined) state.merchant.compressedRetries = settings.compressedRetries;
-  tx.saveMerchant(state);
-  return {defaultNotifyUrl: state.merchant.defaultNotifyUrl, compressedRetries: state.merchant.compressedRetries};
+  if (settings.compressedRetries !== undefined) merchant.compressedRetries = settings.compressedRetries;
+  tx.saveMerchant(state, merchant);
+  return {defaultNotifyUrl: merchant.defaultNotifyUrl, compressedRetries: merchant.compressedRetries};
 }

@@ -185,7 +185,7 @@ export function nextAction(tx: Tx, scene: string, orderId: string, body: JsonObj
     case 'IN_APP_SDK':
       return {type: 'SDK', sdkOrderString: `vx1.${orderId}.${randomToken(32)}`};
     case 'DYNAMIC_QR': {
-      const seconds = typeof body['qrExpiresInSeconds'] === 'number' ? body['qrExpiresInSeconds'] : 300;
+      const seconds = typeof body['qrExpiresInSeconds'] === 'number' ? body['qrExpiresInSeconds'] : tx.spec.qrExpiresDefaultSeconds;
       return {type: 'QR_CODE', qrContent: `https://${tx.hosts.cashier}/qr/${orderId}`, qrExpiresAt: isoSeconds(now + seconds * msPerSecond)};
     }
     case 'JSAPI':

@@ -135,14 +135,16 @@ export function payOrder(tx: Tx, state: MerchantState, merchantOrderNo: string, 
 }
 
 export function payCash(tx: Tx, state: MerchantState, paymentReference: string) {
-  const record = [...state.orders.values()].find((candidate) => candidate.paymentReference === paymentReference);
-  if (!record) return reject('ORDER_NOT_FOUND', `No cash order has the payment reference ${paymentReference}.`);
-  return shopperPayNow(tx, state, record, {method: 'CASH'});
+  const found = [...state.orders.values()].find((candidate) => candidate.paymentReference === paymentReference);
+  if (!found) return reject('ORDER_NOT_FOUND', `No cash order has the payment reference ${paymentReference}.`);
+  // Records met while iterating are the committed, frozen ones: the call edits its own copy, by number.
+  return shopperPayNow(tx, state, findOrder(tx, state, found.order.merchantOrderNo), {method: 'CASH'});
 }
 
 export function scanQr(tx: Tx, state: MerchantState, qrContent: string, wallet: {phone: string; pin: string}) {
-  const record = [...state.orders.values()].find((candidate) => candidate.nextAction['qrContent'] === qrContent);
-  if (!record) return reject('ORDER_NOT_FOUND', 'No order shows this QR code.');
+  const found = [...state.orders.values()].find((candidate) => candidate.nextAction['qrContent'] === qrContent);
+  if (!found) return reject('ORDER_NOT_FOUND', 'No order shows this QR code.');
+  const record = findOrder(tx, state, found.order.merchantOrderNo);
   if (typeof record.nextAction['qrExpiresAt'] === 'string' && tx.clock.now() > Date.parse(record.nextAction['qrExpiresAt'])) reject('ORDER_CLOSED', 'The QR code has expired.');
   return shopperPayNow(tx, state, record, {method: 'WALLET', ...wallet});
 }

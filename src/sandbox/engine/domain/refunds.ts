@@ -22,7 +22,8 @@ export function revokeRefundOf(state: MerchantState, merchantOrderNo: string): R
 export function revokeOrder(tx: Tx, state: MerchantState, merchantOrderNo: string, body: JsonObject | undefined): Reply {
   const record = state.orders.get(merchantOrderNo);
   if (!record) {
-    if (!state.tombstones.has(merchantOrderNo)) tx.put(state, 'tombstone', merchantOrderNo, isoSeconds(tx.clock.now()));
+    // The contract's tombstone (x-idempotency.tombstone) outlives the rejection that answers this call.
+    if (!state.tombstones.has(merchantOrderNo)) tx.putEvenIfRejected(state, 'tombstone', merchantOrderNo, isoSeconds(tx.clock.now()));
     return reject('ORDER_NOT_FOUND', `No order ${merchantOrderNo} exists; the number is now blocked, so a Create order still in flight fails with ORDER_CLOSED.`);
   }
   const status = record.order.status;

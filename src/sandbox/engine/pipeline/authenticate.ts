@@ -6,18 +6,20 @@
 import {canonicalString, importPublicKey, parseSignatureHeader, verifyCanonical} from '../../../lib/signing';
 import {isoSeconds} from '../clock';
 import type {SandboxRequest} from '../http';
-import type {MerchantState} from '../state';
+import type {MerchantRecords, MerchantState} from '../state';
 import {reject, type Tx} from '../tx';
+import type {UnitOfWork} from '../unit';
 import {isRealTimestamp, msPerSecond} from '../values';
 
 export interface Authenticator {
-  authenticate(request: SandboxRequest, headers: Record<string, string | undefined>): Promise<MerchantState>;
+  /** The calling merchant, as the call's unit of work sees it, with the request's nonce remembered in it. */
+  authenticate(unit: Pick<UnitOfWork, 'tx' | 'view'>, request: SandboxRequest, headers: Record<string, string | undefined>): Promise<MerchantState>;
 }
 
 /** An authenticator over the engine's merchants, with imported public keys kept by PEM. */
-export function createAuthenticator(tx: Tx, merchantOf: (clientId: string) => MerchantState | undefined): Authenticator {
+export function createAuthenticator(tx: Pick<Tx, 'spec' | 'clock'>, merchantOf: (clientId: string) => MerchantRecords | undefined): Authenticator {
   const publicKeys = new Map<string, CryptoKey>();
-  const lastSweep = new WeakMap<MerchantState, number>();
+  const lastSweep = new WeakMap<MerchantRecords, number>();
 
   async function publicKey(pem: string): Promise<CryptoKey> {
     let key = publicKeys.get(pem);
@@ -28,16 +30,22 @@ export function createAuthenticator(tx: Tx, merchantOf: (clientId: string) => Me
     return key;
   }
 
-  /** Forgets expired nonces, at most once a minute per merchant: a sweep walks them all. */
-  function sweepNonces(state: MerchantState): void {
+  /**
+   * Forgets expired nonces, at most once a minute per merchant (a sweep walks them all), and remembers this
+   * request's: the one place a call writes nonces, kept even when the call is then rejected.
+   */
+  function rememberNonce(unit: Pick<UnitOfWork, 'tx'>, records: MerchantRecords, state: MerchantState, nonce: string): void {
     const now = tx.clock.now();
-    if (state.nonces.size < 256 || now - (lastSweep.get(state) ?? 0) < 60 * msPerSecond) return;
-    lastSweep.set(state, now);
-    for (const [nonce, until] of state.nonces) if (until < now) tx.put(state, 'nonce', nonce, undefined);
+    if (state.nonces.size >= 256 && now - (lastSweep.get(records) ?? 0) >= 60 * msPerSecond) {
+      lastSweep.set(records, now);
+      for (const [seen, until] of state.nonces) if (until < now) unit.tx.putEvenIfRejected(state, 'nonce', seen, undefined);
+    }
+    if (state.nonces.has(nonce)) reject('NONCE_REUSED', `X-Nonce ${nonce} was used in the last ${tx.spec.signing.nonceRetentionSeconds} seconds.`);
+    unit.tx.putEvenIfRejected(state, 'nonce', nonce, now + tx.spec.signing.nonceRetentionSeconds * msPerSecond);
   }
 
   /** The merchant the headers name, when the timestamp, nonce and merchant are well formed and known. */
-  function merchantFor(headers: Record<string, string | undefined>): MerchantState {
+  function merchantFor(headers: Record<string, string | undefined>): MerchantRecords {
     const clientId = headers['x-client-id'];
     if (!clientId) reject('INVALID_PARAMETER', 'The X-Client-Id header is missing.');
     const timestamp = headers['x-timestamp'] ?? '';
@@ -54,7 +62,7 @@ export function createAuthenticator(tx: Tx, merchantOf: (clientId: string) => Me
   }
 
   return {
-    async authenticate(request, headers) {
+    async authenticate(unit, request, headers) {
       const merchant = merchantFor(headers);
       const clientId = merchant.merchant.clientId;
       const timestamp = headers['x-timestamp'] ?? '';
@@ -71,10 +79,9 @@ export function createAuthenticator(tx: Tx, merchantOf: (clientId: string) => Me
       if (!(await verifyCanonical(canonical, signature.signature, await publicKey(pem)))) {
         reject('INVALID_SIGNATURE', 'The signature does not verify over the canonical string of this request: method, the target exactly as sent, client ID, timestamp, nonce and the raw body.');
       }
-      sweepNonces(merchant);
-      if (merchant.nonces.has(nonce)) reject('NONCE_REUSED', `X-Nonce ${nonce} was used in the last ${tx.spec.signing.nonceRetentionSeconds} seconds.`);
-      tx.put(merchant, 'nonce', nonce, tx.clock.now() + tx.spec.signing.nonceRetentionSeconds * msPerSecond);
-      return merchant;
+      const state = unit.view(merchant);
+      rememberNonce(unit, merchant, state, nonce);
+      return state;
     },
   };
 }
