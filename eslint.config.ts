@@ -144,7 +144,7 @@ export default tseslint.config(
   {
     // The sandbox's local server and the MCP server are Node programs beside the engine: they read the
     // contract through src/contract/node and files from disk, never through a build plugin.
-    files: ['src/sandbox/server/**', 'src/mcp/**'],
+    files: ['src/sandbox/hosts/server/**', 'src/sandbox/hosts/mcp/**'],
     rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests, importRules.hostsNoPlugins)},
   },
   {

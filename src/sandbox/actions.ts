@@ -2,7 +2,7 @@
  * The sandbox's shopper, clock and control actions, declared once: a name, the HTTP route of the local
  * server, an input schema and the effect, which calls the engine's public `shopper.*`, `control.*` or
  * `advance`. The local server's /_sandbox/ routes, the MCP server's sandbox_* action tools
- * (src/mcp/actionTools.ts), the sandbox targets the widgets use (src/sandbox/client/) and the tests follow
+ * (src/sandbox/hosts/mcp/actionTools.ts), the sandbox targets the widgets use (src/sandbox/client/) and the tests follow
  * from this list: an action added here is served over HTTP, is an MCP tool and is callable in the page at
  * once (tests/unit/sandboxActions.test.ts and tests/mcp/tools.test.ts hold them to it).
  *

@@ -18,8 +18,8 @@ import path from 'node:path';
 import newman, {type NewmanRunOptions, type NewmanRunSummary} from 'newman';
 import {buildPostmanCollection, type PostmanCollection} from '../../src/contract/node/postman';
 import {loadContract} from '../../src/contract/node/loadContract';
-import {createNodeEngine, repoRoot} from '../../src/sandbox/server/loadEngine';
-import {startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
+import {createNodeEngine, repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
+import {startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 
 const publishedFile = path.join(repoRoot, 'build-test', 'veloxa-pay.postman_collection.json');
 const merchantPrivateKeyPem = readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'merchant-test-private.pem'), 'utf8');

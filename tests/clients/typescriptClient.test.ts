@@ -16,8 +16,8 @@ import path from 'node:path';
 import openapiTS, {astToString} from 'openapi-typescript';
 import {parse} from 'yaml';
 import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
-import {createNodeEngine, repoRoot} from '../../src/sandbox/server/loadEngine';
-import {startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
+import {createNodeEngine, repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
+import {startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 
 const clientDir = path.join(repoRoot, 'tests', 'clients', 'typescript');
 const published = path.join(repoRoot, 'build-test', 'openapi.yaml');

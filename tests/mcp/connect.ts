@@ -8,8 +8,8 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {InMemoryTransport} from '@modelcontextprotocol/sdk/inMemory.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import {createPortalMcpServer} from '../../src/mcp/server';
-import {repoRoot} from '../../src/sandbox/server/loadEngine';
+import {createPortalMcpServer} from '../../src/sandbox/hosts/mcp/server';
+import {repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
 
 export const fixtureSite = path.join(__dirname, 'fixtures', 'site');
 const testBuild = path.join(repoRoot, 'build-test');

@@ -18,7 +18,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {checksumsFile, downloads, downloadsPath, versionLine} from '../../src/lib/downloads';
-import {repoRoot, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {repoRoot, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {buildDownloads} from '../../tooling/bundles/bundle';
 import {sandboxClient} from '../support/sandboxClient';
 

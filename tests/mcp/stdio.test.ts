@@ -8,9 +8,9 @@ import {test} from 'node:test';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import {actionToolName} from '../../src/mcp/actionTools';
+import {actionToolName} from '../../src/sandbox/hosts/mcp/actionTools';
 import {sandboxActions} from '../../src/sandbox/actions';
-import {repoRoot} from '../../src/sandbox/server/loadEngine';
+import {repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
 import {fixtureSite} from './connect';
 
 test('npm run --silent mcp answers over stdio: it lists the tools and reads the docs directory it was given', async () => {

@@ -10,10 +10,10 @@ import path from 'node:path';
 import {after, before, describe, test} from 'node:test';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {sampleLanguages} from '../../src/lib/samples';
-import {actionToolName} from '../../src/mcp/actionTools';
+import {actionToolName} from '../../src/sandbox/hosts/mcp/actionTools';
 import {clockStepLimitSeconds, sandboxActions, shopperFixtures} from '../../src/sandbox/actions';
-import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
-import {controlEndpoints} from '../../src/sandbox/server/server';
+import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {controlEndpoints} from '../../src/sandbox/hosts/server/server';
 import {call, callJson, connect} from './connect';
 
 let client: Client;

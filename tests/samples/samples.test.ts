@@ -1,6 +1,6 @@
 /**
  * Every operation's and webhook's code samples, generated from the contract exactly as the pages show them,
- * run for real in all six languages against the local sandbox (src/sandbox/server, the engine behind
+ * run for real in all six languages against the local sandbox (src/sandbox/hosts/server, the engine behind
  * npm run sandbox), not a stand-in:
  * - every request sample, in every language, gets a real answer from the sandbox: before the samples run, a
  *   merchant of each (language, operation) is registered and given the objects the operation names with the
@@ -61,8 +61,8 @@ import {
 import type {JsonValue} from '../../src/contract/openapiTypes';
 import type {NotificationTransport, SandboxRequest, SandboxResponse} from '../../src/sandbox/engine/http';
 import type {RecordValue, SandboxStore} from '../../src/sandbox/engine/store';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
-import {createHttpTransport, startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {createHttpTransport, startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 import {repoRoot} from '../support/routeContract';
 import {sandboxClient} from '../support/sandboxClient';
 import {toolchains} from '../../tooling/toolchains';

@@ -27,8 +27,8 @@ import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical,
 import {isoSeconds} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
-import {requestBodyLimitBytes, startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {requestBodyLimitBytes, startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 import {operationPointerFor, responseProblems} from '../support/sandboxClient';
 
 const files = sandboxFiles();

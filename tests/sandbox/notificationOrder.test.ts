@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import {fixedClock} from '../../src/sandbox/engine/clock';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
 import type {JsonObject} from '../../src/sandbox/engine/state';
-import {createNodeEngine} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine} from '../../src/sandbox/hosts/server/loadEngine';
 import {engineClient} from '../support/sandboxClient';
 
 const start = Date.parse('2026-11-26T12:58:50Z');

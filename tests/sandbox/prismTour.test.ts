@@ -35,8 +35,8 @@ import path from 'node:path';
 import {canonicalString, formatSignatureHeader, importPrivateKey, signCanonical} from '../../src/lib/signing';
 import {isoSeconds, utcDay} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
-import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/server/loadEngine';
-import {startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
+import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 import {operationPointerFor, responseProblems} from '../support/sandboxClient';
 
 const files = sandboxFiles();

@@ -41,7 +41,7 @@ import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
 import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
 import type {JsonObject} from '../../src/sandbox/engine/state';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {canonicalString, importPublicKey, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
 import {deref, type OpenApiDocument} from '../../src/contract/openapiTypes';
 import {pointerSegment} from '../../src/contract/validator';

@@ -16,9 +16,9 @@ import os from 'node:os';
 import path from 'node:path';
 import {gunzipSync} from 'node:zlib';
 import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, parseSignatureHeader, responseCanonicalString, signCanonical, verifyCanonical} from '../../src/lib/signing';
-import {fileStore, SandboxDataError, type FileStore} from '../../src/sandbox/server/fileStore';
-import {createNodeEngine, repoRoot} from '../../src/sandbox/server/loadEngine';
-import {createHttpTransport, requestBodyLimitBytes, startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
+import {fileStore, SandboxDataError, type FileStore} from '../../src/sandbox/hosts/server/fileStore';
+import {createNodeEngine, repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
+import {createHttpTransport, requestBodyLimitBytes, startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 
 const vectors = path.join(repoRoot, 'api', 'test-vectors');
 const merchantPrivateKey = importPrivateKey(readFileSync(path.join(vectors, 'merchant-test-private.pem'), 'utf8'));

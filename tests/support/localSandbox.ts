@@ -4,8 +4,8 @@
  * tries again every 250 ms for up to 30 s, until the other spec has closed its server.
  */
 import {localSandboxOrigin} from '../../src/lib/tryIt';
-import {createNodeEngine} from '../../src/sandbox/server/loadEngine';
-import {createHttpTransport, startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
+import {createNodeEngine} from '../../src/sandbox/hosts/server/loadEngine';
+import {createHttpTransport, startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 
 const retryEveryMs = 250;
 const giveUpAfterMs = 30_000;

@@ -9,7 +9,7 @@
  * Used by tests/sandbox/properties.test.ts.
  */
 import fc from 'fast-check';
-import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 
 const data = sandboxFiles().spec.sandbox;
 

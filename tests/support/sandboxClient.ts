@@ -8,7 +8,7 @@ import path from 'node:path';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {SandboxRequest, SandboxResponse} from '../../src/sandbox/engine/http';
 import {matchOperation} from '../../src/sandbox/engine/pipeline/route';
-import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
 import {signRequest, verifyResponse} from '../../src/sandbox/client/signing';
 import {pointerSegment} from '../../src/contract/validator';

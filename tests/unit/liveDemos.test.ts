@@ -15,7 +15,7 @@ import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
 import {inPageTarget} from '../../src/sandbox/client/inPage';
 import {merchantClient} from '../../src/sandbox/client/merchant';
 import {fixedClock} from '../../src/sandbox/engine/clock';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {repoRoot} from '../support/routeContract';
 
 const vectorDir = path.join(repoRoot, 'api', 'test-vectors');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {createInbox, inboxEntriesOf, memoryInboxStorage, type InboxEntry, type InboxStorage} from '../../src/sandbox/client/inbox';
 import {importPublicKey} from '../../src/lib/signing';
 import {fixedClock, isoSeconds} from '../../src/sandbox/engine/clock';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 
 /** Storage that records what the inbox asked of it, and fails `add` while `failing` is set. */
 function recordingStorage(kept: InboxEntry[] = []) {

@@ -10,9 +10,9 @@ import {notificationSimulatorData, validatedPointers} from '../../plugins/conten
 import {loadContract} from '../../src/contract/node/loadContract';
 import {fixedClock} from '../../src/sandbox/engine/clock';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
-import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {canonicalString, importPublicKey, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
-import {localSimulateCommands, notificationTarget, rawNotificationRequest} from '../../src/lib/notificationSimulator';
+import {localSimulateCommands, notificationTarget, rawNotificationRequest} from '../../src/lib/notificationCatalogue';
 import {engineClient, providerPublicKeyPem} from '../support/sandboxClient';
 import path from 'node:path';
 

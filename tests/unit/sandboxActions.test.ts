@@ -9,8 +9,8 @@ import {bodyMembers, clockStepLimitSeconds, pathMembers, sandboxActions, shopper
 import {inPageTarget} from '../../src/sandbox/client/inPage';
 import {fixedClock} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
-import {controlEndpoints, startSandboxServer, type SandboxServer} from '../../src/sandbox/server/server';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {controlEndpoints, startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 
 let engine: SandboxEngine;
 let server: SandboxServer;

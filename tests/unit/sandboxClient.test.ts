@@ -14,7 +14,7 @@ import {httpTarget, TargetUnreachableError} from '../../src/sandbox/client/overH
 import {headerValue, signRequest, verifyNotification, verifyResponse, withContentType} from '../../src/sandbox/client/signing';
 import {fixedClock} from '../../src/sandbox/engine/clock';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import type {VectorFile} from '../../tooling/signingVectors';
 import {repoRoot} from '../support/routeContract';
 

@@ -29,7 +29,7 @@ import type {Root} from 'mdast';
 import type {MdxJsxFlowElement, MdxJsxTextElement} from 'mdast-util-mdx';
 import remarkSandboxData from '../../plugins/content/openapi-contract/remarkSandboxData';
 import {listOperations, type OpenApiDocument} from '../../src/contract/openapiTypes';
-import {formatMoney, formatSeconds, formatTotalSeconds, valueAtPath} from '../../src/lib/sandbox/describe';
+import {formatMoney, formatSeconds, formatTotalSeconds, valueAtPath} from '../../src/lib/sandboxDataText';
 import {
   amountEnding,
   createOrderOutcome,

@@ -9,7 +9,7 @@ import {fixedClock} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
 import {transition} from '../../src/sandbox/engine/tx';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {canonicalString, importPublicKey, parseSignatureHeader, verifyCanonical} from '../../src/lib/signing';
 import {engineClient, providerPublicKeyPem, type CallResult} from '../support/sandboxClient';
 

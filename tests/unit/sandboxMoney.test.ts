@@ -12,7 +12,7 @@ import {parse as parseYaml} from 'yaml';
 import {fixedClock, utcDay} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {paymentFee} from '../../src/sandbox/engine/rules/rules';
 import {engineClient, type CallResult} from '../support/sandboxClient';
 

@@ -7,7 +7,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {handlers} from '../../src/sandbox/engine/operations';
 import {operationIds} from '../../src/sandbox/engine/operationIds';
-import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 
 const contractIds = sandboxFiles().spec.operations.map((operation) => operation.operationId);
 

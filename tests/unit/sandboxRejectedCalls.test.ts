@@ -12,7 +12,7 @@ import {fixedClock, type SandboxClock} from '../../src/sandbox/engine/clock';
 import {handlers} from '../../src/sandbox/engine/operations';
 import type {RecordChange, RecordValue, SandboxStore} from '../../src/sandbox/engine/store';
 import {reject} from '../../src/sandbox/engine/tx';
-import {createNodeEngine} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine} from '../../src/sandbox/hosts/server/loadEngine';
 import {engineClient} from '../support/sandboxClient';
 
 const start = Date.parse('2026-11-25T10:00:00Z');

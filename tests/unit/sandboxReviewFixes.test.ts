@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fixedClock} from '../../src/sandbox/engine/clock';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {deref, type SchemaObject} from '../../src/contract/openapiTypes';
 import {engineClient, responseProblems, type CallResult} from '../support/sandboxClient';
 import {repoRoot} from '../support/routeContract';

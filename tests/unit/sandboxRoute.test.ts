@@ -6,7 +6,7 @@
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {matchOperation, pathOf} from '../../src/sandbox/engine/pipeline/route';
-import {sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 
 const routes = [
   {method: 'POST', path: '/v1/bank-transfers/quotes', id: 'quote'},

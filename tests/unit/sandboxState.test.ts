@@ -9,7 +9,7 @@ import {fixedClock} from '../../src/sandbox/engine/clock';
 import type {SandboxEngine} from '../../src/sandbox/engine/engine';
 import {stateFormat, type SandboxStateDocument} from '../../src/sandbox/engine/stateDocument';
 import type {RecordChange, RecordValue, SandboxStore} from '../../src/sandbox/engine/store';
-import {createNodeEngine} from '../../src/sandbox/server/loadEngine';
+import {createNodeEngine} from '../../src/sandbox/hosts/server/loadEngine';
 import {engineClient} from '../support/sandboxClient';
 
 const start = Date.parse('2026-11-25T10:00:00Z');

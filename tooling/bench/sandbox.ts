@@ -29,7 +29,7 @@ import {signRequest} from '../../src/sandbox/client/signing';
 import {brand} from '../../src/brand';
 import {fixedClock, isoSeconds} from '../../src/sandbox/engine/clock';
 import {SandboxEngine} from '../../src/sandbox/engine/engine';
-import {repoRoot, sandboxFiles} from '../../src/sandbox/server/loadEngine';
+import {repoRoot, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 
 export interface SandboxBenchOptions {
   /** Length of each measured window, in seconds (default 10). */

@@ -1,7 +1,7 @@
 /**
  * Builds the portal's downloads (src/lib/downloads.ts): the local sandbox and the MCP server, each one ES
  * module file that runs with Node.js and nothing else, plus SHA256SUMS. esbuild bundles every dependency;
- * the one module that reads api/ (src/sandbox/server/repoFiles.ts) is replaced by the contract, engine spec
+ * the one module that reads api/ (src/sandbox/hosts/server/repoFiles.ts) is replaced by the contract, engine spec
  * and test keys as checked now, so the file needs nothing beside it. plugins/content/downloads runs this
  * in the site build; the tests run it directly when there is no build.
  */
@@ -10,10 +10,10 @@ import {mkdir, readFile, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {build, type Plugin} from 'esbuild';
 import {checksumsFile, downloads, type Download} from '../../src/lib/downloads';
-import {readSandboxFiles} from '../../src/sandbox/server/repoFiles';
-import {snapshotOf} from '../../src/sandbox/server/sandboxFiles';
+import {readSandboxFiles} from '../../src/sandbox/hosts/server/repoFiles';
+import {snapshotOf} from '../../src/sandbox/hosts/server/sandboxFiles';
 
-const sandboxFilesModule = path.resolve(__dirname, '..', '..', 'src', 'sandbox', 'server', 'sandboxFiles.ts');
+const sandboxFilesModule = path.resolve(__dirname, '..', '..', 'src', 'sandbox', 'hosts', 'server', 'sandboxFiles.ts');
 
 /** The Node.js version the files are built for: the portal's engines field (>= 20). */
 const nodeTarget = 'node20';

@@ -1,12 +1,12 @@
 /**
  * Remark plugin that hands the sandbox data (api/sandbox.yaml) to the components of
- * src/components/sandbox/, the way remarkApiReference hands the contract to the API components:
+ * src/components/sandboxData/, the way remarkApiReference hands the contract to the API components:
  * inlined into the page at MDX compile time, so nothing is fetched in the browser and a page ships
  * only the sections its components use.
  *
  * A page imports the components it wants and writes them without data:
  *
- *   import SandboxWallets from '@site/src/components/sandbox/SandboxWallets';
+ *   import SandboxWallets from '@site/src/components/sandboxData/SandboxWallets';
  *   <SandboxWallets />
  *   The wallet's PIN is <SandboxValue path="wallets.0.pin" />.
  *
@@ -21,7 +21,7 @@ import type {Expression, Program} from 'estree';
 import type {Nodes, Root} from 'mdast';
 import type {MdxJsxFlowElement, MdxJsxTextElement, MdxjsEsm} from 'mdast-util-mdx';
 import {valueToEstree} from 'estree-util-value-to-estree';
-import {valueAtPath} from '../../../src/lib/sandbox/describe';
+import {valueAtPath} from '../../../src/lib/sandboxDataText';
 import type {OperationRef, SandboxData} from '../../../src/sandbox/engine/rules/types';
 import {checkApiPages, scanApiPages} from '../../../src/contract/node/apiPages';
 import {contractRelativePath, loadContract, type LoadedContract} from '../../../src/contract/node/loadContract';

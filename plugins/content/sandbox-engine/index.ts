@@ -23,7 +23,7 @@ import standaloneCode from 'ajv/dist/standalone';
 import {validatorDocument} from '../../../src/contract/sharedParts';
 import {buildOperationView, type BodyView, type FieldView} from '../../../src/contract/apiModel';
 import {deref, listOperations, type OpenApiDocument} from '../../../src/contract/openapiTypes';
-import type {NotificationSimulatorData} from '../../../src/lib/notificationSimulator';
+import type {NotificationSimulatorData} from '../../../src/lib/notificationCatalogue';
 import type {TryItBodyForm, TryItData, TryItField, TryItMachine, TryItOperation, TryItVariant} from '../../../src/lib/tryIt';
 import {buildEngineSpec, type BrowserSandboxData, type EngineSpec} from '../../../src/sandbox/engine/spec';
 import {diagramDirectory, diagramFileName} from '../mermaid-diagrams/diagramStore';

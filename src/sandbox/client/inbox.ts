@@ -2,8 +2,8 @@
  * The notification inbox, written once for the hosts whose sandbox cannot post to the merchant's own
  * endpoint (the in-browser sandbox, the MCP server): it receives what the engine delivers, keeps it,
  * acknowledges it, lists it, verifies it as a merchant's handler would and keeps only the newest `limit`.
- * Where the entries live is injected: IndexedDB in the browser (src/sandbox/browser/inboxStore.ts), the
- * journal or memory in MCP (src/mcp/sandboxSession.ts). Isomorphic: no DOM, no Node.
+ * Where the entries live is injected: IndexedDB in the browser (src/sandbox/hosts/browser/inboxStore.ts), the
+ * journal or memory in MCP (src/sandbox/hosts/mcp/sandboxSession.ts). Isomorphic: no DOM, no Node.
  */
 import type {NotificationTransport} from '../engine/http';
 import {verifyNotification, type ProviderKey, type Verification} from './signing';

@@ -9,7 +9,7 @@ import {checkNotification, notificationBodyValidators} from '@site/src/component
 import type {StateMachine} from '@site/src/contract/openapiTypes';
 import type {TryItData} from '@site/src/lib/tryIt';
 import {importPrivateKey, importPublicKey} from '@site/src/lib/signing';
-import {browserSandbox} from '@site/src/sandbox/browser/host';
+import {browserSandbox} from '@site/src/sandbox/hosts/browser/host';
 import {merchantClient} from '@site/src/sandbox/client/merchant';
 import type {BrowserSandboxData} from '@site/src/sandbox/engine/spec';
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';

@@ -7,7 +7,7 @@
  * ORDER.PAID notification that reached the in-browser inbox the way a merchant's handler would.
  */
 import tryItJson from '@generated/sandbox-engine/tryit.json';
-import {browserSandbox, type InboxEntry, type SignedRequest} from '@site/src/sandbox/browser/host';
+import {browserSandbox, type InboxEntry, type SignedRequest} from '@site/src/sandbox/hosts/browser/host';
 import {importPublicKey, isTimestampFresh} from '@site/src/lib/signing';
 import {headerValue, verifyNotification} from '@site/src/sandbox/client/signing';
 import {requestTarget, type TryItData} from '@site/src/lib/tryIt';

@@ -4,7 +4,7 @@ import useBaseUrl from '@docusaurus/useBaseUrl';
 import notificationsJson from '@generated/sandbox-engine/notifications.json';
 import {importPublicKey} from '@site/src/lib/signing';
 import {verifyNotification} from '@site/src/sandbox/client/signing';
-import type {NotificationSimulatorData} from '@site/src/lib/notificationSimulator';
+import type {NotificationSimulatorData} from '@site/src/lib/notificationCatalogue';
 import {localSandboxMissing, localSandboxOrigin, localSandboxStart} from '@site/src/lib/tryIt';
 import type {DeliveryLogEntry} from '@site/src/sandbox/engine/engine';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
@@ -15,9 +15,9 @@ import styles from './styles.module.css';
 
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
 const simulatorData = notificationsJson as NotificationSimulatorData;
-const loadHost = () => import('@site/src/sandbox/browser/host');
+const loadHost = () => import('@site/src/sandbox/hosts/browser/host');
 /** The compiled validators alone: checking the data before anything runs never needs the engine. */
-const loadValidators = () => import('@site/src/sandbox/browser/schemaProblems');
+const loadValidators = () => import('@site/src/sandbox/hosts/browser/schemaProblems');
 
 /**
  * The notification simulator: produces a real notification of one of the contract's example scenarios in the

@@ -5,7 +5,7 @@
  * they found (tests/unit/widgetModels.test.ts).
  */
 import {isTimestampFresh} from '../../../lib/signing';
-import {localSimulateCommands, rawNotificationRequest} from '../../../lib/notificationSimulator';
+import {localSimulateCommands, rawNotificationRequest} from '../../../lib/notificationCatalogue';
 import type {InboxEntry} from '../../../sandbox/client/inbox';
 import {notificationCanonical} from '../../../sandbox/client/signing';
 import type {DeliveryLogEntry} from '../../../sandbox/engine/engine';

@@ -3,13 +3,13 @@ import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
-import type {BrowserSandbox} from '@site/src/sandbox/browser/host';
+import type {BrowserSandbox} from '@site/src/sandbox/hosts/browser/host';
 import type {Check} from './notificationChecks';
 import {advanceSteps, consoleReducer, initialConsoleState, readSeconds, says} from './model';
 import {loadCheckers, readConsole, type Checkers, type Row} from './view';
 import styles from './styles.module.css';
 
-const loadHost = () => import('@site/src/sandbox/browser/host');
+const loadHost = () => import('@site/src/sandbox/hosts/browser/host');
 
 /** Columns that hold money: right-aligned in tabular figures, so amounts line up by their last digit. */
 const moneyColumns = new Set(['Amount', 'Fee', 'Available', 'Pending', 'Frozen']);

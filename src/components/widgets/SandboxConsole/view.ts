@@ -4,7 +4,7 @@
  */
 import {base64ToBytes, importPublicKey} from '@site/src/lib/signing';
 import {fromMinorUnits, isCurrencyCode} from '@site/src/lib/money';
-import type {BrowserSandbox, InboxEntry} from '@site/src/sandbox/browser/host';
+import type {BrowserSandbox, InboxEntry} from '@site/src/sandbox/hosts/browser/host';
 import type {MerchantView} from '@site/src/sandbox/engine/engine';
 import type {LedgerEntry} from '@site/src/sandbox/engine/state';
 import {checkNotification, header, notificationBodyValidators, type CheckedNotification} from './notificationChecks';

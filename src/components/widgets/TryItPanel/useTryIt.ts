@@ -35,9 +35,9 @@ export type Outcome = {readonly status: 'idle'} | {readonly status: 'sending'} |
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
 export const tryIt = tryItJson as TryItData;
 const operationsById = new Map(tryIt.operations.map((operation) => [operation.operationId, operation]));
-const loadHost = () => import('@site/src/sandbox/browser/host');
+const loadHost = () => import('@site/src/sandbox/hosts/browser/host');
 /** The compiled validators alone: checking a request never needs the engine. */
-const loadValidators = () => import('@site/src/sandbox/browser/schemaProblems');
+const loadValidators = () => import('@site/src/sandbox/hosts/browser/schemaProblems');
 
 function initialValues(operation: TryItOperation, given: Record<string, string> = {}): Record<string, string> {
   return Object.fromEntries(

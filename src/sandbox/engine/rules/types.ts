@@ -1,7 +1,7 @@
 /**
  * The shape of api/sandbox.yaml, the sandbox's behaviour as data (its JSON Schema is
  * api/sandbox.schema.json). Read and checked in Node by
- * src/contract/node/sandboxData.ts; rendered by src/components/sandbox/; carried out
+ * src/contract/node/sandboxData.ts; rendered by src/components/sandboxData/; carried out
  * by the sandbox engine. Pure types: no React, no DOM, no Node built-ins.
  *
  * Amounts are integers in minor units, durations whole seconds, endings two-digit strings.

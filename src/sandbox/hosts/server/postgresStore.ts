@@ -1,0 +1,178 @@
+/**
+ * The sandbox's records in a PostgreSQL database (`npm run sandbox -- --database postgres://...`): the same
+ * SandboxStore as the journal file, so the engine behaves the same on either. Each batch is one transaction
+ * (all or nothing, durable when COMMIT returns, in the order given); the schema is created and upgraded by
+ * the versioned migrations below when the store opens.
+ *
+ * One sandbox process owns a database at a time, as one owns a journal file: it holds a session advisory
+ * lock for as long as it runs, and a second process is refused with a sentence that says so. A database
+ * that holds tables of something else is refused and left as it was.
+ */
+import pg from 'pg';
+import type {RecordChange, RecordValue, SandboxStore} from '../../engine/store';
+
+/** The database cannot be used: one line naming the database (password left out) and the problem. */
+export class SandboxDatabaseError extends Error {
+  constructor(database: string, problem: string) {
+    super(`database ${database}: ${problem}`);
+    this.name = 'SandboxDatabaseError';
+  }
+}
+
+/**
+ * The schema's versions, in order. A version once released is never edited: a change is a new version.
+ * Each runs in its own transaction and is recorded in sandbox_migration.
+ */
+export const migrations: ReadonlyArray<{readonly version: number; readonly name: string; readonly sql: string}> = [
+  {
+    version: 1,
+    name: 'records',
+    // json, not jsonb: a record comes back with its members in the order it was written.
+    sql: 'CREATE TABLE sandbox_record (key text PRIMARY KEY, value json NOT NULL)',
+  },
+];
+
+/** The advisory lock keys: one while migrating (any process), one for the owner of the database. */
+const migrationLock = 7_354_220_001;
+const ownerLock = 7_354_220_002;
+
+export interface PostgresStore extends SandboxStore {
+  /** The database, as the user gave it, without its password: for messages. */
+  readonly database: string;
+  /** The schema version the database is at once loaded. */
+  readonly schemaVersion: () => number;
+  /** Waits for the writes under way, gives back the lock and closes the connection. */
+  close(): Promise<void>;
+}
+
+/** The URL without its password, for messages and logs. */
+export function describeDatabase(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(an address that is not a URL)';
+  }
+}
+
+/** Applies the versions the database lacks, under a lock so that instances starting together do not race. */
+async function migrate(client: pg.Client, database: string): Promise<number> {
+  await client.query('SELECT pg_advisory_lock($1)', [migrationLock]);
+  try {
+    const tables = await client.query<{table_name: string}>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+    );
+    const names = tables.rows.map((row) => row.table_name);
+    const foreign = names.filter((name) => !name.startsWith('sandbox_'));
+    if (foreign.length > 0 && !names.includes('sandbox_migration')) {
+      throw new SandboxDatabaseError(database, `holds tables that are not a sandbox's (${foreign.slice(0, 5).join(', ')}); give it an empty database`);
+    }
+    await client.query('CREATE TABLE IF NOT EXISTS sandbox_migration (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const applied = new Set((await client.query<{version: number}>('SELECT version FROM sandbox_migration')).rows.map((row) => row.version));
+    const newest = Math.max(0, ...applied);
+    const known = migrations.at(-1)?.version ?? 0;
+    if (newest > known) throw new SandboxDatabaseError(database, `its schema is version ${newest}, newer than this sandbox knows (${known}); run the newer sandbox`);
+    for (const migration of migrations.filter((candidate) => !applied.has(candidate.version))) {
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO sandbox_migration (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new SandboxDatabaseError(database, `schema version ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
+      }
+    }
+    return known;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [migrationLock]);
+  }
+}
+
+/** Last write wins within a batch, as it does in the journal: one row per key. */
+function splitBatch(changes: readonly RecordChange[]): {keys: string[]; values: string[]; deleted: string[]} {
+  const last = new Map<string, RecordValue | undefined>();
+  for (const change of changes) last.set(change.key, change.value);
+  const keys: string[] = [];
+  const values: string[] = [];
+  const deleted: string[] = [];
+  for (const [key, value] of last) {
+    if (value === undefined) deleted.push(key);
+    else {
+      keys.push(key);
+      values.push(JSON.stringify(value));
+    }
+  }
+  return {keys, values, deleted};
+}
+
+export function postgresStore(url: string): PostgresStore {
+  const database = describeDatabase(url);
+  const client = new pg.Client({connectionString: url, application_name: 'veloxa-sandbox'});
+  let opened: Promise<void> | undefined;
+  let version = 0;
+  /** Every write goes through this chain: batches reach the database in the order they were made. */
+  let queue: Promise<unknown> = Promise.resolve();
+  // A connection lost while idle is reported on the next write; without a listener it would end the process.
+  client.on('error', () => undefined);
+
+  const open = () =>
+    (opened ??= (async () => {
+      try {
+        await client.connect();
+      } catch (error) {
+        throw new SandboxDatabaseError(database, `cannot connect: ${(error as Error).message}`);
+      }
+      const owner = await client.query<{locked: boolean}>('SELECT pg_try_advisory_lock($1) AS locked', [ownerLock]);
+      if (!owner.rows[0]?.locked) throw new SandboxDatabaseError(database, 'is in use by another sandbox; stop it first or give another database');
+      version = await migrate(client, database);
+    })());
+
+  const inTransaction = (work: () => Promise<void>): Promise<void> => {
+    const next = queue.then(async () => {
+      await open();
+      await client.query('BEGIN');
+      try {
+        await work();
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const write = async ({keys, values, deleted}: ReturnType<typeof splitBatch>) => {
+    if (deleted.length > 0) await client.query('DELETE FROM sandbox_record WHERE key = ANY($1::text[])', [deleted]);
+    if (keys.length > 0) {
+      await client.query(
+        'INSERT INTO sandbox_record (key, value) SELECT * FROM unnest($1::text[], $2::json[]) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        [keys, values],
+      );
+    }
+  };
+
+  return {
+    database,
+    schemaVersion: () => version,
+    async load() {
+      await open();
+      const rows = await client.query<{key: string; value: RecordValue}>('SELECT key, value FROM sandbox_record');
+      return rows.rows.map((row) => [row.key, row.value] as const);
+    },
+    commit: (changes) => (changes.length === 0 ? Promise.resolve() : inTransaction(() => write(splitBatch(changes)))),
+    clear: () => inTransaction(async () => void (await client.query('DELETE FROM sandbox_record'))),
+    replace: (records) =>
+      inTransaction(async () => {
+        await client.query('DELETE FROM sandbox_record');
+        await write(splitBatch(records.map(([key, value]) => ({key, value}))));
+      }),
+    async close() {
+      await queue;
+      if (opened) await client.end().catch(() => undefined);
+    },
+  };
+}
