@@ -11,14 +11,13 @@ import {
   CodeBlockContextProvider,
   type CodeBlockMetadata,
   createCodeBlockMetadata,
-  // BEGIN portal change: the theme's hook is replaced (see useCodeWordWrapWhenVisible below)
-  type useCodeWordWrap,
-  // END portal change
+  useCodeWordWrap,
 } from '@docusaurus/theme-common/internal';
 import type {Props} from '@theme/CodeBlock/Content/String';
 import CodeBlockLayout from '@theme/CodeBlock/Layout';
 // BEGIN portal change: see useCodeWordWrapWhenVisible below
 import {useHasBeenVisible} from '@site/src/hooks/useHasBeenVisible';
+import {withoutLazyCodeButtons} from '@site/src/browser/firstLoadSwitches';
 // END portal change
 
 function useCodeBlockMetadata(props: Props): CodeBlockMetadata {
@@ -88,12 +87,15 @@ function useCodeWordWrapWhenVisible(): WordWrap {
   );
 }
 
+// A benchmark build without lazy-code-buttons measures every block at hydration, as the theme does.
+const useWordWrap = withoutLazyCodeButtons ? useCodeWordWrap : useCodeWordWrapWhenVisible;
+
 // END portal change
 // TODO Docusaurus v4: move this component at the root?
 export default function CodeBlockString(props: Props): ReactNode {
   const metadata = useCodeBlockMetadata(props);
   // BEGIN portal change: see useCodeWordWrapWhenVisible above
-  const wordWrap = useCodeWordWrapWhenVisible();
+  const wordWrap = useWordWrap();
   // END portal change
   return (
     <CodeBlockContextProvider metadata={metadata} wordWrap={wordWrap}>
