@@ -16,7 +16,6 @@ export const performanceMechanisms = {
   'tabs-kept': 'tab groups are not re-created after hydration (ejected Tabs)',
   'desktop-parts-kept': 'below desktop, the hidden desktop sidebar and TOC keep their server markup',
   'mobile-menu-intent': 'the closed mobile menu renders only when the reader heads for its toggle',
-  'blog-date-kept': 'a blog post’s date keeps its server markup',
   'lazy-code-buttons': 'a code block’s copy and word-wrap buttons wait until it nears the viewport',
 } as const;
 

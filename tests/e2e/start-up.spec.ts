@@ -112,22 +112,6 @@ test('links in view are prefetched in idle callbacks only, never in the task tha
   expect((await counts())?.outside, 'prefetch links added outside idle callbacks').toBe(0);
 });
 
-test('a blog post keeps its server-written date through hydration and renders it live after client-side navigation', async ({page}) => {
-  await page.goto('/blog/long-blog-post');
-  await hydrated(page);
-  const date = page.locator('article header time').first();
-  await expect(date).toHaveAttribute('datetime', /^2025-03-10/);
-  await expect(date).toHaveText('March 10, 2025');
-  await expect(page.locator('article header [data-static-markup] time')).toHaveCount(1);
-
-  await markPage(page);
-  // The paginator's "Older post": the post before this one.
-  await page.locator('a.pagination-nav__link--next').click();
-  await expect(page).toHaveURL(/\/blog\/first-blog-post$/);
-  expect(await isSamePage(page)).toBe(true);
-  await expect(page.locator('article header time').first()).toHaveText('February 3, 2025');
-});
-
 test.describe('word wrap on code blocks', () => {
   test.use({viewport: phone});
 
