@@ -15,7 +15,6 @@ export const performanceMechanisms = {
   'api-tables-kept': 'the API reference tables keep their server markup through hydration (StaticMarkup)',
   'tabs-kept': 'tab groups are not re-created after hydration (ejected Tabs)',
   'desktop-parts-kept': 'below desktop, the hidden desktop sidebar and TOC keep their server markup',
-  'mobile-menu-intent': 'the closed mobile menu renders only when the reader heads for its toggle',
   'lazy-code-buttons': 'a code block’s copy and word-wrap buttons wait until it nears the viewport',
 } as const;
 

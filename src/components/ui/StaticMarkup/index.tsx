@@ -1,7 +1,6 @@
 import {useState, type ComponentProps, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useWindowSize} from '@docusaurus/theme-common';
-import {useMobileMenuIntended} from '@site/src/hooks/useMobileMenuIntent';
 import {withoutDesktopPartsKept, withoutApiTablesKept} from '@site/src/browser/firstLoadSwitches';
 
 /** Whether this render may keep the server markup: true only when it is the hydration of a server-rendered page. Also used by the ejected CodeBlock/Content. */
@@ -72,20 +71,19 @@ export default function StaticMarkup({children, as: Element = 'div', keep, ...pr
  * hydration, and swaps it for a menu filler once it knows the window is a
  * phone's (DocSidebar, BlogSidebar). Below the desktop breakpoint the desktop
  * markup, hidden there by CSS, is kept un-hydrated; the phone's version, which
- * only fills the navbar's mobile menu, is rendered once that menu may open
- * (src/hooks/useMobileMenuIntent.ts). From a desktop-wide window on, `sidebar`
+ * only fills the navbar's mobile menu, is rendered as the theme does. From a
+ * desktop-wide window on, `sidebar`
  * renders live and chooses for itself.
  */
 export function SidebarKeptBelowDesktop({sidebar, mobileMenuFiller}: {sidebar: ReactNode; mobileMenuFiller: ReactNode}): ReactNode {
   const keep = useKeepServerMarkupBelowDesktop();
   const windowSize = useWindowSize();
-  const menuIntended = useMobileMenuIntended();
   return (
     <>
       <StaticMarkup keep={keep} style={{display: 'contents'}}>
         {sidebar}
       </StaticMarkup>
-      {keep && windowSize === 'mobile' && menuIntended && mobileMenuFiller}
+      {keep && windowSize === 'mobile' && mobileMenuFiller}
     </>
   );
 }
