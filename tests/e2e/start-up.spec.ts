@@ -2,8 +2,7 @@ import {expect, test, type Page} from '@playwright/test';
 
 /*
  * What the page leaves for later at start-up, and that it is there when the
- * reader needs it: the desktop-only sidebar and table of contents on a phone,
- * the mobile menu's sidebar, code block buttons, route prefetching, the API
+ * reader needs it: the mobile menu's sidebar, code block buttons, route prefetching, the API
  * reference tables' layout, and the start-up bundle's build-time changes.
  */
 
@@ -25,23 +24,6 @@ async function isSamePage(page: Page) {
 
 test.describe('on a phone', () => {
   test.use({viewport: phone});
-
-  test('the hidden desktop sidebar keeps its server markup, and it and the table of contents come alive in a desktop-wide window', async ({page}) => {
-    await page.goto('/docs/integration-guide');
-    await hydrated(page);
-    const sidebar = page.locator('.theme-doc-sidebar-container');
-    await expect(sidebar).toBeHidden();
-    await expect(sidebar.locator('[data-static-markup] a.menu__link', {hasText: 'Test accounts'})).toHaveCount(1);
-
-    await page.setViewportSize({width: 1280, height: 800});
-    await expect(sidebar).toBeVisible();
-    await markPage(page);
-    await sidebar.getByRole('link', {name: 'Test accounts'}).click();
-    await expect(page).toHaveURL(/\/docs\/general\/test-accounts$/);
-    expect(await isSamePage(page), 'a live sidebar navigates without reloading the page').toBe(true);
-    await expect(sidebar.locator('a[aria-current="page"]')).toHaveText('Test accounts');
-    await expect(page.locator('nav[aria-label="On this page"] a.table-of-contents__link').first()).toBeVisible();
-  });
 
   test('the mobile menu opens with the sidebar, whose links navigate within the page', async ({page}) => {
     await page.goto('/docs/integration-guide');
