@@ -106,7 +106,6 @@ export default tseslint.config(
       'src/theme/BlogArchivePage/index.tsx',
       'src/theme/CodeBlock/index.tsx',
       'src/theme/CodeBlock/Content/index.tsx',
-      'src/theme/CodeBlock/Content/String.tsx',
       'src/theme/NotFound/Content/index.tsx',
       'src/theme/Tabs/index.tsx',
     ],

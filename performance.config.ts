@@ -14,7 +14,6 @@ export const performanceMechanisms = {
   'idle-prefetch': 'route prefetching of links in view waits for idle time',
   'api-tables-kept': 'the API reference tables keep their server markup through hydration (StaticMarkup)',
   'tabs-kept': 'tab groups are not re-created after hydration (ejected Tabs)',
-  'lazy-code-buttons': 'a code block’s copy and word-wrap buttons wait until it nears the viewport',
 } as const;
 
 export type PerformanceMechanism = keyof typeof performanceMechanisms;
