@@ -2,7 +2,7 @@ import {expect, test, type Page} from '@playwright/test';
 
 /*
  * What the page leaves for later at start-up, and that it is there when the
- * reader needs it: the mobile menu's sidebar, code block copying, route prefetching, the API
+ * reader needs it: the mobile menu's sidebar, code block copying, the API
  * reference tables' layout, and the start-up bundle's build-time changes.
  */
 
@@ -58,33 +58,6 @@ test('a code block far below the fold copies its code', async ({page, context}) 
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   const shown = await last.locator('pre code').evaluate((code) => [...code.querySelectorAll('.token-line')].map((line) => line.textContent).join('\n'));
   expect(copied.trim()).toBe(shown.trim());
-});
-
-test('links in view are prefetched in idle callbacks only, never in the task that reveals them', async ({page}) => {
-  // Counts the <link rel=prefetch> elements added inside idle callbacks and outside them. Mutation
-  // records are taken synchronously around each idle callback, so each is counted where it was made.
-  await page.addInitScript(() => {
-    const counts = {inIdle: 0, outside: 0};
-    (window as Window & {prefetchCounts?: typeof counts}).prefetchCounts = counts;
-    const prefetchLinks = (records: MutationRecord[]) =>
-      records.flatMap((record) => [...record.addedNodes]).filter((node) => node instanceof HTMLLinkElement && node.rel === 'prefetch').length;
-    const observer = new MutationObserver((records) => {
-      counts.outside += prefetchLinks(records);
-    });
-    observer.observe(document, {childList: true, subtree: true});
-    const requestIdle = window.requestIdleCallback.bind(window);
-    window.requestIdleCallback = (callback, options) =>
-      requestIdle((deadline) => {
-        counts.outside += prefetchLinks(observer.takeRecords());
-        callback(deadline);
-        counts.inIdle += prefetchLinks(observer.takeRecords());
-      }, options);
-  });
-  await page.goto('/docs/integration-guide');
-  await hydrated(page);
-  const counts = () => page.evaluate(() => (window as Window & {prefetchCounts?: {inIdle: number; outside: number}}).prefetchCounts);
-  await expect.poll(async () => (await counts())?.inIdle ?? 0, {message: 'prefetch links added in idle callbacks'}).toBeGreaterThan(0);
-  expect((await counts())?.outside, 'prefetch links added outside idle callbacks').toBe(0);
 });
 
 test.describe('word wrap on code blocks', () => {
