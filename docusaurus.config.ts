@@ -100,8 +100,6 @@ const config: Config = {
   baseUrlIssueBanner: false,
   baseUrl: '/',
   ...(without.has('scheduling') ? {} : {ssrTemplate}),
-  // The performance mechanisms each benchmark build may leave out: performance.config.ts.
-  clientModules: without.has('idle-prefetch') ? [] : ['./src/clientModules/idlePrefetch.ts'],
 
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'warn',

@@ -6,25 +6,20 @@
  * the same build with it; a mechanism stays only while that A/B shows a reader-facing gain
  * (bench/ab.md). docusaurus.config.ts reads the set for its plugins and page template; the browser
  * code reads it through build-time constants (plugins/performance/first-load-switches and
- * src/browser/firstLoadSwitches.ts), and falls back to the theme's own behaviour.
+ * src/firstLoadSwitches.ts), and falls back to the theme's own behaviour.
  */
 export const performanceMechanisms = {
   scheduling: 'page-script loader, page template and route scripts (without: Docusaurus’s own template)',
   highlighting: 'code highlighted on the server, kept through hydration, Prism loaded on demand (without: the theme’s CodeBlock)',
-  'idle-prefetch': 'route prefetching of links in view waits for idle time',
   'api-tables-kept': 'the API reference tables keep their server markup through hydration (StaticMarkup)',
   'tabs-kept': 'tab groups are not re-created after hydration (ejected Tabs)',
-  'desktop-parts-kept': 'below desktop, the hidden desktop sidebar and TOC keep their server markup',
-  'mobile-menu-intent': 'the closed mobile menu renders only when the reader heads for its toggle',
-  'blog-date-kept': 'a blog post’s date keeps its server markup',
-  'lazy-code-buttons': 'a code block’s copy and word-wrap buttons wait until it nears the viewport',
 } as const;
 
 export type PerformanceMechanism = keyof typeof performanceMechanisms;
 
 const names = Object.keys(performanceMechanisms) as PerformanceMechanism[];
 
-/** The mechanisms a PORTAL_WITHOUT value names ("scheduling,idle-prefetch"); an unknown name fails the build. */
+/** The mechanisms a PORTAL_WITHOUT value names ("scheduling,tabs-kept"); an unknown name fails the build. */
 export function mechanismsLeftOut(value: string | undefined): ReadonlySet<PerformanceMechanism> {
   const given = (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = given.filter((name) => !(names as string[]).includes(name));
@@ -32,7 +27,7 @@ export function mechanismsLeftOut(value: string | undefined): ReadonlySet<Perfor
   return new Set(given as PerformanceMechanism[]);
 }
 
-/** The build-time constant that tells browser code a mechanism is left out: `__PORTAL_WITHOUT_IDLE_PREFETCH__`. */
+/** The build-time constant that tells browser code a mechanism is left out: `__PORTAL_WITHOUT_TABS_KEPT__`. */
 export function switchConstant(mechanism: PerformanceMechanism): string {
   return `__PORTAL_WITHOUT_${mechanism.toUpperCase().replace(/-/g, '_')}__`;
 }

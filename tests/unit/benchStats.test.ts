@@ -98,7 +98,7 @@ describe('benchmark switches (PORTAL_WITHOUT)', () => {
   test('unset leaves out nothing; names are split, trimmed and checked', () => {
     assert.equal(mechanismsLeftOut(undefined).size, 0);
     assert.equal(mechanismsLeftOut('').size, 0);
-    assert.deepEqual([...mechanismsLeftOut('scheduling, idle-prefetch')], ['scheduling', 'idle-prefetch']);
+    assert.deepEqual([...mechanismsLeftOut('scheduling, tabs-kept')], ['scheduling', 'tabs-kept']);
     assert.throws(() => mechanismsLeftOut('scheduling,router'), /unknown mechanisms \(router\)/);
     assert.equal(switchConstant('api-tables-kept'), '__PORTAL_WITHOUT_API_TABLES_KEPT__');
   });

@@ -39,7 +39,6 @@ const overrides: readonly Override[] = [
   {file: 'BlogArchivePage/index.tsx', kind: 'copy', upstreamSha256: '42fb9f651c21b4f6a6161bb8ee6726ab3a4e3c35779bf278039c4e79c67758d1'},
   {file: 'CodeBlock/index.tsx', kind: 'copy', upstreamSha256: '02872fb480f9cfba3bf6fb26683dfc2a7b4b8d43a2f56f7f72911482028d8a2b'},
   {file: 'CodeBlock/Content/index.tsx', kind: 'copy', upstreamSha256: 'b82ef1f4c49f4e2c5f5474c0076d0e1caa18cf1fd1d5efd99e442e4546d1e5ec'},
-  {file: 'CodeBlock/Content/String.tsx', kind: 'copy', upstreamSha256: '76e8e89a5336d05d474fde11ea8c1f2a3ee43f5313fa34914b395614b93f3d53'},
   {file: 'CodeBlock/Content/styles.module.css', kind: 'copy', upstreamSha256: '26dba21a9e8eb53810a03017513a07ac613288682addf075f186ed52b1b5e07f'},
   {file: 'NotFound/Content/index.tsx', kind: 'copy', upstreamSha256: '44b71ba528b17c08eba546b6462ee97c05b5780a0caf7a297560e3c063cfa9f4'},
   {file: 'Tabs/index.tsx', kind: 'copy', upstreamSha256: '4346b7b003462cd328481ef3377e90ee131745ee17132666b863a50ac3e32ef8'},

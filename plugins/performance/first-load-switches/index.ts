@@ -1,7 +1,7 @@
 /**
  * Hands the switches of performance.config.ts to the browser code: one build-time constant per
  * mechanism, true only in a benchmark build that leaves it out (PORTAL_WITHOUT). Read through
- * src/browser/firstLoadSwitches.ts; false in every normal build, so the minifier drops the other branch.
+ * src/firstLoadSwitches.ts; false in every normal build, so the minifier drops the other branch.
  */
 import type {LoadContext, Plugin} from '@docusaurus/types';
 import {performanceMechanisms, switchConstant, type PerformanceMechanism} from '../../../performance.config';

@@ -18,7 +18,7 @@ import {
 import useIsBrowser from '@docusaurus/useIsBrowser';
 // BEGIN portal change: tab groups are not re-created after hydration (see Tabs below), except in
 // the benchmark build without tabs-kept (performance.config.ts)
-import {withoutTabsKept} from '@site/src/browser/firstLoadSwitches';
+import {withoutTabsKept} from '@site/src/firstLoadSwitches';
 // END portal change
 import type {Props} from '@theme/Tabs';
 import styles from './styles.module.css';

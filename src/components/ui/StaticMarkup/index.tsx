@@ -1,8 +1,6 @@
 import {useState, type ComponentProps, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
-import {useWindowSize} from '@docusaurus/theme-common';
-import {useMobileMenuIntended} from '@site/src/hooks/useMobileMenuIntent';
-import {withoutDesktopPartsKept, withoutApiTablesKept} from '@site/src/browser/firstLoadSwitches';
+import {withoutApiTablesKept} from '@site/src/firstLoadSwitches';
 
 /** Whether this render may keep the server markup: true only when it is the hydration of a server-rendered page. Also used by the ejected CodeBlock/Content. */
 export function useKeepServerMarkup(): boolean {
@@ -12,35 +10,7 @@ export function useKeepServerMarkup(): boolean {
   return keep;
 }
 
-// The theme's breakpoint: useWindowSize() says "desktop" above 996 px.
-const DESKTOP_MIN_WIDTH = 997;
-
-/**
- * For desktop-only parts of the layout (the docs sidebar column, the table of
- * contents): true while the page was hydrated in a window narrower than the
- * theme's desktop breakpoint, where CSS hides them. The theme would hydrate
- * them and then unmount them as soon as it learns the window size; keeping
- * their server markup skips both. Turns false, for good, when the window
- * becomes desktop-wide, so they render live from then on.
- */
-export function useKeepServerMarkupBelowDesktop(): boolean {
-  const hydrating = useKeepServerMarkup();
-  // A benchmark build without desktop-parts-kept hydrates them as the theme does.
-  const [keep, setKeep] = useState(() => !withoutDesktopPartsKept && hydrating && window.innerWidth < DESKTOP_MIN_WIDTH);
-  const windowSize = useWindowSize();
-  if (keep && windowSize === 'desktop') {
-    // State adjusted during render, React's pattern for state derived from a changing value.
-    setKeep(false);
-  }
-  return keep && windowSize !== 'desktop';
-}
-
-type Props = ComponentProps<'div'> & {
-  /** Element to render; the server markup must have used the same. */
-  as?: 'div' | 'nav';
-  /** Keep the server markup on this render. Default: only while hydrating (useKeepServerMarkup). */
-  keep?: boolean;
-};
+type Props = ComponentProps<'div'>;
 
 /**
  * An element whose server-rendered content the browser keeps instead of hydrating.
@@ -51,41 +21,17 @@ type Props = ComponentProps<'div'> & {
  * given an empty innerHTML that React neither compares nor applies, so the
  * server markup stays and no fibers are created for it. When the page is
  * reached by client-side navigation there is no server markup, so the children
- * render as usual. With `keep`, the caller decides how long the markup stays.
+ * render as usual.
  */
-export default function StaticMarkup({children, as: Element = 'div', keep, ...props}: Props): ReactNode {
+export default function StaticMarkup({children, ...props}: Props): ReactNode {
   const hydrating = useKeepServerMarkup();
-  // The key makes the switch to live children a new element: React would otherwise leave the kept markup in place and add the children after it.
   // A benchmark build without api-tables-kept hydrates the default-kept content (the API tables).
-  if (keep ?? (hydrating && !withoutApiTablesKept)) {
-    return <Element key="kept" {...props} data-static-markup="" suppressHydrationWarning dangerouslySetInnerHTML={{__html: ''}} />;
+  if (hydrating && !withoutApiTablesKept) {
+    return <div {...props} data-static-markup="" suppressHydrationWarning dangerouslySetInnerHTML={{__html: ''}} />;
   }
   return (
-    <Element key="live" {...props} data-static-markup="">
+    <div {...props} data-static-markup="">
       {children}
-    </Element>
-  );
-}
-
-/**
- * A theme sidebar that renders its desktop version on the server and during
- * hydration, and swaps it for a menu filler once it knows the window is a
- * phone's (DocSidebar, BlogSidebar). Below the desktop breakpoint the desktop
- * markup, hidden there by CSS, is kept un-hydrated; the phone's version, which
- * only fills the navbar's mobile menu, is rendered once that menu may open
- * (src/hooks/useMobileMenuIntent.ts). From a desktop-wide window on, `sidebar`
- * renders live and chooses for itself.
- */
-export function SidebarKeptBelowDesktop({sidebar, mobileMenuFiller}: {sidebar: ReactNode; mobileMenuFiller: ReactNode}): ReactNode {
-  const keep = useKeepServerMarkupBelowDesktop();
-  const windowSize = useWindowSize();
-  const menuIntended = useMobileMenuIntended();
-  return (
-    <>
-      <StaticMarkup keep={keep} style={{display: 'contents'}}>
-        {sidebar}
-      </StaticMarkup>
-      {keep && windowSize === 'mobile' && menuIntended && mobileMenuFiller}
-    </>
+    </div>
   );
 }

@@ -14,7 +14,7 @@ import {usePrismTheme} from '@docusaurus/theme-common';
 // prism-react-renderer's; the browser's loads Prism when a block is first rendered there.
 import {Highlight} from '@portal/highlighter';
 import {useKeepServerMarkup} from '@site/src/components/ui/StaticMarkup';
-import {withoutHighlighting} from '@site/src/browser/firstLoadSwitches';
+import {withoutHighlighting} from '@site/src/firstLoadSwitches';
 // END portal change
 import type {Props} from '@theme/CodeBlock/Content';
 import Line from '@theme/CodeBlock/Line';

@@ -7,15 +7,7 @@
 declare const __PORTAL_WITHOUT_HIGHLIGHTING__: boolean | undefined;
 declare const __PORTAL_WITHOUT_API_TABLES_KEPT__: boolean | undefined;
 declare const __PORTAL_WITHOUT_TABS_KEPT__: boolean | undefined;
-declare const __PORTAL_WITHOUT_DESKTOP_PARTS_KEPT__: boolean | undefined;
-declare const __PORTAL_WITHOUT_MOBILE_MENU_INTENT__: boolean | undefined;
-declare const __PORTAL_WITHOUT_BLOG_DATE_KEPT__: boolean | undefined;
-declare const __PORTAL_WITHOUT_LAZY_CODE_BUTTONS__: boolean | undefined;
 
 export const withoutHighlighting: boolean = typeof __PORTAL_WITHOUT_HIGHLIGHTING__ !== 'undefined' && __PORTAL_WITHOUT_HIGHLIGHTING__;
 export const withoutApiTablesKept: boolean = typeof __PORTAL_WITHOUT_API_TABLES_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_API_TABLES_KEPT__;
 export const withoutTabsKept: boolean = typeof __PORTAL_WITHOUT_TABS_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_TABS_KEPT__;
-export const withoutDesktopPartsKept: boolean = typeof __PORTAL_WITHOUT_DESKTOP_PARTS_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_DESKTOP_PARTS_KEPT__;
-export const withoutMobileMenuIntent: boolean = typeof __PORTAL_WITHOUT_MOBILE_MENU_INTENT__ !== 'undefined' && __PORTAL_WITHOUT_MOBILE_MENU_INTENT__;
-export const withoutBlogDateKept: boolean = typeof __PORTAL_WITHOUT_BLOG_DATE_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_BLOG_DATE_KEPT__;
-export const withoutLazyCodeButtons: boolean = typeof __PORTAL_WITHOUT_LAZY_CODE_BUTTONS__ !== 'undefined' && __PORTAL_WITHOUT_LAZY_CODE_BUTTONS__;
