@@ -125,6 +125,11 @@ function element(name: ComponentName, props: Record<string, {code: string; expre
   };
 }
 
+/** A JSON value as a JSX attribute expression. */
+function literal(value: unknown): {code: string; expression: Expression} {
+  return {code: JSON.stringify(value), expression: valueToEstree(value) as Expression};
+}
+
 function heading(text: string, id: string, depth: Heading['depth'] = 2): Heading {
   return {type: 'heading', depth, children: [{type: 'text', value: text}], data: {hProperties: {id}}};
 }
@@ -239,7 +244,7 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
     add('ResultCodeTable', {codes: memberPath(dataName, 'operation', 'resultCodes')});
   }
   nodes.push(heading('Code samples', 'api-code-samples'));
-  add('CodeSamples', {samples: memberPath(dataName, 'samples')});
+  add('CodeSamples', {samples: memberPath(dataName, 'samples'), kind: literal(isWebhook ? 'notification' : 'request')});
   const scenarios = isWebhook ? Object.keys(location.operation.requestBody?.content?.['application/json']?.examples ?? {}) : [];
   const purposeHtml = renderMarkdown(purposeLine(location.operation.description ?? operation.summary)).replace(/^<p>|<\/p>\s*$/g, '');
   return {data: exportConst(dataName, {operation, samples}), dataName, scenarios, purposeHtml, nodes};
@@ -252,7 +257,6 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
  */
 function wrapPage(tree: Root, reference: OperationReference, used: Set<ComponentName>): void {
   used.add('ApiReference');
-  const literal = (value: unknown) => ({code: JSON.stringify(value), expression: valueToEstree(value) as Expression});
   const esmNodes = tree.children.filter((node) => node.type === 'mdxjsEsm');
   const content = tree.children.filter((node) => node.type !== 'mdxjsEsm');
   const wrapper = element(
