@@ -111,7 +111,7 @@ test.describe('API reference pages', () => {
 
   test('state machines are drawn for both colour modes', async ({page}) => {
     // The states start folded: a link to their heading opens them.
-    await page.goto('/docs/createorder#api-states-order');
+    await page.goto('/docs/createorder#api-states-orderstatus');
     const diagram = page.locator('figure[data-diagram]').filter({has: page.locator('img[alt*="PARTIALLY_REFUNDED"]')});
     const shown = diagram.locator('img:visible');
     await expect(shown).toHaveCount(1);
