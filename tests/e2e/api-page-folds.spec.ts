@@ -28,11 +28,11 @@ test.describe('long sections of an API page fold', () => {
     await expect(fold).toHaveCount(1);
     expect(await fold.evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
     const summary = fold.locator('> summary');
-    await expect(summary).toHaveText('Show “How it works”');
+    await expect(summary).toContainText('Show “How it works”');
     await summary.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => fold.evaluate((details: HTMLDetailsElement) => details.open)).toBe(true);
-    await expect(summary).toHaveText('Fold “How it works”');
+    await expect(summary).toContainText('Fold “How it works”');
     await page.keyboard.press(' ');
     await expect.poll(() => fold.evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
     // The request and the code samples are what a reader comes for: open, and still foldable.

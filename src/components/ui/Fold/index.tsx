@@ -70,6 +70,9 @@ export default function Fold({title, defaultOpen = false, children}: {readonly t
   return (
     <details ref={details} className={styles.fold} open={open} onToggle={(event) => setOpen(event.currentTarget.open)} data-fold="">
       <summary className={clsx(buttonClassName({variant: 'quiet', size: 'sm'}), styles.summary)} data-twin-skip="">
+        <span className={styles.marker} aria-hidden="true">
+          {open ? '▾' : '▸'}
+        </span>
         {open ? `Fold “${title}”` : `Show “${title}”`}
       </summary>
       {children}
