@@ -37,6 +37,7 @@ const componentsInsertedByRemark = [
   'IdempotencyRules',
   'RateLimits',
   'MermaidDiagram',
+  'Fold',
 ];
 
 const config: KnipConfig = {

@@ -75,7 +75,7 @@ test.describe('API reference pages', () => {
     const fields = page.locator('[data-static-markup] code[data-field="amount.value"]').first();
     // Nested fields start closed; their disclosure works without JavaScript, in the kept markup.
     await expect(fields).toBeHidden();
-    await page.locator('details:has(code[data-field="amount.value"]) > summary').first().click();
+    await page.locator('details:not([data-fold]):has(code[data-field="amount.value"]) > summary').first().click();
     await expect(fields).toBeVisible();
     // Client-side navigation: no server markup to keep, so the tables are rendered by React.
     await page.evaluate(() => {
@@ -110,7 +110,8 @@ test.describe('API reference pages', () => {
   });
 
   test('state machines are drawn for both colour modes', async ({page}) => {
-    await page.goto('/docs/createorder');
+    // The states start folded: a link to their heading opens them.
+    await page.goto('/docs/createorder#api-states-orderstatus');
     const diagram = page.locator('figure[data-diagram]').filter({has: page.locator('img[alt*="PARTIALLY_REFUNDED"]')});
     const shown = diagram.locator('img:visible');
     await expect(shown).toHaveCount(1);
@@ -151,7 +152,8 @@ test.describe('response code catalogue', () => {
   });
 
   test('shows the backtick spans of code texts as code, on the catalogue and on an API page', async ({page}) => {
-    for (const url of ['/docs/response-code', '/docs/createorder']) {
+    // On the API page the response codes start folded: a link to their heading opens them.
+    for (const url of ['/docs/response-code', '/docs/createorder#api-response-codes']) {
       await page.goto(url);
       const row = page.locator('tr[data-result-code="SCENE_PARAMETERS_MISSING"]');
       await expect(row.locator('code', {hasText: 'payerPaymentCode'})).toBeVisible();

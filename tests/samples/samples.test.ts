@@ -51,6 +51,7 @@ import {
   rejection,
   renderSamples,
   responseRejected,
+  sampleEnvironment,
   sampleInputFor,
   timestampPattern,
   windowSeconds,
@@ -58,6 +59,7 @@ import {
   type SampleInput,
   type SampleLanguage,
 } from '../../src/lib/samples';
+import {testMerchant} from '../../src/lib/samples/testMerchant';
 import type {JsonValue} from '../../src/contract/openapiTypes';
 import type {NotificationTransport, SandboxRequest, SandboxResponse} from '../../src/sandbox/engine/http';
 import type {RecordValue, SandboxStore} from '../../src/sandbox/engine/store';
@@ -594,6 +596,8 @@ interface Exchange {
   readonly method: string;
   readonly target: string;
   readonly body: string;
+  /** The request's X-Client-Id. */
+  readonly clientId: string;
   readonly status: number;
   readonly answer: string;
   /** The answer's result code, when it is the API's JSON envelope. */
@@ -651,7 +655,7 @@ async function withProxy<T>(options: {fault?: Fault; providerKey?: {privateKeyPe
       } catch {
         code = undefined;
       }
-      exchanges.push({method, target, body, status: answered.status, answer, code});
+      exchanges.push({method, target, body, clientId: signed.clientId, status: answered.status, answer, code});
 
       if (fault === 'unsigned') {
         response.writeHead(502, {'Content-Type': 'text/html'}).end('<html><body>502 Bad Gateway</body></html>');
@@ -814,11 +818,24 @@ describe('request samples verify the response before parsing it', {concurrency: 
         assert.equal(result.status, 0, result.output);
       });
     });
-    test(`${language} refuses to run without provider keys, sending nothing (no fallback to the published test key)`, () =>
+    test(`${language} runs as copied: with only the host set, it signs as the shared test merchant with the test keys it embeds`, () =>
       withProxy({}, async (proxy) => {
         await prepared;
         const {command: program, args} = command(language, faultOperation);
-        const result = await run(program, args, {...requestEnv(proxy, clientId), VELOXA_PROVIDER_KEYS: ''});
+        // Nothing but where the sandbox is: no client ID, key file, key version or provider keys.
+        const result = await run(program, args, {[sampleEnvironment.host.name]: proxy.origin});
+        assert.equal(proxy.exchanges.length, 1, result.output);
+        assert.equal(proxy.exchanges[0]?.clientId, testMerchant.clientId, 'signed as the shared test merchant');
+        assert.equal(proxy.exchanges[0]?.code, 'SUCCESS', proxy.exchanges[0]?.answer);
+        assert.equal(result.status, 0, result.output);
+      }),
+    );
+    test(`${language} refuses to run for a merchant of its own without provider keys, sending nothing (no fallback to the published test key)`, () =>
+      withProxy({}, async (proxy) => {
+        await prepared;
+        const {command: program, args} = command(language, faultOperation);
+        const ownMerchant = await registerMerchant((await sandbox).url);
+        const result = await run(program, args, {...requestEnv(proxy, ownMerchant), VELOXA_PROVIDER_KEYS: ''});
         assert.notEqual(result.status, 0, result.output);
         assert.ok(result.output.includes(providerKeysMissing), `expected "${providerKeysMissing}" in: ${result.output}`);
         assert.equal(proxy.exchanges.length, 0, 'no request is sent');

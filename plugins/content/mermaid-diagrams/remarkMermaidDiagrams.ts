@@ -75,6 +75,8 @@ export default function remarkMermaidDiagrams(options: RemarkMermaidDiagramsOpti
           attribute('height', String(diagram.light.height)),
           attribute('alt', describeDiagram(node.value)),
           attribute('source', node.value.trim()),
+          // `phone=transitions` (the contract's state diagrams): below 600 px the transitions table under it stands in.
+          ...(node.meta?.split(/\s+/).includes('phone=transitions') ? [attribute('phone', 'transitions')] : []),
         ],
         children: [],
       };

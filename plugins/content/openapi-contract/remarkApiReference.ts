@@ -47,6 +47,7 @@ const componentModules = {
   StatementColumns: '@site/src/components/api/StatementColumns',
   IdempotencyRules: '@site/src/components/api/IdempotencyRules',
   RateLimits: '@site/src/components/api/RateLimits',
+  Fold: '@site/src/components/ui/Fold',
 } as const;
 type ComponentName = keyof typeof componentModules;
 
@@ -125,6 +126,11 @@ function element(name: ComponentName, props: Record<string, {code: string; expre
   };
 }
 
+/** A JSON value as a JSX attribute expression. */
+function literal(value: unknown): {code: string; expression: Expression} {
+  return {code: JSON.stringify(value), expression: valueToEstree(value) as Expression};
+}
+
 function heading(text: string, id: string, depth: Heading['depth'] = 2): Heading {
   return {type: 'heading', depth, children: [{type: 'text', value: text}], data: {hProperties: {id}}};
 }
@@ -151,6 +157,9 @@ export function contractExample(contract: LoadedContract, operationId: string, n
   }
   return example.value;
 }
+
+/** The code-block meta that tells the diagram plugin to hand a phone the transitions table instead of the drawing. */
+export const phoneTransitionsMeta = 'phone=transitions';
 
 /** Mermaid source of a state machine. */
 export function stateDiagram(machine: StateMachineView): string {
@@ -231,7 +240,8 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
   }
   operation.stateMachines.forEach((machine, index) => {
     nodes.push(heading(`States of ${machine.schemaName}`, `api-states-${machine.schemaName.toLowerCase()}`));
-    nodes.push({type: 'code', lang: 'mermaid', value: stateDiagram(machine)});
+    // On a phone the drawing gives way to the transitions table below it (see MermaidDiagram's `phone`).
+    nodes.push({type: 'code', lang: 'mermaid', meta: phoneTransitionsMeta, value: stateDiagram(machine)});
     add('StateMachineTable', {machine: memberPath(dataName, 'operation', 'stateMachines', index)});
   });
   if (!isWebhook) {
@@ -239,10 +249,66 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
     add('ResultCodeTable', {codes: memberPath(dataName, 'operation', 'resultCodes')});
   }
   nodes.push(heading('Code samples', 'api-code-samples'));
-  add('CodeSamples', {samples: memberPath(dataName, 'samples')});
+  add('CodeSamples', {samples: memberPath(dataName, 'samples'), kind: literal(isWebhook ? 'notification' : 'request')});
   const scenarios = isWebhook ? Object.keys(location.operation.requestBody?.content?.['application/json']?.examples ?? {}) : [];
   const purposeHtml = renderMarkdown(purposeLine(location.operation.description ?? operation.summary)).replace(/^<p>|<\/p>\s*$/g, '');
   return {data: exportConst(dataName, {operation, samples}), dataName, scenarios, purposeHtml, nodes};
+}
+
+/** The ids of the reference sections a reader comes to the page for, open by default (and foldable). */
+const openByDefault = new Set(['api-request', 'api-response', 'api-code-samples']);
+
+/** A heading's text, without its markup. */
+function headingText(node: RootContent): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return (node.children as RootContent[]).map(headingText).join('');
+  return '';
+}
+
+/**
+ * Long explanations fold: the body of every level-2 section after the first (which the first screen shows) goes
+ * into a <Fold> under its heading, which stays outside it, so the table of contents and #fragment links still
+ * land on the heading. The prose sections and the long reference tables (states, response codes, delivery)
+ * start folded; the request, the response and the code samples start open. Nodes before the first
+ * heading, the first section and the endpoint header are left as they are.
+ */
+function foldSections(nodes: RootContent[], used: Set<ComponentName>): RootContent[] {
+  const out: RootContent[] = [];
+  let seenSections = 0;
+  let body: RootContent[] | undefined;
+  let title = '';
+  let id = '';
+  const close = () => {
+    if (!body) return;
+    used.add('Fold');
+    const props = {title: literal(title), defaultOpen: literal(openByDefault.has(id))};
+    out.push(element('Fold', props, body as MdxJsxFlowElement['children']));
+    body = undefined;
+  };
+  for (const node of nodes) {
+    // The endpoint header opens the reference: it ends the prose section before it and stays unfolded.
+    if (node.type === 'mdxJsxFlowElement' && node.name === 'OperationHeader') {
+      close();
+      out.push(node);
+      continue;
+    }
+    if (node.type === 'heading' && node.depth === 2) {
+      close();
+      seenSections += 1;
+      out.push(node);
+      if (seenSections > 1) {
+        body = [];
+        title = headingText(node);
+        const hProperties = node.data?.hProperties as {id?: unknown} | undefined;
+        id = typeof hProperties?.id === 'string' ? hProperties.id : '';
+      }
+      continue;
+    }
+    if (body) body.push(node);
+    else out.push(node);
+  }
+  close();
+  return out;
 }
 
 /**
@@ -252,9 +318,11 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
  */
 function wrapPage(tree: Root, reference: OperationReference, used: Set<ComponentName>): void {
   used.add('ApiReference');
-  const literal = (value: unknown) => ({code: JSON.stringify(value), expression: valueToEstree(value) as Expression});
   const esmNodes = tree.children.filter((node) => node.type === 'mdxjsEsm');
-  const content = tree.children.filter((node) => node.type !== 'mdxjsEsm');
+  const content = foldSections(
+    tree.children.filter((node) => node.type !== 'mdxjsEsm'),
+    used,
+  );
   const wrapper = element(
     'ApiReference',
     {

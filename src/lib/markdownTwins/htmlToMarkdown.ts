@@ -169,7 +169,9 @@ function simplify(node: Element | HastRoot): void {
       simplify(child);
       const summary = child.children.find((candidate) => isElement(candidate) && candidate.tagName === 'summary');
       const rest = child.children.filter((candidate) => candidate !== summary);
-      out.push(...(summary && isElement(summary) ? [element('p', {}, [element('strong', {}, summary.children)])] : []), ...rest);
+      // A fold's summary (ui/Fold) is a control, not a title: data-twin-skip leaves it out.
+      const title = summary && isElement(summary) && summary.properties.dataTwinSkip === undefined ? [element('p', {}, [element('strong', {}, summary.children)])] : [];
+      out.push(...title, ...rest);
       continue;
     }
     if (child.tagName === 'caption') {

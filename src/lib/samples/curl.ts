@@ -14,6 +14,7 @@ import {
   type LanguageTemplate,
   type SampleInput,
 } from './types';
+import {testKeyComment, testMerchant} from './testMerchant';
 
 /** Quotes a string for a POSIX shell single-quoted word. */
 function shellQuote(text: string): string {
@@ -61,10 +62,28 @@ ${shellName(value)}=${
 set -euo pipefail
 HOST="${'$'}{${env.host.name}:-${env.host.default}}"
 CLIENT_ID="${'$'}{${env.clientId.name}:-${env.clientId.default}}"
-KEY="${'$'}{${env.privateKey.name}:-${env.privateKey.default}}"
 KEY_VERSION="${'$'}{${env.keyVersion.name}:-${env.keyVersion.default}}"
-# ${providerKeysComment.join('\n# ')}
-PROVIDER_KEYS="${'$'}{${env.providerKeys.name}:?${providerKeysMissing}}"
+# ${providerKeysComment(true).join('\n# ')}
+PROVIDER_KEYS="${'$'}{${env.providerKeys.name}:-}"
+if [ -z "$PROVIDER_KEYS" ] && [ "$CLIENT_ID" != '${testMerchant.clientId}' ]; then
+  echo '${providerKeysMissing}' >&2
+  exit 1
+fi
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# ${testKeyComment.join('\n# ')}
+TEST_MERCHANT_PRIVATE_KEY='${testMerchant.privateKeyPem}'
+TEST_PROVIDER_PUBLIC_KEY='${testMerchant.providerPublicKeyPem}'
+KEY="${'$'}{${env.privateKey.name}:-}"
+if [ -z "$KEY" ]; then
+  KEY="$WORK/test-merchant-private.pem"
+  printf '%s\n' "$TEST_MERCHANT_PRIVATE_KEY" > "$KEY"
+fi
+if [ -z "$PROVIDER_KEYS" ]; then
+  printf '%s\n' "$TEST_PROVIDER_PUBLIC_KEY" > "$WORK/provider-test-public.pem"
+  PROVIDER_KEYS="${testMerchant.providerKeyVersion}=$WORK/provider-test-public.pem"
+fi
 
 ${numbers}METHOD=${input.method}
 TARGET=${shellQuote(input.requestTarget)} # path and query exactly as sent${pathNote}
@@ -76,8 +95,6 @@ NONCE=$(openssl rand -hex 16)
 SIGNATURE=$(printf '%s\n%s\n%s\n%s\n%s\n%s' "$METHOD" "$TARGET" "$CLIENT_ID" "$TIMESTAMP" "$NONCE" "$BODY" \
   | openssl dgst -sha256 -sign "$KEY" | openssl base64 -A)
 
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 STATUS=$(curl --silent --show-error --connect-timeout 5 --max-time 30 ${curlOptions.join(' \\\n  ')})
 
 # Verify the answer before reading it.

@@ -15,6 +15,7 @@ import {
   type LanguageTemplate,
   type SampleInput,
 } from './types';
+import {testKeyComment, testMerchant} from './testMerchant';
 
 /** Text as a Go string literal: a raw string when it can be one, else an interpreted one. */
 function goString(text: string): string {
@@ -22,7 +23,7 @@ function goString(text: string): string {
 }
 
 /** Helpers both kinds of sample share; env treats an empty variable as set. */
-const helpers = `// ${providerKeysComment.join('\n// ')}
+const helpers = `// readProviderKeys reads the provider public keys by keyVersion from version=file pairs.
 func readProviderKeys(versionsAndFiles string) map[string]*rsa.PublicKey {
 	if versionsAndFiles == "" {
 		log.Fatal("${providerKeysMissing}")
@@ -30,15 +31,19 @@ func readProviderKeys(versionsAndFiles string) map[string]*rsa.PublicKey {
 	keys := map[string]*rsa.PublicKey{}
 	for _, entry := range strings.Split(versionsAndFiles, ",") {
 		version, file, _ := strings.Cut(entry, "=")
-		key, err := x509.ParsePKIXPublicKey(readPEM(file)) // SPKI: "BEGIN PUBLIC KEY"
-		check(err)
-		rsaKey, ok := key.(*rsa.PublicKey)
-		if !ok {
-			log.Fatalf("%s: not an RSA key", file)
-		}
-		keys[version] = rsaKey
+		keys[version] = parsePublicKey(file, readPEM(file))
 	}
 	return keys
+}
+
+func parsePublicKey(name string, der []byte) *rsa.PublicKey {
+	key, err := x509.ParsePKIXPublicKey(der) // SPKI: "BEGIN PUBLIC KEY"
+	check(err)
+	rsaKey, ok := key.(*rsa.PublicKey)
+	if !ok {
+		log.Fatalf("%s: not an RSA key", name)
+	}
+	return rsaKey
 }
 
 // isFresh is true for a YYYY-MM-DDTHH:MM:SSZ timestamp within ${windowSeconds} s of this clock, either way.
@@ -63,9 +68,13 @@ func env(name, fallback string) string {
 func readPEM(path string) []byte {
 	data, err := os.ReadFile(path)
 	check(err)
+	return decodePEM(path, data)
+}
+
+func decodePEM(name string, data []byte) []byte {
 	block, _ := pem.Decode(data)
 	if block == nil {
-		log.Fatalf("%s: no PEM block", path)
+		log.Fatalf("%s: no PEM block", name)
 	}
 	return block.Bytes
 }
@@ -122,17 +131,31 @@ ${importBlock([...commonImports, 'crypto/rand', 'encoding/hex', 'fmt', 'net', 's
 
 ${patterns}
 
+// ${testKeyComment.join('\n// ')}
+const testMerchantPrivateKey = \`${testMerchant.privateKeyPem}\`
+const testProviderPublicKey = \`${testMerchant.providerPublicKeyPem}\`
+
 func main() {
 	host := env("${env.host.name}", "${env.host.default}")
 	clientID := env("${env.clientId.name}", "${env.clientId.default}")
-	key, err := x509.ParsePKCS8PrivateKey(readPEM(env("${env.privateKey.name}", "${env.privateKey.default}"))) // PKCS #8: "BEGIN PRIVATE KEY"
+	privateKeyDER := decodePEM("the test merchant's key", []byte(testMerchantPrivateKey))
+	if path := os.Getenv("${env.privateKey.name}"); path != "" {
+		privateKeyDER = readPEM(path)
+	}
+	key, err := x509.ParsePKCS8PrivateKey(privateKeyDER) // PKCS #8: "BEGIN PRIVATE KEY"
 	check(err)
 	privateKey, ok := key.(*rsa.PrivateKey)
 	if !ok {
 		log.Fatal("the private key is not an RSA key")
 	}
 	keyVersion := env("${env.keyVersion.name}", "${env.keyVersion.default}")
-	providerKeys := readProviderKeys(os.Getenv("${env.providerKeys.name}"))
+	// ${providerKeysComment(true).join('\n\t// ')}
+	var providerKeys map[string]*rsa.PublicKey
+	if configured := os.Getenv("${env.providerKeys.name}"); configured != "" || clientID != "${testMerchant.clientId}" {
+		providerKeys = readProviderKeys(configured)
+	} else {
+		providerKeys = map[string]*rsa.PublicKey{"${testMerchant.providerKeyVersion}": parsePublicKey("the provider test key", decodePEM("the provider test key", []byte(testProviderPublicKey)))}
+	}
 
 ${numbers}	method := "${input.method}"
 	target := ${JSON.stringify(input.requestTarget)} // path and query exactly as sent${pathNote}
@@ -226,7 +249,7 @@ var (
 	// Your notifyUrl exactly as registered: the provider signs its path and query, even where a proxy in front
 	// of this server forwards another path.
 	notifyURL    = mustParseURL(env("${env.notifyUrl.name}", "${env.notifyUrl.default}"))
-	providerKeys = readProviderKeys(os.Getenv("${env.providerKeys.name}"))
+	providerKeys map[string]*rsa.PublicKey // read in main
 
 	mu sync.Mutex
 	// Nonces of the last ${nonceSeconds} s. Keep them where every instance of your handler sees them (for example
@@ -243,6 +266,8 @@ type notification struct {
 }
 
 func main() {
+	// ${providerKeysComment(false).join('\n\t// ')}
+	providerKeys = readProviderKeys(os.Getenv("${env.providerKeys.name}"))
 	http.HandleFunc(notifyURL.Path, handle) // every other path: 404
 	server := &http.Server{Addr: ":" + env("${env.notifyPort.name}", "${env.notifyPort.default}"), ReadHeaderTimeout: 10 * time.Second}
 	log.Printf("Listening for notifications on %s", notifyURL.Path)

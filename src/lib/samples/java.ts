@@ -16,6 +16,7 @@ import {
   type LanguageTemplate,
   type SampleInput,
 } from './types';
+import {testKeyComment, testMerchant} from './testMerchant';
 
 /**
  * Text as a Java 17 text block whose value is exactly `text` (one line, no
@@ -62,7 +63,7 @@ const helpers = String.raw`
         }
     }
 
-    // ${providerKeysComment.join('\n    // ')}
+    /** The provider public keys by keyVersion, from version=file pairs. */
     private static Map<String, PublicKey> providerKeys(String versionsAndFiles) throws Exception {
         if (versionsAndFiles == null || versionsAndFiles.isEmpty()) throw new IllegalStateException("${providerKeysMissing}");
         Map<String, PublicKey> keys = new HashMap<>();
@@ -75,7 +76,10 @@ const helpers = String.raw`
     }
 
     private static byte[] pemBody(String path) throws IOException {
-        String pem = Files.readString(Path.of(path));
+        return pemText(Files.readString(Path.of(path)));
+    }
+
+    private static byte[] pemText(String pem) {
         return Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
     }
 
@@ -160,13 +164,26 @@ ${imports([
 public class ${className} {
 ${constants}
 
+    // ${testKeyComment.join('\n    // ')}
+    private static final String TEST_MERCHANT_PRIVATE_KEY = """
+${testMerchant.privateKeyPem.replace(/^/gm, '            ')}
+            """;
+    private static final String TEST_PROVIDER_PUBLIC_KEY = """
+${testMerchant.providerPublicKeyPem.replace(/^/gm, '            ')}
+            """;
+
     public static void main(String[] args) throws Exception {
         String host = env("${env.host.name}", "${env.host.default}");
         String clientId = env("${env.clientId.name}", "${env.clientId.default}");
-        PrivateKey privateKey = KeyFactory.getInstance("RSA") // PKCS #8: "BEGIN PRIVATE KEY"
-                .generatePrivate(new PKCS8EncodedKeySpec(pemBody(env("${env.privateKey.name}", "${env.privateKey.default}"))));
+        String keyPath = System.getenv("${env.privateKey.name}");
+        byte[] privateKeyDer = keyPath == null || keyPath.isEmpty() ? pemText(TEST_MERCHANT_PRIVATE_KEY) : pemBody(keyPath);
+        PrivateKey privateKey = KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(privateKeyDer)); // PKCS #8: "BEGIN PRIVATE KEY"
         String keyVersion = env("${env.keyVersion.name}", "${env.keyVersion.default}");
-        Map<String, PublicKey> providerKeys = providerKeys(System.getenv("${env.providerKeys.name}"));
+        // ${providerKeysComment(true).join('\n        // ')}
+        String configuredProviderKeys = System.getenv("${env.providerKeys.name}");
+        Map<String, PublicKey> providerKeys = (configuredProviderKeys == null || configuredProviderKeys.isEmpty()) && clientId.equals("${testMerchant.clientId}")
+                ? Map.of("${testMerchant.providerKeyVersion}", KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(pemText(TEST_PROVIDER_PUBLIC_KEY))))
+                : providerKeys(configuredProviderKeys);
 
 ${numbers}        String method = "${input.method}";
         String target = ${JSON.stringify(input.requestTarget)}; // path and query exactly as sent${pathNote}
@@ -257,6 +274,7 @@ ${constants}
     private static final Map<String, JsonNode> PROCESSED = new HashMap<>();
 
     public static void main(String[] args) throws Exception {
+        // ${providerKeysComment(false).join('\n        // ')}
         providerKeys = providerKeys(System.getenv("${env.providerKeys.name}"));
         int port = Integer.parseInt(env("${env.notifyPort.name}", "${env.notifyPort.default}"));
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);

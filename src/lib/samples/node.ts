@@ -18,6 +18,7 @@ import {
   type LanguageTemplate,
   type SampleInput,
 } from './types';
+import {testKeyComment, testMerchant} from './testMerchant';
 
 /** A string as a single-quoted TypeScript literal. */
 function tsString(text: string): string {
@@ -55,14 +56,34 @@ function tsLiteral(value: JsonValue, indent: string, generated: readonly Generat
   return `{\n${lines.join('\n')}\n${indent}}`;
 }
 
-const providerKeys = `// ${providerKeysComment.join('\n// ')}
+const parseProviderKeys = `(text: string) =>
+  new Map(
+    text.split(',').map((entry) => {
+      const [version = '', file = ''] = entry.split('=');
+      return [version, readFileSync(file, 'utf8')] as const;
+    }),
+  )`;
+
+/** A notification handler's provider keys: configured, never a default. */
+const providerKeys = `// ${providerKeysComment(false).join('\n// ')}
 if (!process.env.${env.providerKeys.name}) throw new Error('${providerKeysMissing}');
-const providerKeys = new Map(
-  process.env.${env.providerKeys.name}.split(',').map((entry) => {
-    const [version = '', file = ''] = entry.split('=');
-    return [version, readFileSync(file, 'utf8')] as const;
-  }),
-);
+const providerKeys = (${parseProviderKeys})(process.env.${env.providerKeys.name});
+const signaturePattern = /${signatureHeaderPattern}/;`;
+
+/** A request sample's keys: configured, or the shared test merchant's published ones. */
+const requestKeys = `// ${testKeyComment.join('\n// ')}
+const testMerchantPrivateKey = \`${testMerchant.privateKeyPem}\`;
+const testProviderPublicKey = \`${testMerchant.providerPublicKeyPem}\`;
+
+const privateKeyPath = process.env.${env.privateKey.name};
+const privateKey = privateKeyPath ? readFileSync(privateKeyPath, 'utf8') : testMerchantPrivateKey;
+const keyVersion = process.env.${env.keyVersion.name} ?? '${env.keyVersion.default}';
+// ${providerKeysComment(true).join('\n// ')}
+const configuredProviderKeys = process.env.${env.providerKeys.name};
+if (!configuredProviderKeys && clientId !== '${testMerchant.clientId}') throw new Error('${providerKeysMissing}');
+const providerKeys = configuredProviderKeys
+  ? (${parseProviderKeys.replace(/\n/g, '\n  ')})(configuredProviderKeys)
+  : new Map([['${testMerchant.providerKeyVersion}', testProviderPublicKey]]);
 const signaturePattern = /${signatureHeaderPattern}/;`;
 
 const isFresh = `/** True for a YYYY-MM-DDTHH:MM:SSZ timestamp within ${windowSeconds} s of this clock, either way. */
@@ -90,9 +111,7 @@ import {readFileSync} from 'node:fs';
 
 const host = process.env.${env.host.name} ?? '${env.host.default}';
 const clientId = process.env.${env.clientId.name} ?? '${env.clientId.default}';
-const privateKey = readFileSync(process.env.${env.privateKey.name} ?? '${env.privateKey.default}', 'utf8');
-const keyVersion = process.env.${env.keyVersion.name} ?? '${env.keyVersion.default}';
-${providerKeys}
+${requestKeys}
 
 async function main(): Promise<void> {
 ${numbers}  const method = '${input.method}';

@@ -18,6 +18,7 @@ import {
   type LanguageTemplate,
   type SampleInput,
 } from './types';
+import {testKeyComment, testMerchant} from './testMerchant';
 
 /** A string as a PHP literal: single-quoted, or double-quoted with escapes when it holds control characters. */
 function phpString(text: string): string {
@@ -62,11 +63,34 @@ const envHelper = `function env(string $name, string $default): string
     return $value === false ? $default : $value;
 }`;
 
-const providerKeys = `// ${providerKeysComment.join('\n// ')}
+/** A notification handler's provider keys: configured, never a default. */
+const providerKeys = `// ${providerKeysComment(false).join('\n// ')}
 $providerKeys = [];
 foreach (explode(',', env('${env.providerKeys.name}', '') ?: throw new RuntimeException('${providerKeysMissing}')) as $entry) {
     [$version, $file] = explode('=', $entry, 2);
     $providerKeys[$version] = file_get_contents($file) ?: throw new RuntimeException("Cannot read $file");
+}`;
+
+/** A request sample's keys: configured, or the shared test merchant's published ones. */
+const requestKeys = `// ${testKeyComment.join('\n// ')}
+const TEST_MERCHANT_PRIVATE_KEY = <<<'PEM'
+${testMerchant.privateKeyPem}
+PEM;
+const TEST_PROVIDER_PUBLIC_KEY = <<<'PEM'
+${testMerchant.providerPublicKeyPem}
+PEM;
+
+$keyPath = env('${env.privateKey.name}', '');
+$privateKey = $keyPath !== '' ? file_get_contents($keyPath) : TEST_MERCHANT_PRIVATE_KEY;
+$keyVersion = env('${env.keyVersion.name}', '${env.keyVersion.default}');
+// ${providerKeysComment(true).join('\n// ')}
+$providerKeys = ['${testMerchant.providerKeyVersion}' => TEST_PROVIDER_PUBLIC_KEY];
+if (env('${env.providerKeys.name}', '') !== '' || $clientId !== '${testMerchant.clientId}') {
+    $providerKeys = [];
+    foreach (explode(',', env('${env.providerKeys.name}', '') ?: throw new RuntimeException('${providerKeysMissing}')) as $entry) {
+        [$version, $file] = explode('=', $entry, 2);
+        $providerKeys[$version] = file_get_contents($file) ?: throw new RuntimeException("Cannot read $file");
+    }
 }`;
 
 /** PCRE patterns; D makes $ match only at the very end (not before a final newline). */
@@ -106,9 +130,7 @@ ${envHelper}
 
 $host = env('${env.host.name}', '${env.host.default}');
 $clientId = env('${env.clientId.name}', '${env.clientId.default}');
-$keyPath = env('${env.privateKey.name}', '${env.privateKey.default}');
-$keyVersion = env('${env.keyVersion.name}', '${env.keyVersion.default}');
-${providerKeys}
+${requestKeys}
 
 ${numbers}$method = '${input.method}';
 $target = ${phpString(input.requestTarget)}; // path and query exactly as sent${pathNote}
@@ -118,7 +140,7 @@ $nonce = bin2hex(random_bytes(16));
 
 // Canonical string: method, target, client ID, timestamp, nonce, body; signed as UTF-8.
 $canonical = implode("\n", [$method, $target, $clientId, $timestamp, $nonce, $body]);
-if (!openssl_sign($canonical, $rawSignature, file_get_contents($keyPath), OPENSSL_ALGO_SHA256)) {
+if (!openssl_sign($canonical, $rawSignature, $privateKey, OPENSSL_ALGO_SHA256)) {
     throw new RuntimeException('Signing failed: ' . openssl_error_string());
 }
 $signature = base64_encode($rawSignature);

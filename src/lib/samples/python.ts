@@ -19,6 +19,7 @@ import {
   type LanguageTemplate,
   type SampleInput,
 } from './types';
+import {testKeyComment, testMerchant} from './testMerchant';
 
 /** A string of the example body: a literal, the variable itself, or an f-string around it. */
 function pythonText(text: string, generated: readonly GeneratedValue[]): string {
@@ -49,16 +50,53 @@ function pythonLiteral(value: JsonValue, indent: string, generated: readonly Gen
   return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${pythonLiteral(item, inner, generated)},`).join('\n')}\n${indent}}`;
 }
 
-const providerKeys = `# ${providerKeysComment.join('\n# ')}
+const loadProviderKeys = `def load_provider_keys(versions_and_files):
+    keys = {}
+    for entry in versions_and_files.split(","):
+        version, key_path = entry.split("=", 1)
+        with open(key_path, "rb") as key_file:
+            keys[version] = serialization.load_pem_public_key(key_file.read())
+    return keys`;
+
+const patterns = `SIGNATURE = re.compile(r"${signatureHeaderPattern}")
+TIMESTAMP = re.compile(r"${timestampPattern}")`;
+
+/** A notification handler's provider keys: configured, never a default. */
+const providerKeys = `# ${providerKeysComment(false).join('\n# ')}
 if not os.environ.get("${env.providerKeys.name}"):
     sys.exit("${providerKeysMissing}")
-PROVIDER_KEYS = {}
-for entry in os.environ["${env.providerKeys.name}"].split(","):
-    version, key_path = entry.split("=", 1)
-    with open(key_path, "rb") as key_file:
-        PROVIDER_KEYS[version] = serialization.load_pem_public_key(key_file.read())
-SIGNATURE = re.compile(r"${signatureHeaderPattern}")
-TIMESTAMP = re.compile(r"${timestampPattern}")`;
+
+
+${loadProviderKeys}
+
+
+PROVIDER_KEYS = load_provider_keys(os.environ["${env.providerKeys.name}"])
+${patterns}`;
+
+/** A request sample's keys: configured, or the shared test merchant's published ones. */
+const requestKeys = `# ${testKeyComment.join('\n# ')}
+TEST_MERCHANT_PRIVATE_KEY = b"""\\
+${testMerchant.privateKeyPem}
+"""
+TEST_PROVIDER_PUBLIC_KEY = b"""\\
+${testMerchant.providerPublicKeyPem}
+"""
+
+KEY_PATH = os.environ.get("${env.privateKey.name}")
+KEY_VERSION = os.environ.get("${env.keyVersion.name}", "${env.keyVersion.default}")
+# ${providerKeysComment(true).join('\n# ')}
+if not os.environ.get("${env.providerKeys.name}") and CLIENT_ID != "${testMerchant.clientId}":
+    sys.exit("${providerKeysMissing}")
+
+
+${loadProviderKeys}
+
+
+if os.environ.get("${env.providerKeys.name}"):
+    PROVIDER_KEYS = load_provider_keys(os.environ["${env.providerKeys.name}"])
+else:
+    PROVIDER_KEYS = {"${testMerchant.providerKeyVersion}": serialization.load_pem_public_key(TEST_PROVIDER_PUBLIC_KEY)}
+${patterns}`;
 
 const isFresh = `def is_fresh(timestamp):
     """True for a YYYY-MM-DDTHH:MM:SSZ timestamp within ${windowSeconds} s of this clock, either way."""
@@ -102,9 +140,7 @@ from cryptography.hazmat.primitives.asymmetric import padding
 
 HOST = os.environ.get("${env.host.name}", "${env.host.default}")
 CLIENT_ID = os.environ.get("${env.clientId.name}", "${env.clientId.default}")
-KEY_PATH = os.environ.get("${env.privateKey.name}", "${env.privateKey.default}")
-KEY_VERSION = os.environ.get("${env.keyVersion.name}", "${env.keyVersion.default}")
-${providerKeys}
+${requestKeys}
 
 
 def main() -> None:
@@ -116,8 +152,11 @@ ${numbers}    method = "${input.method}"
 
     # Canonical string: method, target, client ID, timestamp, nonce, body; signed as UTF-8.
     canonical = "\\n".join([method, target, CLIENT_ID, timestamp, nonce, body])
-    with open(KEY_PATH, "rb") as key_file:
-        private_key = serialization.load_pem_private_key(key_file.read(), password=None)
+    if KEY_PATH:
+        with open(KEY_PATH, "rb") as key_file:
+            private_key = serialization.load_pem_private_key(key_file.read(), password=None)
+    else:
+        private_key = serialization.load_pem_private_key(TEST_MERCHANT_PRIVATE_KEY, password=None)
     signature = base64.b64encode(
         private_key.sign(canonical.encode("utf-8"), padding.PKCS1v15(), hashes.SHA256())
     ).decode("ascii")

@@ -105,9 +105,13 @@ export interface LanguageTemplate {
 export const sampleEnvironment = {
   host: {name: 'VELOXA_API_HOST', default: `https://${brand.hosts.sandboxApi}`},
   clientId: {name: 'VELOXA_CLIENT_ID', default: brand.sandboxClientId},
-  privateKey: {name: 'VELOXA_PRIVATE_KEY_PATH', default: 'merchant-private.pem'},
+  /** No default file: unset, a request sample signs with the shared test merchant's published key it embeds. */
+  privateKey: {name: 'VELOXA_PRIVATE_KEY_PATH'},
   keyVersion: {name: 'VELOXA_KEY_VERSION', default: '1'},
-  /** No default: a handler deployed without it must not trust the published test key. */
+  /**
+   * Unset, a request sample trusts the published provider test key only while it signs as the shared test merchant;
+   * a notification handler has no default at all: one deployed without it must not trust the published test key.
+   */
   providerKeys: {name: 'VELOXA_PROVIDER_KEYS', sandboxValue: '1=provider-test-public.pem'},
   notifyUrl: {name: 'VELOXA_NOTIFY_URL', default: `https://${brand.hosts.merchant}/payments/notify`},
   /** SQLite database of the Python and PHP notification handlers. */
@@ -118,12 +122,19 @@ export const sampleEnvironment = {
 /** What every sample says, and exits with, when the provider keys are not configured. */
 export const providerKeysMissing = `${sampleEnvironment.providerKeys.name} is not set: list the provider public keys by version, such as ${sampleEnvironment.providerKeys.sandboxValue} in the sandbox.`;
 
-/** The comment every sample puts above its provider key map. */
-export const providerKeysComment = [
-  `Provider public keys by keyVersion, as version=file pairs: ${sampleEnvironment.providerKeys.name}="1=provider-test-public.pem,2=provider-2027.pem".`,
-  'Add the new version when the provider announces a key; anything signed with a version not in the map is rejected.',
-  'There is no default, so a deployment that forgets it cannot fall back to the published test key.',
-];
+/**
+ * The comment every sample puts above its provider key map. A request sample (`testDefault`) falls back to the
+ * published provider test key for the shared test merchant only; a notification handler never does.
+ */
+export function providerKeysComment(testDefault: boolean): string[] {
+  return [
+    `Provider public keys by keyVersion, as version=file pairs: ${sampleEnvironment.providerKeys.name}="1=provider-test-public.pem,2=provider-2027.pem".`,
+    'Add the new version when the provider announces a key; anything signed with a version not in the map is rejected.',
+    testDefault
+      ? `Unset, only the shared test merchant ${brand.sandboxClientId} trusts the published provider test key below; any other client ID must list its keys.`
+      : 'There is no default, so a deployment that forgets it cannot fall back to the published test key.',
+  ];
+}
 
 /** The X-Signature header, parsed with an anchored pattern (POSIX ERE syntax, so bash can use it too). */
 export const signatureHeaderPattern = '^algorithm=RSA-SHA256, keyVersion=([1-9][0-9]*), signature=([A-Za-z0-9+/]+={0,2})$';

@@ -5,6 +5,7 @@ import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import type {OperationView} from '@site/src/contract/apiModel';
 import type {RenderedSample} from '@site/src/lib/samples';
+import MethodBadge from '../MethodBadge';
 import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
 import LazyNotificationSimulatorPanel from '@site/src/components/widgets/NotificationSimulatorPanel/Lazy';
 import {endpointBlock, firstSuccessExample, openedPanels} from './model';
@@ -81,7 +82,7 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
     <div className={styles.reference} data-api-reference={operation.operationId} data-open={open ? '' : undefined}>
       <div className={styles.endpoint} data-twin-skip="">
         <p className={styles.line}>
-          <span className={clsx(styles.method, styles[operation.method.toLowerCase()])}>{block.method}</span>
+          <MethodBadge method={block.method} />
           <code className={styles.path}>{block.path}</code>
         </p>
         <p className={styles.purpose} dangerouslySetInnerHTML={{__html: purposeHtml}} />

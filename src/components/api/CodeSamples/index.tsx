@@ -1,24 +1,66 @@
 import type {ReactNode} from 'react';
+import Admonition from '@theme/Admonition';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import CodeBlock from '@theme/CodeBlock';
-import type {RenderedSample} from '@site/src/lib/samples';
+import {brand} from '@site/src/brand';
+import {sampleEnvironment as env, type RenderedSample} from '@site/src/lib/samples';
+
+/** Where the site publishes the test keys (api/test-vectors/, copied beside the site by the contract plugin). */
+const testKeys = '/test-vectors/';
+
+/** What a reader needs to run a request sample as it is, and what never to do with a real key. */
+function RequestNote(): ReactNode {
+  return (
+    <Admonition type="info" title="Ready to run in the sandbox">
+      <p>
+        Each sample runs as you copy it: it sends to <code>{env.host.default}</code> and signs as the shared sandbox test merchant{' '}
+        <code>{brand.sandboxClientId}</code> (key version {env.keyVersion.default}) with that merchant&rsquo;s private key, which it holds
+        in its code. That key is public test material, published with the provider&rsquo;s test key at{' '}
+        <a href={`${testKeys}merchant-test-private.pem`}>{testKeys}</a>: anyone can sign as this merchant, and it works only in the
+        sandbox. To run a sample against the local sandbox, set <code>{env.host.name}=http://127.0.0.1:4010</code>.
+      </p>
+      <p>
+        Never put a real private key in code. For your own merchant, set <code>{env.clientId.name}</code>, <code>{env.privateKey.name}</code>{' '}
+        (a key file kept out of source control) and <code>{env.providerKeys.name}</code>: the embedded test keys are then not used, and
+        without provider keys the sample refuses to run.
+      </p>
+    </Admonition>
+  );
+}
+
+/** What a notification handler needs before it accepts the sandbox's deliveries. */
+function NotificationNote(): ReactNode {
+  return (
+    <Admonition type="info" title="Trusting the sandbox's test key">
+      <p>
+        A handler trusts no provider key by default, so a deployment that forgets its keys accepts nothing. While you test against the
+        sandbox, give it the published provider test key: <code>{env.providerKeys.sandboxValue}</code>, with{' '}
+        <a href={`${testKeys}provider-test-public.pem`}>provider-test-public.pem</a> beside it. In production, list the keys the provider
+        announces instead, and never the test key.
+      </p>
+    </Admonition>
+  );
+}
 
 /**
  * One sample per language in a tab group shared by every API page, so the
  * reader's language choice follows them from page to page.
  */
-export default function CodeSamples({samples}: {samples: readonly RenderedSample[]}): ReactNode {
+export default function CodeSamples({samples, kind}: {samples: readonly RenderedSample[]; kind: 'request' | 'notification'}): ReactNode {
   return (
-    // lazy: only the chosen language is rendered and hydrated; the others render when picked.
-    <Tabs groupId="code-language" queryString="language" lazy>
-      {samples.map((sample) => (
-        <TabItem key={sample.language} value={sample.language} label={sample.label}>
-          <CodeBlock language={sample.highlight} title={sample.fileName} showLineNumbers>
-            {sample.code}
-          </CodeBlock>
-        </TabItem>
-      ))}
-    </Tabs>
+    <>
+      {kind === 'request' ? <RequestNote /> : <NotificationNote />}
+      {/* lazy: only the chosen language is rendered and hydrated; the others render when picked. */}
+      <Tabs groupId="code-language" queryString="language" lazy>
+        {samples.map((sample) => (
+          <TabItem key={sample.language} value={sample.language} label={sample.label}>
+            <CodeBlock language={sample.highlight} title={sample.fileName} showLineNumbers>
+              {sample.code}
+            </CodeBlock>
+          </TabItem>
+        ))}
+      </Tabs>
+    </>
   );
 }

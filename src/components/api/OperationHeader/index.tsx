@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
-import clsx from 'clsx';
 import type {OperationView} from '@site/src/contract/apiModel';
+import MethodBadge from '../MethodBadge';
 import styles from './styles.module.css';
 
 /** Method, path on both hosts and the operation's description. */
@@ -15,7 +15,7 @@ export default function OperationHeader({operation}: {operation: OperationView})
   return (
     <section className={styles.header} aria-label={isWebhook ? 'Notification' : 'Endpoint'} data-operation-id={operation.operationId}>
       <p className={styles.endpoint}>
-        <span className={clsx(styles.method, styles[operation.method.toLowerCase()])}>{operation.method}</span>
+        <MethodBadge method={operation.method} />
         <code className={styles.path}>{isWebhook ? 'your notification URL' : fullPath(operation)}</code>
       </p>
       {isWebhook ? (

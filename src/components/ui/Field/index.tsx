@@ -33,6 +33,9 @@ export default function Field({id, label, help, error, className, children}: {
   );
 }
 
+/** The class of a text input, select or textarea that sits outside a Field but must look like one. */
+export const controlClassName = styles.control;
+
 /** The ids of a field's help and error lines that exist, for the control's aria-describedby. */
 export function describedBy(id: string, {help, error}: {help?: unknown; error?: unknown}): string | undefined {
   const ids = [help ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean);

@@ -14,6 +14,11 @@ export interface MermaidDiagramProps {
   readonly alt: string;
   /** The Mermaid source, offered as the diagram's text version. */
   readonly source: string;
+  /**
+   * `transitions`: a state diagram followed by its transitions table. Below 600 px the drawing, whose edge labels
+   * would be a few pixels tall, gives way to that table, which a phone shows as cards.
+   */
+  readonly phone?: 'transitions';
 }
 
 /**
@@ -21,14 +26,19 @@ export interface MermaidDiagramProps {
  * colour modes are in the page and CSS shows one; the hidden image is lazy and
  * never displayed, so the browser does not fetch it.
  */
-export default function MermaidDiagram({light, dark, width, height, alt, source}: MermaidDiagramProps): ReactNode {
+export default function MermaidDiagram({light, dark, width, height, alt, source, phone}: MermaidDiagramProps): ReactNode {
   const lightSrc = useBaseUrl(`/diagrams/${light}`);
   const darkSrc = useBaseUrl(`/diagrams/${dark}`);
   const size = {width: Number(width), height: Number(height)};
   return (
-    <figure className={styles.diagram} data-diagram="">
+    <figure className={styles.diagram} data-diagram="" data-phone={phone}>
       <img className={styles.light} src={lightSrc} alt={alt} loading="lazy" decoding="async" {...size} />
       <img className={styles.dark} src={darkSrc} alt={alt} loading="lazy" decoding="async" {...size} />
+      {phone === 'transitions' ? (
+        <p className={styles.phoneNote} data-twin-skip="">
+          On a narrow screen this diagram is the list of transitions below: each card goes from one state to the next, and says when.
+        </p>
+      ) : null}
       <details className={styles.text}>
         <summary>Diagram as text</summary>
         <pre>

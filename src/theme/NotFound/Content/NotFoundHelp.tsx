@@ -3,6 +3,7 @@ import {useLocation} from '@docusaurus/router';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import Link from '@docusaurus/Link';
 import Button from '@site/src/components/ui/Button';
+import {controlClassName} from '@site/src/components/ui/Field';
 import {nearestPages, searchWords, type SitePage} from '@site/src/lib/nearestPages';
 import styles from './styles.module.css';
 
@@ -39,7 +40,7 @@ export default function NotFoundHelp(): ReactNode {
       <form className={styles.search} action={searchPage} method="get" role="search" aria-label="Search the portal">
         <label htmlFor={`${id}-q`}>Search the portal</label>
         <div className={styles.searchRow}>
-          <input id={`${id}-q`} name="q" type="search" defaultValue={searchWords(pathname)} />
+          <input id={`${id}-q`} className={controlClassName} name="q" type="search" defaultValue={searchWords(pathname)} />
           <Button type="submit" variant="primary">
             Search
           </Button>
