@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {gunzipSync} from 'node:zlib';
 import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, parseSignatureHeader, responseCanonicalString, signCanonical, verifyCanonical} from '../../src/lib/signing';
-import {fileStore, SandboxDataError, type FileStore} from '../../src/sandbox/hosts/server/fileStore';
+import {fileStore, JournalFileError, type FileStore} from '../../src/sandbox/hosts/server/fileStore';
 import {createNodeEngine, repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
 import {createHttpTransport, requestBodyLimitBytes, startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
 
@@ -511,11 +511,11 @@ describe('the journal file', () => {
     const lines = readFileSync(damaged, 'utf8').split('\n');
     lines[1] = lines[1]?.replace('"', "'") ?? '';
     writeFileSync(damaged, lines.join('\n'));
-    await assert.rejects(fileStore(damaged).load(), (error: Error) => error instanceof SandboxDataError && error.message === `data file ${damaged}: line 2 is damaged (its checksum does not match) and more lines follow it`);
+    await assert.rejects(fileStore(damaged).load(), (error: Error) => error instanceof JournalFileError && error.message === `data file ${damaged}: line 2 is damaged (its checksum does not match) and more lines follow it`);
 
     const foreign = path.join(directory, 'notes.txt');
     writeFileSync(foreign, 'my notes\n');
-    await assert.rejects(fileStore(foreign).load(), /^SandboxDataError: data file .*notes\.txt: not a sandbox journal/);
+    await assert.rejects(fileStore(foreign).load(), /^JournalFileError: data file .*notes\.txt: not a sandbox journal/);
     assert.equal(readFileSync(foreign, 'utf8'), 'my notes\n', 'a file that is not a journal is left as it was');
 
     const held = path.join(directory, 'held.journal');

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import {httpTarget} from '../../src/sandbox/client/overHttp';
-import {fileStore, SandboxDataError} from '../../src/sandbox/hosts/server/fileStore';
+import {fileStore, JournalFileError} from '../../src/sandbox/hosts/server/fileStore';
 import {createNodeEngine, repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
 import {postgresStore, SandboxDatabaseError} from '../../src/sandbox/hosts/server/postgresStore';
 import type {SandboxStore} from '../../src/sandbox/engine/store';
@@ -76,7 +76,7 @@ const kinds: StoreKind[] = [
       writeFileSync(file, 'my notes\n');
       return async () => readFileSync(file, 'utf8');
     },
-    refusal: SandboxDataError,
+    refusal: JournalFileError,
   },
   {
     name: 'a PostgreSQL database',

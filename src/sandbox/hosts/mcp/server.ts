@@ -19,7 +19,7 @@ import {shopperFixtures} from '../../actions';
 import type {ActionResult} from '../../engine/engine';
 import {matchOperation} from '../../engine/pipeline/route';
 import type {SandboxStore} from '../../engine/store';
-import {SandboxDataError} from '../server/fileStore';
+import {JournalFileError} from '../server/fileStore';
 import {sandboxFiles} from '../server/loadEngine';
 import {freeFormObject, registerActionTools} from './actionTools';
 import {DocsLibrary, siteOrigin} from './docs';
@@ -82,7 +82,7 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
         return await handler(args);
       } catch (error) {
         if (error instanceof ToolInputError || error instanceof KeyInputError || error instanceof MessageInputError || error instanceof SigningInputError) return toolError(error.message);
-        if (error instanceof SandboxDataError) return toolError(`The sandbox cannot start: ${error.message}. The docs and contract tools work without it.`);
+        if (error instanceof JournalFileError) return toolError(`The sandbox cannot start: ${error.message}. The docs and contract tools work without it.`);
         log(`mcp: tool failed: ${(error as Error).stack ?? String(error)}`);
         return toolError(`The tool failed unexpectedly: ${(error as Error).message}. The server keeps running; check the input and try again.`);
       }

@@ -5,7 +5,7 @@
  * and their batches committed.
  */
 import path from 'node:path';
-import {fileStore, SandboxDataError} from './fileStore';
+import {fileStore, JournalFileError} from './fileStore';
 import {postgresStore, SandboxDatabaseError} from './postgresStore';
 import type {SandboxStore} from '../../engine/store';
 import {downloads, versionLine} from '../../../lib/downloads';
@@ -146,7 +146,7 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
   } catch (error) {
     await server?.close().catch(() => undefined);
     await store?.close().catch(() => undefined);
-    const known = error instanceof StartError || error instanceof SandboxDataError || error instanceof SandboxDatabaseError;
+    const known = error instanceof StartError || error instanceof JournalFileError || error instanceof SandboxDatabaseError;
     console.error(`sandbox: ${known ? error.message : `could not start: ${(error as Error).message}`.split('\n')[0]}`);
     return known ? 2 : 1;
   }

@@ -34,10 +34,10 @@ const checksumLength = 64;
 const recordsPerSnapshotLine = 500;
 
 /** The data file cannot be used: its message is one line naming the file and the problem. */
-export class SandboxDataError extends Error {
+export class JournalFileError extends Error {
   constructor(file: string, problem: string) {
     super(`data file ${file}: ${problem}`);
-    this.name = 'SandboxDataError';
+    this.name = 'JournalFileError';
   }
 }
 
@@ -152,7 +152,7 @@ export function fileStore(file: string, options: FileStoreOptions = {}): FileSto
   };
 
   const fail = (problem: string): never => {
-    throw new SandboxDataError(file, problem);
+    throw new JournalFileError(file, problem);
   };
 
   function* snapshotLines(records: ReadonlyMap<string, string>): Generator<string> {
