@@ -27,7 +27,6 @@ function wrapped(tree: Root): {wrapper: MdxJsxFlowElement; children: RootContent
   return {wrapper: last, children: last.children as RootContent[]};
 }
 
-
 describe('remarkApiReference', () => {
   test('replaces <ApiOperation> with headings, diagrams and data-fed components, the page wrapped in <ApiReference>', () => {
     const tree = page({type: 'paragraph', children: [{type: 'text', value: 'Prose.'}]}, apiOperation('createOrder'));
@@ -40,7 +39,10 @@ describe('remarkApiReference', () => {
     const imports = tree.children.flatMap((node) => (node.type === 'mdxjsEsm' && node.value.startsWith('import') ? [node.value] : []));
     assert.ok(imports.includes("import CodeSamples from '@site/src/components/api/CodeSamples';"));
     assert.ok(imports.includes("import ApiReference from '@site/src/components/api/ApiReference';"));
-    assert.ok(tree.children.slice(0, -1).every((node) => node.type === 'mdxjsEsm'), 'imports and the data export stay at the top level');
+    assert.ok(
+      tree.children.slice(0, -1).every((node) => node.type === 'mdxjsEsm'),
+      'imports and the data export stay at the top level',
+    );
     const elementNames = children.flatMap((node) => (node.type === 'mdxJsxFlowElement' ? [node.name] : []));
     assert.ok(!elementNames.includes('ApiOperation'), 'the placeholder element is gone');
     assert.equal(elementNames[0], 'OperationHeader');
@@ -54,7 +56,10 @@ describe('remarkApiReference', () => {
     };
     const operation = page(apiOperation('createOrder'));
     transform(operation, {path: `${repoRoot}/docs/page.md`});
-    assert.equal(attribute(wrapped(operation).wrapper, 'purposeHtml'), JSON.stringify('Creates a payment order for any checkout scene and returns what the scene needs next.'));
+    assert.equal(
+      attribute(wrapped(operation).wrapper, 'purposeHtml'),
+      JSON.stringify('Creates a payment order for any checkout scene and returns what the scene needs next.'),
+    );
     assert.equal(attribute(wrapped(operation).wrapper, 'scenarios'), '[]');
     const webhook = page(apiOperation('paymentResultNotification'));
     transform(webhook, {path: `${repoRoot}/docs/page.md`});
@@ -62,11 +67,17 @@ describe('remarkApiReference', () => {
   });
 
   test('a second <ApiOperation> on one page fails with the file named', () => {
-    assert.throws(() => transform(page(apiOperation('createOrder'), apiOperation('refundOrder')), {path: `${repoRoot}/docs/x.md`}), /docs\/x\.md: a page holds one <ApiOperation>/);
+    assert.throws(
+      () => transform(page(apiOperation('createOrder'), apiOperation('refundOrder')), {path: `${repoRoot}/docs/x.md`}),
+      /docs\/x\.md: a page holds one <ApiOperation>/,
+    );
   });
 
   test('the purpose line is the first sentence, cut before a list after a colon', () => {
-    assert.equal(purposeLine('Creates a payment order and returns what comes next: a URL, a string.\nMore.'), 'Creates a payment order and returns what comes next.');
+    assert.equal(
+      purposeLine('Creates a payment order and returns what comes next: a URL, a string.\nMore.'),
+      'Creates a payment order and returns what comes next.',
+    );
     assert.equal(purposeLine('Returns the `order` as it stands. Then more.'), 'Returns the `order` as it stands.');
     assert.equal(purposeLine('No full stop'), 'No full stop.');
   });
@@ -79,7 +90,10 @@ describe('remarkApiReference', () => {
   });
 
   test('a missing operationId fails with the file named', () => {
-    assert.throws(() => transform(page(apiOperation(undefined)), {path: `${repoRoot}/docs/x.md`}), /docs\/x\.md: <ApiOperation> needs a literal operationId/);
+    assert.throws(
+      () => transform(page(apiOperation(undefined)), {path: `${repoRoot}/docs/x.md`}),
+      /docs\/x\.md: <ApiOperation> needs a literal operationId/,
+    );
   });
 
   test('state diagrams start at the initial state and end at the final ones', () => {
