@@ -19,10 +19,9 @@ import {
   knownIbans,
   maskMatches,
   paymentRuleFor,
-  payoutOutcome,
   refundRuleFor,
-  type PayoutRequest,
 } from '../../src/sandbox/engine/rules/rules';
+import {payoutOutcome, type PayoutRequest} from '../../src/sandbox/engine/rules/payoutRules';
 import type {PaymentEndingRule, PayoutEndingRule, RefundEndingRule, SandboxData} from '../../src/sandbox/engine/rules/types';
 
 export interface Finding {

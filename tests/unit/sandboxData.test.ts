@@ -37,9 +37,9 @@ import {
   luhnValid,
   maskMatches,
   paymentAttemptOutcome,
-  payoutOutcome,
   refundOutcome,
 } from '../../src/sandbox/engine/rules/rules';
+import {payoutOutcome} from '../../src/sandbox/engine/rules/payoutRules';
 import type {SandboxData} from '../../src/sandbox/engine/rules/types';
 import {readContentFiles} from '../../src/contract/node/contentFiles';
 import {

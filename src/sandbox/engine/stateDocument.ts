@@ -12,7 +12,7 @@ import {collections, type Collection, type JobRecord} from './state';
 import type {RecordValue} from './store';
 
 export const stateFormat = 'veloxa-sandbox-state';
-export const stateFormatVersion = 1;
+const stateFormatVersion = 1;
 
 export interface SandboxStateDocument {
   readonly format: typeof stateFormat;
@@ -25,6 +25,15 @@ export interface SandboxStateDocument {
   readonly records: ReadonlyArray<readonly [string, RecordValue]>;
   /** The browser's notification inbox, when the browser wrote it; the engine carries it but does not read it. */
   readonly inbox?: readonly RecordValue[];
+}
+
+/** The document of an export: `records` as an engine of `contractVersion` wrote them at `exportedAt`. */
+export function stateDocumentOf(
+  records: SandboxStateDocument['records'],
+  contractVersion: string,
+  exportedAt: string,
+): SandboxStateDocument {
+  return {format: stateFormat, version: stateFormatVersion, contractVersion, exportedAt, records};
 }
 
 export type CheckedState =

@@ -1,7 +1,8 @@
 /** Payouts (wallet transfers, bank transfers, card payouts): create, query, list, and the completion and bank-return jobs. */
 import {isoSeconds} from '../clock';
 import {randomId} from '../ids';
-import {findBankAccount, findPayoutCard, payoutOutcome} from '../rules/rules';
+import {payoutOutcome} from '../rules/payoutRules';
+import {findBankAccount, findPayoutCard} from '../rules/rules';
 import type {JobRecord, Json, JsonObject, MerchantState, Money, PayoutKind, PayoutRecord} from '../state';
 import {reject, type Reply, transition, type Tx} from '../tx';
 import {maskCard, maskTail, money, msPerSecond, recordChange} from '../values';
