@@ -83,6 +83,39 @@ export function setOrderStatus(tx: Tx, state: MerchantState, record: OrderRecord
   tx.touch(state, 'order', record.order.merchantOrderNo);
 }
 
+/** The record of a new PENDING order: the order as the API shows it, what the payer does next, and where to notify. */
+function newOrderRecord(tx: Tx, body: JsonObject, requestKey: string): OrderRecord {
+  const merchantOrderNo = String(body['merchantOrderNo']);
+  const amount = body['amount'] as unknown as Money;
+  const scene = String(body['scene']);
+  const now = tx.clock.now();
+  const expiresInSeconds = typeof body['expiresInSeconds'] === 'number' ? body['expiresInSeconds'] : 1800;
+  const orderId = randomId('ord_', 16);
+  const order: OrderRecord['order'] = {
+    merchantOrderNo,
+    orderId,
+    status: 'PENDING',
+    scene,
+    amount: money(amount.value, amount.currency),
+    refundedAmount: money(0, amount.currency) as unknown as Json,
+    refundableAmount: money(0, amount.currency) as unknown as Json,
+    subject: String(body['subject']),
+    ...(typeof body['description'] === 'string' ? {description: body['description']} : {}),
+    createdAt: isoSeconds(now),
+    updatedAt: isoSeconds(now),
+    version: 1,
+    expiresAt: isoSeconds(now + expiresInSeconds * msPerSecond),
+    ...(isObject(body['metadata']) ? {metadata: body['metadata']} : {}),
+  } as OrderRecord['order'];
+  return {
+    order,
+    requestKey,
+    nextAction: nextAction(tx, scene, orderId, body, now),
+    ...(typeof body['notifyUrl'] === 'string' ? {notifyUrl: body['notifyUrl']} : {}),
+    ...(typeof body['storeId'] === 'string' ? {storeId: body['storeId']} : {}),
+  };
+}
+
 export function createOrder(tx: Tx, state: MerchantState, body: JsonObject, requestKey: string): Reply {
   const data = tx.spec.sandbox;
   const merchantOrderNo = String(body['merchantOrderNo']);
@@ -123,40 +156,15 @@ export function createOrder(tx: Tx, state: MerchantState, body: JsonObject, requ
     const agreement = agreementNo ? state.agreements.get(agreementNo) : undefined;
     if (agreement && agreement.agreement.status !== 'ACTIVE') reject('AGREEMENT_INVALID', 'The agreement behind this token is not active.');
   }
-  const now = tx.clock.now();
-  const expiresInSeconds = typeof body['expiresInSeconds'] === 'number' ? body['expiresInSeconds'] : 1800;
-  const orderId = randomId('ord_', 16);
-  const order: OrderRecord['order'] = {
-    merchantOrderNo,
-    orderId,
-    status: 'PENDING',
-    scene,
-    amount: money(amount.value, amount.currency),
-    refundedAmount: money(0, amount.currency) as unknown as Json,
-    refundableAmount: money(0, amount.currency) as unknown as Json,
-    subject: String(body['subject']),
-    ...(typeof body['description'] === 'string' ? {description: body['description']} : {}),
-    createdAt: isoSeconds(now),
-    updatedAt: isoSeconds(now),
-    version: 1,
-    expiresAt: isoSeconds(now + expiresInSeconds * msPerSecond),
-    ...(isObject(body['metadata']) ? {metadata: body['metadata']} : {}),
-  } as OrderRecord['order'];
-  const record: OrderRecord = {
-    order,
-    requestKey,
-    nextAction: nextAction(tx, scene, orderId, body, now),
-    ...(typeof body['notifyUrl'] === 'string' ? {notifyUrl: body['notifyUrl']} : {}),
-    ...(typeof body['storeId'] === 'string' ? {storeId: body['storeId']} : {}),
-  };
+  const record = newOrderRecord(tx, body, requestKey);
   if (record.nextAction['type'] === 'CASH_CODE') record.paymentReference = String(record.nextAction['paymentReference']);
   tx.put(state, 'order', merchantOrderNo, record);
   tx.schedule({
-    at: Date.parse(order.expiresAt),
+    at: Date.parse(record.order.expiresAt),
     clientId: state.merchant.clientId,
     kind: 'order.expire',
     ref: merchantOrderNo,
-    data: {expiresAt: order.expiresAt},
+    data: {expiresAt: record.order.expiresAt},
   });
   if (attempt) {
     const wallet = walletForScene(tx, state, body);

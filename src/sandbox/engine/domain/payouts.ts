@@ -3,6 +3,7 @@ import {isoSeconds} from '../clock';
 import {randomId} from '../ids';
 import {payoutOutcome} from '../rules/payoutRules';
 import {findBankAccount, findPayoutCard} from '../rules/rules';
+import type {Corridor} from '../rules/types';
 import type {JobRecord, Json, JsonObject, MerchantState, Money, PayoutKind, PayoutRecord} from '../state';
 import {reject, type Reply, transition, type Tx} from '../tx';
 import {maskCard, maskTail, money, msPerSecond, recordChange} from '../values';
@@ -25,8 +26,54 @@ export function payoutFeeOf(tx: Tx, kind: 'WALLET' | 'BANK' | 'BANK_CROSS_CURREN
   return tx.spec.sandbox.pricing.payoutFees[kind][currency] ?? 0;
 }
 
-export function createPayout(tx: Tx, state: MerchantState, kind: PayoutKind, body: JsonObject, requestKey: string): Reply {
+/** What a payout's product decides: the outcome, the fee, and the product's own members of the payout. */
+interface PayoutTerms {
+  outcome: ReturnType<typeof payoutOutcome>;
+  fee: number;
+  extra: JsonObject;
+}
+
+function checkPayoutLimit(tx: Tx, amount: Money): void {
   const data = tx.spec.sandbox;
+  if (amount.value > data.limits.maxAmount)
+    reject(
+      data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED',
+      `The largest sandbox payout is ${data.limits.maxAmount} minor units.`,
+    );
+}
+
+function walletPayout(tx: Tx, body: JsonObject, amount: Money): PayoutTerms {
+  const payee = body['payee'] as JsonObject;
+  checkPayoutLimit(tx, amount);
+  const outcome = payoutOutcome(tx.spec.sandbox, {
+    product: 'WALLET',
+    amount,
+    payee: {
+      ...(typeof payee['walletId'] === 'string' ? {walletId: payee['walletId']} : {}),
+      ...(typeof payee['phoneNumber'] === 'string' ? {phoneNumber: payee['phoneNumber']} : {}),
+    },
+  });
+  const extra = {payee, ...(typeof body['remark'] === 'string' ? {remark: body['remark']} : {})};
+  return {outcome, fee: payoutFeeOf(tx, 'WALLET', amount.currency), extra};
+}
+
+function cardPayout(tx: Tx, body: JsonObject, amount: Money): PayoutTerms {
+  const data = tx.spec.sandbox;
+  const card = body['card'] as JsonObject;
+  const number = String(card['cardNumber']);
+  checkPayoutLimit(tx, amount);
+  const outcome = payoutOutcome(data, {product: 'CARD', amount, cardNumber: number});
+  const fee = payoutFeeOf(tx, 'CARD', amount.currency);
+  const known = findPayoutCard(data, number);
+  const extra = {
+    maskedCardNumber: maskCard(number),
+    cardBrand: known?.brand ?? 'OTHER',
+    ...(typeof body['remark'] === 'string' ? {remark: body['remark']} : {}),
+  };
+  return {outcome, fee, extra};
+}
+
+export function createPayout(tx: Tx, state: MerchantState, kind: PayoutKind, body: JsonObject, requestKey: string): Reply {
   const merchantTransferNo = String(body['merchantTransferNo']);
   const existing = state.payouts.get(merchantTransferNo);
   if (existing) {
@@ -43,48 +90,12 @@ export function createPayout(tx: Tx, state: MerchantState, kind: PayoutKind, bod
   const amount = body['amount'] as unknown as Money;
   checkCurrency(tx, state, amount.currency, 'payouts');
   const now = tx.clock.now();
-  let fee: number;
-  let extra: JsonObject;
-  let outcome: ReturnType<typeof payoutOutcome>;
-  if (kind === 'WALLET') {
-    const payee = body['payee'] as JsonObject;
-    if (amount.value > data.limits.maxAmount)
-      reject(
-        data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED',
-        `The largest sandbox payout is ${data.limits.maxAmount} minor units.`,
-      );
-    outcome = payoutOutcome(data, {
-      product: 'WALLET',
-      amount,
-      payee: {
-        ...(typeof payee['walletId'] === 'string' ? {walletId: payee['walletId']} : {}),
-        ...(typeof payee['phoneNumber'] === 'string' ? {phoneNumber: payee['phoneNumber']} : {}),
-      },
-    });
-    fee = payoutFeeOf(tx, 'WALLET', amount.currency);
-    extra = {payee, ...(typeof body['remark'] === 'string' ? {remark: body['remark']} : {})};
-  } else if (kind === 'CARD') {
-    const card = body['card'] as JsonObject;
-    const number = String(card['cardNumber']);
-    if (amount.value > data.limits.maxAmount)
-      reject(
-        data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED',
-        `The largest sandbox payout is ${data.limits.maxAmount} minor units.`,
-      );
-    outcome = payoutOutcome(data, {product: 'CARD', amount, cardNumber: number});
-    fee = payoutFeeOf(tx, 'CARD', amount.currency);
-    const known = findPayoutCard(data, number);
-    extra = {
-      maskedCardNumber: maskCard(number),
-      cardBrand: known?.brand ?? 'OTHER',
-      ...(typeof body['remark'] === 'string' ? {remark: body['remark']} : {}),
-    };
-  } else {
-    const bank = bankPayout(tx, state, body, amount);
-    outcome = bank.outcome;
-    fee = bank.fee;
-    extra = bank.extra;
-  }
+  const {outcome, fee, extra} =
+    kind === 'WALLET'
+      ? walletPayout(tx, body, amount)
+      : kind === 'CARD'
+        ? cardPayout(tx, body, amount)
+        : bankPayout(tx, state, body, amount);
   if (!outcome.accepted) return reject(outcome.resultCode, `Rejected by the sandbox (${outcome.because}).`);
   if (available(tx, state, amount.currency) < amount.value + fee)
     reject('INSUFFICIENT_BALANCE', `The available ${amount.currency} balance does not cover ${amount.value} plus the fee of ${fee}.`);
@@ -127,12 +138,7 @@ export function createPayout(tx: Tx, state: MerchantState, kind: PayoutKind, bod
   return {code: 'SUCCESS', data: payout.payout};
 }
 
-export function bankPayout(
-  tx: Tx,
-  state: MerchantState,
-  body: JsonObject,
-  amount: Money,
-): {outcome: ReturnType<typeof payoutOutcome>; fee: number; extra: JsonObject} {
+export function bankPayout(tx: Tx, state: MerchantState, body: JsonObject, amount: Money): PayoutTerms {
   const data = tx.spec.sandbox;
   const beneficiary = body['beneficiary'] as JsonObject;
   const account = beneficiary['account'] as JsonObject;
@@ -144,6 +150,54 @@ export function bankPayout(
       ? {accountNumber: account['accountNumber'], routingCode: String(account['routingCode'])}
       : {}),
   });
+  const corridor = corridorOf(tx, body, country);
+  const {destinationAmount, rate} = destinationOf(tx, state, body, amount, corridor, country);
+  if (destinationAmount < corridor.minAmount || destinationAmount > corridor.maxAmount) {
+    reject(
+      data.corridors.outOfRange.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED',
+      `Transfers to ${country} in ${corridor.currency} are ${corridor.minAmount} to ${corridor.maxAmount} minor units.`,
+    );
+  }
+  const name = String(beneficiary['name']);
+  const outcome = payoutOutcome(data, {
+    product: 'BANK',
+    amount,
+    destinationCurrency: corridor.currency,
+    beneficiary: {
+      name,
+      account: {
+        ...(typeof account['iban'] === 'string' ? {iban: account['iban']} : {}),
+        ...(typeof account['accountNumber'] === 'string'
+          ? {accountNumber: account['accountNumber'], routingCode: String(account['routingCode'])}
+          : {}),
+      },
+    },
+  });
+  const fee =
+    quoteId !== undefined
+      ? (state.quotes.get(quoteId)?.quote.fee.value ?? 0)
+      : payoutFeeOf(tx, corridor.currency !== amount.currency ? 'BANK_CROSS_CURRENCY' : 'BANK', amount.currency);
+  const accountText = typeof account['iban'] === 'string' ? account['iban'] : String(account['accountNumber']);
+  const extra: JsonObject = {
+    destinationAmount: money(destinationAmount, corridor.currency) as unknown as Json,
+    ...(rate !== undefined ? {rate} : {}),
+    ...(quoteId !== undefined ? {quoteId} : {}),
+    beneficiary: {
+      name,
+      country,
+      accountType: account['accountType'] === 'IBAN' ? 'IBAN' : 'ACCOUNT_NUMBER',
+      maskedAccount: maskTail(accountText),
+    },
+    purpose: String(body['purpose']),
+    ...(typeof body['remark'] === 'string' ? {remark: body['remark']} : {}),
+  };
+  void known;
+  return {outcome, fee, extra};
+}
+
+/** The corridor a bank payout goes by: the country's, in destinationCurrency or its only currency. */
+function corridorOf(tx: Tx, body: JsonObject, country: string): Corridor {
+  const data = tx.spec.sandbox;
   const corridorsOfCountry = data.corridors.corridors.filter((corridor) => corridor.country === country);
   if (corridorsOfCountry.length === 0)
     reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED', `No bank payout corridor to ${country}.`);
@@ -154,11 +208,22 @@ export function bankPayout(
     destinationCurrency = corridorsOfCountry[0]?.currency;
   }
   const corridor = corridorsOfCountry.find((candidate) => candidate.currency === destinationCurrency);
-  if (!corridor)
-    return reject(
-      data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED',
-      `No corridor to ${country} in ${destinationCurrency ?? ''}.`,
-    );
+  return (
+    corridor ??
+    reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED', `No corridor to ${country} in ${destinationCurrency ?? ''}.`)
+  );
+}
+
+/** What the payee receives: the amount itself in one currency, or what the quote promised across currencies. */
+function destinationOf(
+  tx: Tx,
+  state: MerchantState,
+  body: JsonObject,
+  amount: Money,
+  corridor: Corridor,
+  country: string,
+): {destinationAmount: number; rate: string | undefined} {
+  const quoteId = typeof body['quoteId'] === 'string' ? body['quoteId'] : undefined;
   const cross = corridor.currency !== amount.currency;
   let destinationAmount = amount.value;
   let rate: string | undefined;
@@ -186,47 +251,7 @@ export function bankPayout(
       `quoteId is required: ${amount.currency} to ${corridor.currency} is a cross-currency transfer. Get one from Rate calculator.`,
     );
   }
-  if (destinationAmount < corridor.minAmount || destinationAmount > corridor.maxAmount) {
-    reject(
-      data.corridors.outOfRange.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED',
-      `Transfers to ${country} in ${corridor.currency} are ${corridor.minAmount} to ${corridor.maxAmount} minor units.`,
-    );
-  }
-  const name = String(beneficiary['name']);
-  const outcome = payoutOutcome(data, {
-    product: 'BANK',
-    amount,
-    destinationCurrency: corridor.currency,
-    beneficiary: {
-      name,
-      account: {
-        ...(typeof account['iban'] === 'string' ? {iban: account['iban']} : {}),
-        ...(typeof account['accountNumber'] === 'string'
-          ? {accountNumber: account['accountNumber'], routingCode: String(account['routingCode'])}
-          : {}),
-      },
-    },
-  });
-  const fee =
-    quoteId !== undefined
-      ? (state.quotes.get(quoteId)?.quote.fee.value ?? 0)
-      : payoutFeeOf(tx, cross ? 'BANK_CROSS_CURRENCY' : 'BANK', amount.currency);
-  const accountText = typeof account['iban'] === 'string' ? account['iban'] : String(account['accountNumber']);
-  const extra: JsonObject = {
-    destinationAmount: money(destinationAmount, corridor.currency) as unknown as Json,
-    ...(rate !== undefined ? {rate} : {}),
-    ...(quoteId !== undefined ? {quoteId} : {}),
-    beneficiary: {
-      name,
-      country,
-      accountType: account['accountType'] === 'IBAN' ? 'IBAN' : 'ACCOUNT_NUMBER',
-      maskedAccount: maskTail(accountText),
-    },
-    purpose: String(body['purpose']),
-    ...(typeof body['remark'] === 'string' ? {remark: body['remark']} : {}),
-  };
-  void known;
-  return {outcome, fee, extra};
+  return {destinationAmount, rate};
 }
 
 export function completePayout(tx: Tx, state: MerchantState, job: JobRecord): void {

@@ -20,6 +20,35 @@ export interface Authenticator {
   ): Promise<MerchantState>;
 }
 
+/** The merchant the headers name, when the timestamp, nonce and merchant are well formed and known. */
+function merchantFor(
+  tx: Pick<Tx, 'spec' | 'clock'>,
+  merchantOf: (clientId: string) => MerchantRecords | undefined,
+  headers: Record<string, string | undefined>,
+): MerchantRecords {
+  const clientId = headers['x-client-id'];
+  if (!clientId) reject('INVALID_PARAMETER', 'The X-Client-Id header is missing.');
+  const timestamp = headers['x-timestamp'] ?? '';
+  if (!isRealTimestamp(timestamp))
+    reject('INVALID_PARAMETER', `X-Timestamp must be YYYY-MM-DDTHH:MM:SSZ naming a real instant, got "${timestamp.slice(0, 40)}".`);
+  const nonce = headers['x-nonce'] ?? '';
+  if (!/^[A-Za-z0-9-]{16,64}$/.test(nonce)) reject('INVALID_PARAMETER', 'X-Nonce must be 16 to 64 letters, digits or hyphens.');
+  const state = merchantOf(clientId as string);
+  if (!state)
+    return reject(
+      'UNKNOWN_CLIENT',
+      `No sandbox merchant has the client ID "${(clientId as string).slice(0, 64)}". Register one, or use ${tx.spec.sandbox.merchant.clientId}.`,
+    );
+  const window = tx.spec.signing.timestampWindowSeconds;
+  if (Math.abs(tx.clock.now() - Date.parse(timestamp)) > window * msPerSecond) {
+    reject(
+      'TIMESTAMP_OUT_OF_WINDOW',
+      `X-Timestamp ${timestamp} is more than ${window} seconds from the sandbox clock, ${isoSeconds(tx.clock.now())}.`,
+    );
+  }
+  return state;
+}
+
 /** An authenticator over the engine's merchants, with imported public keys kept by PEM. */
 export function createAuthenticator(
   tx: Pick<Tx, 'spec' | 'clock'>,
@@ -52,34 +81,9 @@ export function createAuthenticator(
     unit.tx.putEvenIfRejected(state, 'nonce', nonce, now + tx.spec.signing.nonceRetentionSeconds * msPerSecond);
   }
 
-  /** The merchant the headers name, when the timestamp, nonce and merchant are well formed and known. */
-  function merchantFor(headers: Record<string, string | undefined>): MerchantRecords {
-    const clientId = headers['x-client-id'];
-    if (!clientId) reject('INVALID_PARAMETER', 'The X-Client-Id header is missing.');
-    const timestamp = headers['x-timestamp'] ?? '';
-    if (!isRealTimestamp(timestamp))
-      reject('INVALID_PARAMETER', `X-Timestamp must be YYYY-MM-DDTHH:MM:SSZ naming a real instant, got "${timestamp.slice(0, 40)}".`);
-    const nonce = headers['x-nonce'] ?? '';
-    if (!/^[A-Za-z0-9-]{16,64}$/.test(nonce)) reject('INVALID_PARAMETER', 'X-Nonce must be 16 to 64 letters, digits or hyphens.');
-    const state = merchantOf(clientId as string);
-    if (!state)
-      return reject(
-        'UNKNOWN_CLIENT',
-        `No sandbox merchant has the client ID "${(clientId as string).slice(0, 64)}". Register one, or use ${tx.spec.sandbox.merchant.clientId}.`,
-      );
-    const window = tx.spec.signing.timestampWindowSeconds;
-    if (Math.abs(tx.clock.now() - Date.parse(timestamp)) > window * msPerSecond) {
-      reject(
-        'TIMESTAMP_OUT_OF_WINDOW',
-        `X-Timestamp ${timestamp} is more than ${window} seconds from the sandbox clock, ${isoSeconds(tx.clock.now())}.`,
-      );
-    }
-    return state;
-  }
-
   return {
     async authenticate(unit, request, headers) {
-      const merchant = merchantFor(headers);
+      const merchant = merchantFor(tx, merchantOf, headers);
       const clientId = merchant.merchant.clientId;
       const timestamp = headers['x-timestamp'] ?? '';
       const nonce = headers['x-nonce'] ?? '';
