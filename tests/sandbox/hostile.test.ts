@@ -1224,14 +1224,12 @@ const controlGarbage: fc.Arbitrary<Probe> = fc
         body: undefined,
         expect: ['INVALID_PARAMETER', 'UNKNOWN_CLIENT'],
       })),
-    fc
-      .constantFrom('2026-02-30', '2026-1-1', '20260101', '0000-00-00', 'today', '2026-01-01%00', '..%2F..%2Fetc')
-      .map((day) => ({
-        method: 'GET',
-        target: `/_sandbox/statements/${day}?clientId=sandbox-merchant-0001`,
-        body: undefined,
-        expect: ['INVALID_PARAMETER'],
-      })),
+    fc.constantFrom('2026-02-30', '2026-1-1', '20260101', '0000-00-00', 'today', '2026-01-01%00', '..%2F..%2Fetc').map((day) => ({
+      method: 'GET',
+      target: `/_sandbox/statements/${day}?clientId=sandbox-merchant-0001`,
+      body: undefined,
+      expect: ['INVALID_PARAMETER'],
+    })),
   )
   // An empty body is {} to a control endpoint, and GET /_sandbox/notifications without a query lists every delivery: both would be obeyed.
   .filter(({method, target, body}) => (body === undefined || body !== '') && !(method === 'GET' && target === '/_sandbox/notifications'))
@@ -1299,13 +1297,11 @@ const rawRequests: fc.Arbitrary<Probe> = fc
         bytes: Buffer.from(text, 'latin1'),
         expect: ['INVALID_PARAMETER', 'REQUEST_TOO_LARGE'],
       })),
-    fc
-      .integer({min: 17, max: 64})
-      .map((kib) => ({
-        name: `a ${kib} KiB header`,
-        bytes: Buffer.from(`GET /v1/balances HTTP/1.1\r\nHost: sandbox\r\nX-Pad: ${'a'.repeat(kib * 1024)}\r\n\r\n`),
-        expect: ['INVALID_PARAMETER'],
-      })),
+    fc.integer({min: 17, max: 64}).map((kib) => ({
+      name: `a ${kib} KiB header`,
+      bytes: Buffer.from(`GET /v1/balances HTTP/1.1\r\nHost: sandbox\r\nX-Pad: ${'a'.repeat(kib * 1024)}\r\n\r\n`),
+      expect: ['INVALID_PARAMETER'],
+    })),
   )
   .map(({name, bytes, expect}) => ({
     category: 'byte-level HTTP',

@@ -26,28 +26,22 @@ const order = (merchantOrderNo: string, value: number) => ({
 
 /** Requests that must each be refused, built from generated values. */
 const rejecting = fc.oneof(
-  fc
-    .integer({min: 1, max: 10 ** 9})
-    .map((value) => ({
-      method: 'POST',
-      target: '/v1/orders/ORD-PEND-0001/refunds',
-      body: {merchantRefundNo: `RF-${value}`, amount: {value: 10 ** 10 + value, currency: 'USD'}},
-    })),
+  fc.integer({min: 1, max: 10 ** 9}).map((value) => ({
+    method: 'POST',
+    target: '/v1/orders/ORD-PEND-0001/refunds',
+    body: {merchantRefundNo: `RF-${value}`, amount: {value: 10 ** 10 + value, currency: 'USD'}},
+  })),
   fc.stringMatching(/^[A-Z]{3}-[0-9]{6}$/).map((no) => ({method: 'POST', target: `/v1/orders/${no}/cancel`, body: undefined})),
-  fc
-    .integer({min: 1, max: 59})
-    .map((seconds) => ({
-      method: 'POST',
-      target: '/v1/orders/ORD-PEND-0001/expiry-time',
-      body: {expiresAt: new Date(start + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')},
-    })),
-  fc
-    .integer({min: 32, max: 400})
-    .map((days) => ({
-      method: 'GET',
-      target: `/v1/orders?createdFrom=2026-01-01T00:00:00Z&createdTo=${new Date(Date.parse('2026-01-01T00:00:00Z') + days * 86400000).toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
-      body: undefined,
-    })),
+  fc.integer({min: 1, max: 59}).map((seconds) => ({
+    method: 'POST',
+    target: '/v1/orders/ORD-PEND-0001/expiry-time',
+    body: {expiresAt: new Date(start + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')},
+  })),
+  fc.integer({min: 32, max: 400}).map((days) => ({
+    method: 'GET',
+    target: `/v1/orders?createdFrom=2026-01-01T00:00:00Z&createdTo=${new Date(Date.parse('2026-01-01T00:00:00Z') + days * 86400000).toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+    body: undefined,
+  })),
   fc.string({maxLength: 30}).map((text) => ({method: 'POST', target: '/v1/orders', body: `{"merchantOrderNo": ${JSON.stringify(text)}`})),
   fc.constant({method: 'POST', target: '/v1/wallet-auth/token', body: {authCode: 'wac_unknown_code_0000000000'}}),
 );

@@ -120,15 +120,13 @@ export function createInbox(options: InboxOptions): NotificationInbox {
       return verifyNotification(entry, options.providerKey);
     },
     async replace(list) {
-      const numbered = list
-        .slice(-limit)
-        .map((entry, index) => ({
-          url: entry.url,
-          headers: {...entry.headers},
-          body: entry.body,
-          receivedAt: entry.receivedAt,
-          seq: index + 1,
-        }));
+      const numbered = list.slice(-limit).map((entry, index) => ({
+        url: entry.url,
+        headers: {...entry.headers},
+        body: entry.body,
+        receivedAt: entry.receivedAt,
+        seq: index + 1,
+      }));
       await options.storage.replace(numbered);
       set(numbered);
     },
