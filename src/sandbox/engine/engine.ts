@@ -7,7 +7,7 @@
  * TypeScript over WebCrypto: no DOM, no Node built-ins, so the browser and the local server run the same code.
  */
 import {importPrivateKey, signCanonical} from '../../lib/signing';
-import {controlActions, shopperActions, type ActionHost} from './actions';
+import {controlActions, shopperActions, type ActionHost} from './shopperAndControl';
 import type {ActionResult, DeliveryLogEntry, MerchantView, SandboxOptions} from './api';
 import {createClock, isoSeconds, type SandboxClock} from './clock';
 import {type DeliveryChannel} from './domain/events';
@@ -295,7 +295,7 @@ export class SandboxEngine {
     }
   }
 
-  /** The engine as the shopper's actions and the control tools see it (actions.ts). */
+  /** The engine as the shopper's actions and the control tools see it (shopperAndControl.ts). */
   private readonly actionHost: ActionHost = {
     act: (clientId, action) => this.act(clientId, action),
     now: () => this.clock.now(),
