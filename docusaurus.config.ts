@@ -129,7 +129,11 @@ const config: Config = {
           versions: {current: {label: 'Next'}},
           showLastUpdateTime: false,
           // API pages render their reference sections from the contract at compile time.
-          beforeDefaultRemarkPlugins: [[remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions], sandboxData, drawDiagrams],
+          beforeDefaultRemarkPlugins: [
+            [remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions],
+            sandboxData,
+            drawDiagrams,
+          ],
         },
         // The blog is plugins/content/blog (Docusaurus's plugin, its feeds given their self links), configured below.
         blog: false,

@@ -13,19 +13,41 @@ import {builtinModules} from 'node:module';
 type RestrictedImports = {paths?: {name: string; message: string}[]; patterns?: {regex: string; message: string}[]};
 const importRules = {
   scripts: {
-    patterns: [{regex: '(^|/)scripts(/|$)', message: 'scripts/ holds command-line entry points only: move what you want to share to tooling/.'}],
+    patterns: [
+      {regex: '(^|/)scripts(/|$)', message: 'scripts/ holds command-line entry points only: move what you want to share to tooling/.'},
+    ],
   },
   themeInternals: {
-    patterns: [{regex: '^@docusaurus/theme-common/internal$', message: 'Internal theme hooks are for src/theme/ only, where each override is listed with its upgrade risk (src/theme/README.md).'}],
+    patterns: [
+      {
+        regex: '^@docusaurus/theme-common/internal$',
+        message: 'Internal theme hooks are for src/theme/ only, where each override is listed with its upgrade risk (src/theme/README.md).',
+      },
+    ],
   },
   tests: {
-    patterns: [{regex: '(^|/)tests/', message: 'tests/ holds tests and their fixtures: code that plugins, tooling or the site need lives in tooling/ or src/lib/.'}],
+    patterns: [
+      {
+        regex: '(^|/)tests/',
+        message: 'tests/ holds tests and their fixtures: code that plugins, tooling or the site need lives in tooling/ or src/lib/.',
+      },
+    ],
   },
   tooling: {
-    patterns: [{regex: '(^|/)tooling(/|$)', message: 'tooling/ is Node-only code for plugins, scripts and tests: the site cannot ship it. Build-time work belongs in a plugin.'}],
+    patterns: [
+      {
+        regex: '(^|/)tooling(/|$)',
+        message: 'tooling/ is Node-only code for plugins, scripts and tests: the site cannot ship it. Build-time work belongs in a plugin.',
+      },
+    ],
   },
   plugins: {
-    patterns: [{regex: '(^|/)plugins/', message: 'Plugins run in Node at build time: the site receives their output (props, generated modules), not their code.'}],
+    patterns: [
+      {
+        regex: '(^|/)plugins/',
+        message: 'Plugins run in Node at build time: the site receives their output (props, generated modules), not their code.',
+      },
+    ],
   },
   node: {
     paths: builtinModules
@@ -34,7 +56,12 @@ const importRules = {
     patterns: [{regex: '^node:', message: 'Node built-ins do not exist in the browser: Node-only code lives in tooling/ or a plugin.'}],
   },
   hostsNoPlugins: {
-    patterns: [{regex: '(^|/)plugins/', message: 'Hosts read the contract through src/contract/node: plugins hold Docusaurus glue only, and no host depends on the build.'}],
+    patterns: [
+      {
+        regex: '(^|/)plugins/',
+        message: 'Hosts read the contract through src/contract/node: plugins hold Docusaurus glue only, and no host depends on the build.',
+      },
+    ],
   },
   contractNoPlugins: {
     patterns: [{regex: '(^|/)plugins/', message: 'src/contract is below the plugins: they import it, never the other way round.'}],
@@ -43,7 +70,8 @@ const importRules = {
     patterns: [
       {
         regex: '^(react|react-dom|react/.*|react-dom/.*|@docusaurus/.*|@theme(-original|-init)?/.*|@generated/.*|@site/.*)$',
-        message: 'src/lib, src/contract and src/sandbox/engine are isomorphic TypeScript (browser and Node, no React, no Docusaurus): put components in src/components and import them from there.',
+        message:
+          'src/lib, src/contract and src/sandbox/engine are isomorphic TypeScript (browser and Node, no React, no Docusaurus): put components in src/components and import them from there.',
       },
     ],
   },
@@ -60,7 +88,11 @@ const hostGlobals = [
   ...['requestIdleCallback', 'cancelIdleCallback', 'requestAnimationFrame', 'cancelAnimationFrame', 'getComputedStyle', 'matchMedia'],
   ...['HTMLElement', 'Element', 'Node', 'customElements', 'IntersectionObserver', 'MutationObserver', 'ResizeObserver'],
   ...['process', 'Buffer', 'require', 'module', '__dirname', '__filename', 'global'],
-].map((name) => ({name, message: 'src/lib runs in the browser and in Node alike: take what you need from the host as a parameter, or move the code to src/components/ (browser) or tooling/ (Node).'}));
+].map((name) => ({
+  name,
+  message:
+    'src/lib runs in the browser and in Node alike: take what you need from the host as a parameter, or move the code to src/components/ (browser) or tooling/ (Node).',
+}));
 
 /** Lint for the whole repository: config, sidebars, plugins, components, scripts and tests. */
 export default tseslint.config(
@@ -122,7 +154,10 @@ export default tseslint.config(
     files: ['scripts/**'],
     rules: {
       'no-restricted-imports': restrictImports(importRules.themeInternals, {
-        patterns: [...importRules.scripts.patterns, {regex: '^\\./', message: 'scripts/ holds command-line entry points only: move what you want to share to tooling/.'}],
+        patterns: [
+          ...importRules.scripts.patterns,
+          {regex: '^\\./', message: 'scripts/ holds command-line entry points only: move what you want to share to tooling/.'},
+        ],
       }),
     },
   },
@@ -133,24 +168,55 @@ export default tseslint.config(
   {
     files: ['src/**'],
     rules: {
-      'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests, importRules.tooling, importRules.plugins, importRules.node),
+      'no-restricted-imports': restrictImports(
+        importRules.scripts,
+        importRules.themeInternals,
+        importRules.tests,
+        importRules.tooling,
+        importRules.plugins,
+        importRules.node,
+      ),
     },
   },
   {
     files: ['src/theme/**'],
-    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.tests, importRules.tooling, importRules.plugins, importRules.node)},
+    rules: {
+      'no-restricted-imports': restrictImports(
+        importRules.scripts,
+        importRules.tests,
+        importRules.tooling,
+        importRules.plugins,
+        importRules.node,
+      ),
+    },
   },
   {
     // The sandbox's local server and the MCP server are Node programs beside the engine: they read the
     // contract through src/contract/node and files from disk, never through a build plugin.
     files: ['src/sandbox/hosts/server/**', 'src/sandbox/hosts/mcp/**'],
-    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests, importRules.hostsNoPlugins)},
+    rules: {
+      'no-restricted-imports': restrictImports(
+        importRules.scripts,
+        importRules.themeInternals,
+        importRules.tests,
+        importRules.hostsNoPlugins,
+      ),
+    },
   },
   {
     // The contract's Node side (loading and checking the YAML, the API pages, Postman): used by plugins, hosts,
     // tooling and tests alike, so it imports none of them.
     files: ['src/contract/node/**'],
-    rules: {'no-restricted-imports': restrictImports(importRules.scripts, importRules.themeInternals, importRules.tests, importRules.tooling, importRules.contractNoPlugins, importRules.framework)},
+    rules: {
+      'no-restricted-imports': restrictImports(
+        importRules.scripts,
+        importRules.themeInternals,
+        importRules.tests,
+        importRules.tooling,
+        importRules.contractNoPlugins,
+        importRules.framework,
+      ),
+    },
   },
   {
     // The sandbox engine, its declared actions and the merchant client run unchanged in the browser and in Node, like src/lib.

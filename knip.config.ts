@@ -16,9 +16,7 @@ import type {KnipConfig} from 'knip';
  * `.md` as MDX too, so both extensions go through this.
  */
 function markdownImports(text: string): string {
-  const prose = text
-    .replace(/^---\n[\s\S]*?\n---\n/, '')
-    .replace(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm, '');
+  const prose = text.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm, '');
   return [...prose.matchAll(/^import\s[^'"]*['"][^'"]+['"];?/gm)].map(([line]) => line).join('\n');
 }
 

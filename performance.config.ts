@@ -21,7 +21,10 @@ const names = Object.keys(performanceMechanisms) as PerformanceMechanism[];
 
 /** The mechanisms a PORTAL_WITHOUT value names ("scheduling,tabs-kept"); an unknown name fails the build. */
 export function mechanismsLeftOut(value: string | undefined): ReadonlySet<PerformanceMechanism> {
-  const given = (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const given = (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = given.filter((name) => !(names as string[]).includes(name));
   if (unknown.length > 0) throw new Error(`PORTAL_WITHOUT names unknown mechanisms (${unknown.join(', ')}); known: ${names.join(', ')}.`);
   return new Set(given as PerformanceMechanism[]);

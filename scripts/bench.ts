@@ -41,7 +41,8 @@ function parseArgs(argv: string[]) {
   const unknown = only?.filter((type) => !(type in pageTypes));
   if (unknown?.length) throw new Error(`Unknown page types ${unknown.join(', ')}; known: ${Object.keys(pageTypes).join(', ')}.`);
   const group = value('--ab');
-  if (group !== undefined && !(group in performanceMechanisms)) throw new Error(`Unknown mechanism ${group}; known: ${Object.keys(performanceMechanisms).join(', ')}.`);
+  if (group !== undefined && !(group in performanceMechanisms))
+    throw new Error(`Unknown mechanism ${group}; known: ${Object.keys(performanceMechanisms).join(', ')}.`);
   return {runs: Number(value('--runs') ?? 5), only, group, skipBuild: argv.includes('--skip-build')};
 }
 
@@ -55,13 +56,20 @@ async function sandboxBench(argv: string[]): Promise<void> {
   const result = await benchSandbox({...(seconds ? {seconds} : {}), ...(orders ? {orders} : {}), log: (line) => console.log(line)});
   console.log(`\n${result.table}\n`);
   const broken = result.budgets.filter((budget) => !budget.met);
-  console.log(broken.length ? `Budgets broken:\n${broken.map((budget) => `- ${budget.name}: ${budget.value}, limit ${budget.limit}`).join('\n')}` : 'All sandbox budgets met.');
+  console.log(
+    broken.length
+      ? `Budgets broken:\n${broken.map((budget) => `- ${budget.name}: ${budget.value}, limit ${budget.limit}`).join('\n')}`
+      : 'All sandbox budgets met.',
+  );
   process.exitCode = broken.length ? 1 : 0;
 }
 
 /** The HTML and Markdown twin bytes per page type of a build, as a table with a line of context. */
 function twinSection(buildDir: string): string {
-  const rows = twinBytes(buildDir, Object.entries(pageTypes).map(([type, {portal}]) => [type, portal] as const));
+  const rows = twinBytes(
+    buildDir,
+    Object.entries(pageTypes).map(([type, {portal}]) => [type, portal] as const),
+  );
   return `Bytes of each page type's HTML and of its Markdown twin (${buildDir}; gzip at level 6 for both):\n\n${twinBytesTable(rows)}`;
 }
 
@@ -98,7 +106,10 @@ async function main(): Promise<void> {
         // Which build goes first alternates, so neither always follows the other.
         const order = run % 2 === 1 ? (['a', 'b'] as const) : (['b', 'a'] as const);
         for (const side of order) {
-          const figures = side === 'a' ? await measureRun(siteA, portal, browser, found.executablePath) : await measureRun(siteB, pathB(type), browser, found.executablePath);
+          const figures =
+            side === 'a'
+              ? await measureRun(siteA, portal, browser, found.executablePath)
+              : await measureRun(siteB, pathB(type), browser, found.executablePath);
           paired[side].push(figures);
           console.log(`run ${run} ${type} ${side === 'a' ? labelA : labelB}: ${JSON.stringify(figures)}`);
         }
@@ -120,13 +131,18 @@ async function main(): Promise<void> {
 
   if (options.group) {
     const jsonPath = 'bench/ab.json';
-    const all = (existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {}) as Record<string, {table: string; runs: PairedRuns}>;
+    const all = (existsSync(jsonPath) ? JSON.parse(readFileSync(jsonPath, 'utf8')) : {}) as Record<
+      string,
+      {table: string; runs: PairedRuns}
+    >;
     all[options.group] = {table, runs};
     writeFileSync(jsonPath, `${JSON.stringify(all, null, 2)}\n`);
     const sections = Object.entries(all).map(([group, {table: groupTable}]) => `## Without ${group}\n\n${groupTable}`);
     // The hand-written summary above the first measured section (mechanism, figures, verdict) is kept.
     const previous = existsSync('bench/ab.md') ? readFileSync('bench/ab.md', 'utf8') : '';
-    const summary = previous.includes('\n## Without ') ? previous.slice(0, previous.indexOf('\n## Without ') + 1) : '# A/B of the first-load mechanisms\n\nA is the portal as built; B leaves out one mechanism (PORTAL_WITHOUT, performance.config.ts).\n\n';
+    const summary = previous.includes('\n## Without ')
+      ? previous.slice(0, previous.indexOf('\n## Without ') + 1)
+      : '# A/B of the first-load mechanisms\n\nA is the portal as built; B leaves out one mechanism (PORTAL_WITHOUT, performance.config.ts).\n\n';
     writeFileSync('bench/ab.md', `${summary}${sections.join('\n')}`);
     return;
   }
@@ -137,8 +153,14 @@ async function main(): Promise<void> {
   console.log(verdict);
   const twins = twinSection(buildA.dir);
   console.log(`\n${twins}`);
-  writeFileSync('bench/results.md', `# Benchmark: the portal against stock Docusaurus\n\n${table}\n${verdict}\n\n## Markdown twins\n\n${twins}\n`);
-  writeFileSync('bench/results.json', `${JSON.stringify({measuredAt: started.toISOString(), pages: Object.fromEntries(pages), runs, broken}, null, 2)}\n`);
+  writeFileSync(
+    'bench/results.md',
+    `# Benchmark: the portal against stock Docusaurus\n\n${table}\n${verdict}\n\n## Markdown twins\n\n${twins}\n`,
+  );
+  writeFileSync(
+    'bench/results.json',
+    `${JSON.stringify({measuredAt: started.toISOString(), pages: Object.fromEntries(pages), runs, broken}, null, 2)}\n`,
+  );
   process.exitCode = broken.length ? 1 : 0;
 }
 

@@ -35,14 +35,19 @@ async function main(): Promise<number> {
 
   const {checked, problems} = await pages;
   for (const problem of problems) {
-    console.error(`${path.relative(buildDir, problem.file)}: ${problem.rule}: ${problem.message}${problem.selector ? ` at ${problem.selector}` : ''}`);
+    console.error(
+      `${path.relative(buildDir, problem.file)}: ${problem.rule}: ${problem.message}${problem.selector ? ` at ${problem.selector}` : ''}`,
+    );
   }
   console.log(`[check:html] ${checked} pages, ${problems.length} problems, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const problem of twinProblems) console.error(`${problem.page}: markdown twin: ${problem.message}`);
   console.log(`[check:html] Markdown twins: ${twinProblems.length} problems, in ${twinsSeconds.toFixed(1)} s`);
   for (const url of unlinked) console.error(`sitemap.xml: ${url} is linked from no page of the build`);
   console.log(`[check:html] sitemap: ${unlinked.length} URLs linked from no page`);
-  const feedProblems = feedSelfLinkProblems(path.join(buildDir, contentSections.blog.routeBasePath), `${siteUrl}${contentSections.blog.routeBasePath}`);
+  const feedProblems = feedSelfLinkProblems(
+    path.join(buildDir, contentSections.blog.routeBasePath),
+    `${siteUrl}${contentSections.blog.routeBasePath}`,
+  );
   for (const problem of feedProblems) console.error(`blog feed: ${problem}`);
   console.log(`[check:html] blog feeds: ${feedProblems.length} problems`);
   return problems.length > 0 || twinProblems.length > 0 || unlinked.length > 0 || feedProblems.length > 0 ? 1 : 0;

@@ -7,7 +7,9 @@
 import {checkContent} from '../tooling/contentLint/contentCheck';
 
 const only = process.argv.slice(2);
-const problems = checkContent(process.cwd()).filter((problem) => only.length === 0 || only.some((prefix) => problem.file.startsWith(prefix)));
+const problems = checkContent(process.cwd()).filter(
+  (problem) => only.length === 0 || only.some((prefix) => problem.file.startsWith(prefix)),
+);
 for (const problem of problems) console.log(`${problem.file}:${problem.line}: ${problem.message}`);
 console.log(problems.length === 0 ? 'Content checks: no problems.' : `Content checks: ${problems.length} problems.`);
 process.exit(problems.length === 0 ? 0 : 1);

@@ -8,9 +8,9 @@ import {installDebianPackages} from '../tooling/debianPackages';
 import {findChromium} from '../tooling/browser';
 
 function install(): void {
-  console.log('No Chromium found: installing Debian\'s chromium package.');
+  console.log("No Chromium found: installing Debian's chromium package.");
   if (installDebianPackages(['chromium'], {withRecommends: true})) return;
-  console.log('Cannot install Debian packages here (needs root and apt-get): installing Playwright\'s Chromium.');
+  console.log("Cannot install Debian packages here (needs root and apt-get): installing Playwright's Chromium.");
   const command = 'npx playwright install chromium';
   console.log(`$ ${command}`);
   execSync(command, {stdio: 'inherit'});

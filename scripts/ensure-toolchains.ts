@@ -25,7 +25,9 @@ if (wanted.length === 0) {
   wanted.push('libjackson2-databind-java', 'php-sqlite3', 'jq');
 }
 if (wanted.length === 0) {
-  console.log('Sample toolchains present: python3 with cryptography, javac with Jackson, php with PDO SQLite, go, bash with openssl, curl and jq.');
+  console.log(
+    'Sample toolchains present: python3 with cryptography, javac with Jackson, php with PDO SQLite, go, bash with openssl, curl and jq.',
+  );
 } else {
   console.log(`Missing for the sample checks: installing from Debian: ${wanted.join(' ')}`);
   if (!installDebianPackages(wanted)) {

@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const results = await precompressBuild(root);
-  const sum = (pick: (result: Compressed) => number | undefined) => results.reduce((total, result) => total + (pick(result) ?? result.raw), 0);
+  const sum = (pick: (result: Compressed) => number | undefined) =>
+    results.reduce((total, result) => total + (pick(result) ?? result.raw), 0);
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   console.log(
     `[precompress] ${results.length} files in ${path.relative(process.cwd(), root) || '.'}: ${mb(sum((r) => r.raw))} raw, ${mb(sum((r) => r.gz))} gzip, ${mb(sum((r) => r.br))} brotli, in ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -60,7 +60,7 @@ const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const redirect = hosting.redirects.find((candidate) => candidate.from === url.pathname.replace(/\/$/, ''));
     const ruled = headersFor(hosting.headers, url.pathname);
-  for (const [name, value] of ruled) res.setHeader(name, value);
+    for (const [name, value] of ruled) res.setHeader(name, value);
     if (redirect) {
       res.writeHead(redirect.status, {Location: redirect.to + url.search}).end();
       return;
@@ -83,7 +83,13 @@ const server = createServer((req, res) => {
     } else {
       req.url = file + url.search;
     }
-    void serveHandler(req, res, {public: root, cleanUrls: false, directoryListing: false, etag: true, ...(ruledType ? {headers: [{source: '**', headers: [{key: 'Content-Type', value: ruledType}]}]} : {})});
+    void serveHandler(req, res, {
+      public: root,
+      cleanUrls: false,
+      directoryListing: false,
+      etag: true,
+      ...(ruledType ? {headers: [{source: '**', headers: [{key: 'Content-Type', value: ruledType}]}]} : {}),
+    });
   });
 });
 

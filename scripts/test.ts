@@ -138,7 +138,9 @@ function runAll(): Promise<void> {
 function report(): void {
   for (const print of failures) print();
   console.log(`\nTime per step (${jobs} at a time):`);
-  for (const {step, seconds, status} of [...results].sort((a, b) => steps.findIndex((s) => s.name === a.step) - steps.findIndex((s) => s.name === b.step))) {
+  for (const {step, seconds, status} of [...results].sort(
+    (a, b) => steps.findIndex((s) => s.name === a.step) - steps.findIndex((s) => s.name === b.step),
+  )) {
     console.log(`  ${step.padEnd(14)} ${format(seconds).padStart(8)}${status === 'passed' ? '' : `  ${status.toUpperCase()}`}`);
   }
   for (const {name} of waiting) console.log(`  ${name.padEnd(14)} ${'-'.padStart(8)}  NOT RUN`);

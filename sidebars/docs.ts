@@ -72,12 +72,7 @@ const sidebars = {
         {
           type: 'category',
           label: 'Payment API',
-          items: [
-            'createorder',
-            'payment/get-cashier-url',
-            'payment/adjust-order-expiry-time',
-            'payment/payment-result-notification',
-          ],
+          items: ['createorder', 'payment/get-cashier-url', 'payment/adjust-order-expiry-time', 'payment/payment-result-notification'],
         },
         'online-payment-integration/best-practice',
         'online-payment-integration/test-case',

@@ -23,14 +23,42 @@ export interface ExtraRoute {
 /** Extra pages per section of the route contract, in sidebar order within each section. */
 export const extraRoutes = {
   docs: [
-    {path: '/docs/local-sandbox', reason: 'The sandbox as a local server, downloaded as one Node.js file (/downloads/veloxa-sandbox.mjs): starting it, pointing a backend and CI at it, its control endpoints.'},
-    {path: '/docs/mcp-server', reason: 'The MCP server (issue 22), downloaded as one Node.js file (/downloads/veloxa-mcp.mjs): docs, contract and an in-process sandbox as tools for AI assistants, how to connect common MCP clients, and the Inspector CLI one call at a time with --data.'},
-    {path: '/docs/signature-debugger', reason: 'Signature debugger (issue 21): the canonical string, verification and the likely cause of a mismatch for a pasted message, in the browser; a key pair generator.'},
-    {path: '/docs/sandbox-console', reason: 'Sandbox console: the in-browser sandbox at a glance (objects, balances, ledger, notification inbox checked, clock), with reset, export and import of its state.'},
-    {path: '/docs/api-evolution', reason: 'Versioning and deprecation policy of the API: what can change without notice and what a client must tolerate.'},
-    {path: '/docs/api-changelog', reason: 'Every change to the API contract by version, from api/changelog.yaml; also published as an Atom feed.'},
-    {path: '/docs/idempotency', reason: 'The idempotency rules of every write (x-idempotency): namespaces, body comparison, replays, the Revoke tombstone.'},
-    {path: '/docs/rate-limits', reason: 'Rate limits per operation class (x-rate-limits), their headers, and the timeouts a client should use.'},
+    {
+      path: '/docs/local-sandbox',
+      reason:
+        'The sandbox as a local server, downloaded as one Node.js file (/downloads/veloxa-sandbox.mjs): starting it, pointing a backend and CI at it, its control endpoints.',
+    },
+    {
+      path: '/docs/mcp-server',
+      reason:
+        'The MCP server (issue 22), downloaded as one Node.js file (/downloads/veloxa-mcp.mjs): docs, contract and an in-process sandbox as tools for AI assistants, how to connect common MCP clients, and the Inspector CLI one call at a time with --data.',
+    },
+    {
+      path: '/docs/signature-debugger',
+      reason:
+        'Signature debugger (issue 21): the canonical string, verification and the likely cause of a mismatch for a pasted message, in the browser; a key pair generator.',
+    },
+    {
+      path: '/docs/sandbox-console',
+      reason:
+        'Sandbox console: the in-browser sandbox at a glance (objects, balances, ledger, notification inbox checked, clock), with reset, export and import of its state.',
+    },
+    {
+      path: '/docs/api-evolution',
+      reason: 'Versioning and deprecation policy of the API: what can change without notice and what a client must tolerate.',
+    },
+    {
+      path: '/docs/api-changelog',
+      reason: 'Every change to the API contract by version, from api/changelog.yaml; also published as an Atom feed.',
+    },
+    {
+      path: '/docs/idempotency',
+      reason: 'The idempotency rules of every write (x-idempotency): namespaces, body comparison, replays, the Revoke tombstone.',
+    },
+    {
+      path: '/docs/rate-limits',
+      reason: 'Rate limits per operation class (x-rate-limits), their headers, and the timeouts a client should use.',
+    },
     {path: '/docs/events/list-events', reason: 'API page of List events (listEvents), the recovery path for missed notifications.'},
     {path: '/docs/events/redeliver-event', reason: 'API page of Redeliver event (redeliverEvent).'},
     {path: '/docs/transfer/list-transfers', reason: 'API page of List transfers (listTransfers).'},
@@ -40,7 +68,10 @@ export const extraRoutes = {
     {path: '/docs/agreements/query-agreement', reason: 'API page of Query agreement (queryAgreement).'},
     {path: '/docs/agreements/cancel-agreement', reason: 'API page of Cancel agreement (cancelAgreement).'},
     {path: '/docs/agreements/agreement-notification', reason: 'API page of the agreement notification (agreementNotification).'},
-    {path: '/docs/wallet-auth/exchange-auth-code', reason: 'API page of Exchange wallet auth code (exchangeWalletAuthCode), used by JSAPI checkout.'},
+    {
+      path: '/docs/wallet-auth/exchange-auth-code',
+      reason: 'API page of Exchange wallet auth code (exchangeWalletAuthCode), used by JSAPI checkout.',
+    },
   ],
   demos: [],
 } as const satisfies Readonly<Record<string, readonly ExtraRoute[]>>;

@@ -51,7 +51,10 @@ export function parseRedirects(text: string): Redirect[] {
 
 export function matches(pattern: string, pathname: string): boolean {
   if (!pattern.includes('*')) return pathname === pattern;
-  const expression = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const expression = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${expression}$`).test(pathname);
 }
 

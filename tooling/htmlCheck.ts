@@ -65,7 +65,9 @@ export interface HtmlProblem {
 
 /** Drops subtrees marked `hidden` (inactive tab panels): assistive technology does not see them either. */
 function dropHidden(node: ParentNode): void {
-  node.childNodes = node.childNodes.filter((child: ChildNode) => !('attrs' in child && child.attrs.some((attribute) => attribute.name === 'hidden')));
+  node.childNodes = node.childNodes.filter(
+    (child: ChildNode) => !('attrs' in child && child.attrs.some((attribute) => attribute.name === 'hidden')),
+  );
   for (const child of node.childNodes) {
     if ('childNodes' in child) dropHidden(child);
     if ('content' in child) dropHidden(child.content);
@@ -115,8 +117,13 @@ export function checkHtmlFiles(files: readonly string[]): {checked: number; prob
  * are dealt out in turn, so each process gets a like share of small and large ones; the problems come
  * back in the order of `files`.
  */
-export async function checkHtmlFilesInParallel(files: readonly string[], processes = availableParallelism()): Promise<{checked: number; problems: HtmlProblem[]}> {
-  const shares = Array.from({length: Math.max(1, Math.min(processes, files.length))}, (_, index) => files.filter((_file, at) => at % processes === index));
+export async function checkHtmlFilesInParallel(
+  files: readonly string[],
+  processes = availableParallelism(),
+): Promise<{checked: number; problems: HtmlProblem[]}> {
+  const shares = Array.from({length: Math.max(1, Math.min(processes, files.length))}, (_, index) =>
+    files.filter((_file, at) => at % processes === index),
+  );
   const results = await Promise.all(
     shares.map(
       (share) =>
@@ -126,7 +133,11 @@ export async function checkHtmlFilesInParallel(files: readonly string[], process
           let result: {checked: number; problems: HtmlProblem[]} | undefined;
           worker.once('message', (message: {checked: number; problems: HtmlProblem[]}) => (result = message));
           worker.once('error', reject);
-          worker.once('exit', (code) => (result && code === 0 ? resolve(result) : reject(new Error(`The HTML check of ${share.length} pages stopped (exit code ${String(code)}).`))));
+          worker.once('exit', (code) =>
+            result && code === 0
+              ? resolve(result)
+              : reject(new Error(`The HTML check of ${share.length} pages stopped (exit code ${String(code)}).`)),
+          );
           worker.send(share);
         }),
     ),

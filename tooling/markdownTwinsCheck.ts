@@ -67,7 +67,10 @@ export const maxLlmsFileBytes = 1_000_000;
 export function llmsSizeProblems(files: ReadonlyArray<{name: string; bytes: number}>, limit = maxLlmsFileBytes): TwinProblem[] {
   return files
     .filter((file) => file.bytes > limit)
-    .map((file) => ({page: `/${file.name}`, message: `is ${file.bytes.toLocaleString('en-US')} bytes, over the ${limit.toLocaleString('en-US')}-byte limit for a file an assistant loads whole`}));
+    .map((file) => ({
+      page: `/${file.name}`,
+      message: `is ${file.bytes.toLocaleString('en-US')} bytes, over the ${limit.toLocaleString('en-US')}-byte limit for a file an assistant loads whole`,
+    }));
 }
 
 export function checkMarkdownTwins(buildDir: string, siteDir: string, contract: RouteContract, siteUrl: string): TwinProblem[] {
@@ -103,7 +106,8 @@ export function checkMarkdownTwins(buildDir: string, siteDir: string, contract: 
         if (!twin.includes(`\`${field}\``)) add(`API twin lacks the field ${field}`);
       }
       for (const sample of reference.samples) {
-        if (!found.code.some((block) => block.lang === sample.highlight && block.value === normalise(sample.code))) add(`API twin lacks the ${sample.label} sample`);
+        if (!found.code.some((block) => block.lang === sample.highlight && block.value === normalise(sample.code)))
+          add(`API twin lacks the ${sample.label} sample`);
       }
     }
     for (const message of linkProblems(found.urls, siteUrl, (pathname) => servedByBuild(buildDir, pathname))) add(message);
@@ -114,7 +118,8 @@ export function checkMarkdownTwins(buildDir: string, siteDir: string, contract: 
   if (llms === '') problems.push({page: '/llms.txt', message: 'missing or empty'});
   const listed = [...llms.matchAll(/^- \[[^\]]*\]\(([^)]+)\)/gm)].map((match) => match[1] ?? '');
   const llmsFiles = existsSync(buildDir) ? readdirSync(buildDir).filter((name) => /^llms(-[a-z0-9-]+)?\.txt$/.test(name)) : [];
-  for (const name of ['llms-full.txt', 'llms-api.txt']) if (!llmsFiles.includes(name)) problems.push({page: `/${name}`, message: 'missing'});
+  for (const name of ['llms-full.txt', 'llms-api.txt'])
+    if (!llmsFiles.includes(name)) problems.push({page: `/${name}`, message: 'missing'});
   problems.push(...llmsSizeProblems(llmsFiles.map((name) => ({name, bytes: statSync(path.join(buildDir, name)).size}))));
   for (const name of llmsFiles.filter((candidate) => candidate !== 'llms.txt')) {
     if (!listed.includes(`${siteUrl}/${name}`)) problems.push({page: '/llms.txt', message: `does not list /${name}`});

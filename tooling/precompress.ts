@@ -77,7 +77,8 @@ export function preferredEncoding(acceptEncoding: string | undefined, available:
     const weight = q === undefined ? 1 : Number(q.slice(2));
     weights.set(name, Number.isFinite(weight) ? weight : 0);
   }
-  const weightOf = (encoding: Encoding) => weights.get(encoding) ?? (encoding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
+  const weightOf = (encoding: Encoding) =>
+    weights.get(encoding) ?? (encoding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
   let best: Encoding | undefined;
   for (const encoding of ['br', 'gzip'] as const) {
     if (!available.includes(encoding) || weightOf(encoding) <= 0) continue;

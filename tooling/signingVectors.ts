@@ -115,7 +115,8 @@ export const vectorInputs: readonly VectorInput[] = [
   {
     name: 'request-post-non-ascii',
     kind: 'request',
-    description: 'Create order with a subject outside ASCII: the signature covers the UTF-8 bytes of the canonical string, so "é" is two bytes and "☕" three.',
+    description:
+      'Create order with a subject outside ASCII: the signature covers the UTF-8 bytes of the canonical string, so "é" is two bytes and "☕" three.',
     request: {
       method: 'POST',
       pathWithQuery: '/v1/orders',
@@ -135,7 +136,8 @@ export const vectorInputs: readonly VectorInput[] = [
   {
     name: 'request-get-query',
     kind: 'request',
-    description: 'Query order page: a GET with a query string and no body. The colons of the timestamps are sent and signed as %3A, and the string ends in a line feed after the nonce because the body line is empty.',
+    description:
+      'Query order page: a GET with a query string and no body. The colons of the timestamps are sent and signed as %3A, and the string ends in a line feed after the nonce because the body line is empty.',
     request: getWithQuery,
   },
   {
@@ -147,7 +149,8 @@ export const vectorInputs: readonly VectorInput[] = [
   {
     name: 'response-success',
     kind: 'response',
-    description: 'The provider\'s 200 response to request-post. Its canonical string binds the request (method, target, client ID, the request\'s nonce) and the HTTP status to the response\'s own timestamp, nonce and body.',
+    description:
+      "The provider's 200 response to request-post. Its canonical string binds the request (method, target, client ID, the request's nonce) and the HTTP status to the response's own timestamp, nonce and body.",
     request: postAscii,
     response: {
       status: 200,
@@ -180,7 +183,8 @@ export const vectorInputs: readonly VectorInput[] = [
   {
     name: 'response-error',
     kind: 'response',
-    description: 'The provider\'s 404 response to request-post-no-body. Error responses are signed the same way; verify them before you branch on the code.',
+    description:
+      "The provider's 404 response to request-post-no-body. Error responses are signed the same way; verify them before you branch on the code.",
     request: redeliver,
     response: {
       status: 404,
@@ -196,7 +200,8 @@ export const vectorInputs: readonly VectorInput[] = [
   {
     name: 'response-pre-authentication-error',
     kind: 'response',
-    description: 'The provider\'s 400 answer to a GET /v1/balances sent with no X-Client-Id, no X-Nonce and no signature (a bare curl). Answers refused before authentication are signed too: a header the request lacked is the empty string, so lines 3 and 6 are empty, and every value the request did carry is taken as sent, valid or not.',
+    description:
+      "The provider's 400 answer to a GET /v1/balances sent with no X-Client-Id, no X-Nonce and no signature (a bare curl). Answers refused before authentication are signed too: a header the request lacked is the empty string, so lines 3 and 6 are empty, and every value the request did carry is taken as sent, valid or not.",
     request: {method: 'GET', pathWithQuery: '/v1/balances', clientId: '', timestamp: '', nonce: '', body: ''},
     response: {
       status: 400,
@@ -212,7 +217,8 @@ export const vectorInputs: readonly VectorInput[] = [
   {
     name: 'notification',
     kind: 'notification',
-    description: 'A payment result notification (ORDER.PAID) delivered to https://shop.example.com/payments/notify. The target is the path of the notifyUrl as registered, and X-Client-Id is the merchant\'s own client ID.',
+    description:
+      "A payment result notification (ORDER.PAID) delivered to https://shop.example.com/payments/notify. The target is the path of the notifyUrl as registered, and X-Client-Id is the merchant's own client ID.",
     request: {
       method: 'POST',
       pathWithQuery: '/payments/notify',
@@ -250,9 +256,7 @@ export function signerOf(input: VectorInput): Signer {
 }
 
 export function canonicalOf(input: VectorInput): string {
-  return input.kind === 'response'
-    ? responseCanonicalString({request: input.request, ...input.response})
-    : canonicalString(input.request);
+  return input.kind === 'response' ? responseCanonicalString({request: input.request, ...input.response}) : canonicalString(input.request);
 }
 
 export async function buildVectorFile(): Promise<VectorFile> {

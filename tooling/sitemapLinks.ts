@@ -13,12 +13,18 @@ export function sitemapLocations(xml: string): string[] {
 /** The `href` of every `<a>` of an HTML page (not `<link>`: a canonical or feed link is no way in for a reader). */
 export function anchorHrefs(html: string): string[] {
   // Minified pages leave attribute values unquoted where they can (`<a class=x href=/docs/refund>`).
-  return [...html.matchAll(/<a\b[^>]*?\shref=(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi)].map((match) => (match[1] ?? match[2] ?? match[3] ?? '').replace(/&amp;/g, '&'));
+  return [...html.matchAll(/<a\b[^>]*?\shref=(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi)].map((match) =>
+    (match[1] ?? match[2] ?? match[3] ?? '').replace(/&amp;/g, '&'),
+  );
 }
 
 /** A site path as compared: no query or fragment, no `index.html`, `.html` or trailing slash. */
 export function normalisePath(pathname: string): string {
-  const trimmed = pathname.replace(/[?#].*$/, '').replace(/\/index\.html$/, '/').replace(/\.html$/, '').replace(/\/+$/, '');
+  const trimmed = pathname
+    .replace(/[?#].*$/, '')
+    .replace(/\/index\.html$/, '/')
+    .replace(/\.html$/, '')
+    .replace(/\/+$/, '');
   return trimmed === '' ? '/' : trimmed;
 }
 
@@ -42,7 +48,7 @@ export function unlinkedSitemapUrls(sitemapXml: string, pages: readonly BuiltPag
     } catch {
       return undefined;
     }
-    if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`) && url.pathname !== basePath) return undefined;
+    if (url.origin !== base.origin || (!url.pathname.startsWith(`${basePath}/`) && url.pathname !== basePath)) return undefined;
     return normalisePath(url.pathname.slice(basePath.length) || '/');
   };
   const linked = new Set<string>();

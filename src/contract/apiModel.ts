@@ -210,7 +210,8 @@ function fieldView(w: Walker, name: string, required: boolean, schema: SchemaObj
   const isObject = merged.type === 'object' || merged.properties !== undefined || merged.allOf !== undefined || merged.oneOf !== undefined;
   if (merged.type === 'array' && merged.items) {
     const item = resolveSchema(w, merged.items);
-    const itemShape = item.schema.type === 'object' || item.schema.properties || item.schema.allOf ? objectShape(w, merged.items, nextStack) : undefined;
+    const itemShape =
+      item.schema.type === 'object' || item.schema.properties || item.schema.allOf ? objectShape(w, merged.items, nextStack) : undefined;
     return {
       ...base,
       type: `array of ${item.name ?? (Array.isArray(item.schema.type) ? item.schema.type.join(' or ') : (item.schema.type ?? 'values'))}`,
@@ -230,7 +231,9 @@ function fieldView(w: Walker, name: string, required: boolean, schema: SchemaObj
       variants: shape.variants.length ? shape.variants : undefined,
     };
   }
-  const type = Array.isArray(merged.type) ? merged.type.join(' or ') : (merged.type ?? (merged.const !== undefined ? typeof merged.const : 'any'));
+  const type = Array.isArray(merged.type)
+    ? merged.type.join(' or ')
+    : (merged.type ?? (merged.const !== undefined ? typeof merged.const : 'any'));
   return {...base, type};
 }
 
@@ -253,7 +256,13 @@ function examplesOf(media: {examples?: Record<string, {summary?: string; value: 
 }
 
 function parameterView(w: Walker, parameter: ParameterObject): FieldView {
-  const field = fieldView(w, parameter.name, parameter.required === true, {...(parameter.schema ?? {}), description: parameter.description}, []);
+  const field = fieldView(
+    w,
+    parameter.name,
+    parameter.required === true,
+    {...(parameter.schema ?? {}), description: parameter.description},
+    [],
+  );
   const example = parameter.example ?? parameter.schema?.examples?.[0];
   return example === undefined ? field : {...field, constraints: [...field.constraints, `example: ${show(example)}`]};
 }

@@ -135,7 +135,13 @@ export interface IdempotencyRules {
 /** x-rate-limits: requests per second per operation class, and the headers that report them (rendered on /docs/rate-limits). */
 export interface RateLimits {
   readonly unit: string;
-  readonly classes: ReadonlyArray<{readonly name: string; readonly production: number; readonly sandbox: number; readonly covers: string; readonly operations: readonly string[]}>;
+  readonly classes: ReadonlyArray<{
+    readonly name: string;
+    readonly production: number;
+    readonly sandbox: number;
+    readonly covers: string;
+    readonly operations: readonly string[];
+  }>;
   readonly headers: ReadonlyArray<{readonly name: string; readonly meaning: string}>;
 }
 
@@ -153,7 +159,12 @@ export interface OpenApiDocument {
     securitySchemes?: Record<string, {description?: string}>;
   };
   /** Request signing (not an OpenAPI security scheme); requestHeaders are the headers every operation's request carries. */
-  'x-signature'?: {description?: string; requestHeaders?: ParameterObject[]; timestampWindowSeconds?: number; nonceRetentionSeconds?: number};
+  'x-signature'?: {
+    description?: string;
+    requestHeaders?: ParameterObject[];
+    timestampWindowSeconds?: number;
+    nonceRetentionSeconds?: number;
+  };
   'x-result-codes'?: ResultCode[];
   'x-notification-delivery'?: NotificationDelivery;
   'x-idempotency'?: IdempotencyRules;
@@ -187,7 +198,10 @@ export function escapePointerToken(token: string): string {
 
 export function listOperations(doc: OpenApiDocument): OperationLocation[] {
   const found: OperationLocation[] = [];
-  for (const [kind, section] of [['operation', doc.paths], ['webhook', doc.webhooks]] as const) {
+  for (const [kind, section] of [
+    ['operation', doc.paths],
+    ['webhook', doc.webhooks],
+  ] as const) {
     const root = kind === 'operation' ? 'paths' : 'webhooks';
     for (const [key, item] of Object.entries(section ?? {})) {
       for (const method of httpMethods) {

@@ -18,7 +18,14 @@ export function factorSharedParts(schema: SchemaObject, document: OpenApiDocumen
   // A branch is a named schema (the mapping's target) or inline; either is `allOf: [Common, Variant, ...]`.
   const branches = schema.oneOf.map((branch) => (branch.$ref ? (resolvePointer(document, branch.$ref) as SchemaObject) : branch));
   const shared = branches[0]?.allOf?.[0]?.$ref;
-  const factorable = shared !== undefined && branches.every((branch) => (branch.allOf?.length ?? 0) >= 2 && branch.allOf?.[0]?.$ref === shared && Object.keys(branch).every((key) => key === 'allOf' || key === 'description'));
+  const factorable =
+    shared !== undefined &&
+    branches.every(
+      (branch) =>
+        (branch.allOf?.length ?? 0) >= 2 &&
+        branch.allOf?.[0]?.$ref === shared &&
+        Object.keys(branch).every((key) => key === 'allOf' || key === 'description'),
+    );
   if (!factorable) return schema;
   const rest = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'oneOf' && key !== 'discriminator' && key !== 'allOf'));
   const variants = branches.map((branch) => {

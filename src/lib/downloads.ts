@@ -29,4 +29,5 @@ export const checksumsFile = 'SHA256SUMS.txt';
 export const downloadUrl = (file: string): string => `https://${brand.hosts.portal}${downloadsPath}${file}`;
 
 /** What `--version` prints: the file's name, what it is, and the API contract version it carries. */
-export const versionLine = (download: Download, contractVersion: string): string => `${download.file} (${download.title}), API contract ${contractVersion}`;
+export const versionLine = (download: Download, contractVersion: string): string =>
+  `${download.file} (${download.title}), API contract ${contractVersion}`;

@@ -24,9 +24,7 @@ export function isCurrencyCode(code: string): code is CurrencyCode {
   return Object.hasOwn(currencyExponents, code);
 }
 
-export type MinorUnitsResult =
-  | {readonly ok: true; readonly minorUnits: number}
-  | {readonly ok: false; readonly error: string};
+export type MinorUnitsResult = {readonly ok: true; readonly minorUnits: number} | {readonly ok: false; readonly error: string};
 
 /**
  * Parses a decimal amount typed by a person into minor units, refusing rather
@@ -40,7 +38,10 @@ export function toMinorUnits(input: string, currency: CurrencyCode): MinorUnitsR
   }
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) {
-    return {ok: false, error: `"${text}" is not an amount: use digits and at most one decimal point, with no sign or thousands separators.`};
+    return {
+      ok: false,
+      error: `"${text}" is not an amount: use digits and at most one decimal point, with no sign or thousands separators.`,
+    };
   }
   const whole = match[1] ?? '';
   const fraction = match[2] ?? '';

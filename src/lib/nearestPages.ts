@@ -22,7 +22,11 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-const normalise = (path: string) => path.toLowerCase().replace(/\.html?$|\.md$/, '').replace(/\/+$/, '') || '/';
+const normalise = (path: string) =>
+  path
+    .toLowerCase()
+    .replace(/\.html?$|\.md$/, '')
+    .replace(/\/+$/, '') || '/';
 const lastSegment = (path: string) => path.split('/').filter(Boolean).at(-1) ?? '';
 
 /**

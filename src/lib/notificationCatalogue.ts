@@ -25,7 +25,11 @@ export function notificationTarget(notifyUrl: string): string {
 /** The delivery as the merchant's endpoint receives it: request line, Host, the signed headers, the body. */
 export function rawNotificationRequest(notifyUrl: string, headers: Readonly<Record<string, string>>, body: string): string {
   const url = new URL(notifyUrl);
-  const lines = [`POST ${notificationTarget(notifyUrl)} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `POST ${notificationTarget(notifyUrl)} HTTP/1.1`,
+    `Host: ${url.host}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   return `${lines.join('\n')}\n\n${body}`;
 }
 
@@ -35,8 +39,17 @@ function shellQuote(text: string): string {
 }
 
 /** The curl commands that ask the local sandbox to produce and deliver the notification, and read its delivery log. */
-export function localSimulateCommands(origin: string, input: {clientId: string; operationId: string; scenario: string; notifyUrl: string; data?: unknown}): {simulate: string; log: string} {
-  const body = JSON.stringify({clientId: input.clientId, operationId: input.operationId, scenario: input.scenario, notifyUrl: input.notifyUrl, ...(input.data === undefined ? {} : {data: input.data})});
+export function localSimulateCommands(
+  origin: string,
+  input: {clientId: string; operationId: string; scenario: string; notifyUrl: string; data?: unknown},
+): {simulate: string; log: string} {
+  const body = JSON.stringify({
+    clientId: input.clientId,
+    operationId: input.operationId,
+    scenario: input.scenario,
+    notifyUrl: input.notifyUrl,
+    ...(input.data === undefined ? {} : {data: input.data}),
+  });
   return {
     simulate: `curl -sS -X POST ${origin}/_sandbox/notifications/simulate \\\n  -H 'Content-Type: application/json' \\\n  -d ${shellQuote(body)}`,
     log: `curl -sS '${origin}/_sandbox/notifications?clientId=${encodeURIComponent(input.clientId)}'`,

@@ -37,7 +37,10 @@ export function valueAtPath(data: unknown, dotted: string): unknown {
   for (const segment of dotted.split('.')) {
     const pick = /^(\w+)=(.+)$/.exec(segment);
     if (pick && Array.isArray(node)) {
-      node = node.find((entry: unknown) => typeof entry === 'object' && entry !== null && String((entry as Record<string, unknown>)[pick[1] ?? '']) === pick[2]);
+      node = node.find(
+        (entry: unknown) =>
+          typeof entry === 'object' && entry !== null && String((entry as Record<string, unknown>)[pick[1] ?? '']) === pick[2],
+      );
       continue;
     }
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return undefined;

@@ -65,7 +65,10 @@ export function canonicalString(input: CanonicalInput): string {
     throw new SigningInputError('method', `method must be an upper-case HTTP method, got "${input.method}".`);
   }
   if (!input.pathWithQuery.startsWith('/') || /[\s]/.test(input.pathWithQuery)) {
-    throw new SigningInputError('pathWithQuery', `pathWithQuery must start with "/" and hold no spaces or newlines (no scheme or host), got "${input.pathWithQuery}".`);
+    throw new SigningInputError(
+      'pathWithQuery',
+      `pathWithQuery must start with "/" and hold no spaces or newlines (no scheme or host), got "${input.pathWithQuery}".`,
+    );
   }
   if (input.clientId === '' || /[\r\n]/.test(input.clientId)) {
     throw new SigningInputError('clientId', 'clientId must be a non-empty single line.');
@@ -77,7 +80,10 @@ export function canonicalString(input: CanonicalInput): string {
 
 function checkTimestamp(field: SigningField, timestamp: string): void {
   if (!timestampPattern.test(timestamp) || Number.isNaN(Date.parse(timestamp))) {
-    throw new SigningInputError(field, `${field} must be YYYY-MM-DDTHH:MM:SSZ (RFC 3339 in UTC, whole seconds), such as 2025-06-01T08:30:00Z, got "${timestamp}".`);
+    throw new SigningInputError(
+      field,
+      `${field} must be YYYY-MM-DDTHH:MM:SSZ (RFC 3339 in UTC, whole seconds), such as 2025-06-01T08:30:00Z, got "${timestamp}".`,
+    );
   }
 }
 

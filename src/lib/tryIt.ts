@@ -95,7 +95,10 @@ export function requestTarget(basePath: string, operation: TryItOperation, value
 }
 
 /** Where an object of the response stands: the first object (breadth first) whose status is a state of one of the machines. */
-export function currentState(data: unknown, machines: readonly {name: string; machine: StateMachine}[]): {machine: string; state: string} | undefined {
+export function currentState(
+  data: unknown,
+  machines: readonly {name: string; machine: StateMachine}[],
+): {machine: string; state: string} | undefined {
   const queue: unknown[] = [data];
   for (let seen = 0; queue.length > 0 && seen < 50; seen += 1) {
     const value = queue.shift();
@@ -148,7 +151,12 @@ const leafTypes = new Set(['string', 'integer', 'number', 'boolean']);
  */
 export function formRows(form: TryItBodyForm, body: unknown): FormRow[] {
   const rows: FormRow[] = [];
-  const visit = (fields: readonly TryItField[], variants: readonly TryItVariant[] | undefined, value: unknown, prefix: readonly string[]) => {
+  const visit = (
+    fields: readonly TryItField[],
+    variants: readonly TryItVariant[] | undefined,
+    value: unknown,
+    prefix: readonly string[],
+  ) => {
     const object = isRecord(value) ? value : {};
     const discriminator = variants?.[0]?.discriminator;
     const addLeaf = (field: TryItField, options?: readonly string[], switchesVariant?: readonly TryItVariant[]) => {
@@ -163,14 +171,30 @@ export function formRows(form: TryItBodyForm, body: unknown): FormRow[] {
     };
     const names = new Set(fields.map((field) => field.name));
     for (const field of fields) {
-      if (field.name === discriminator && variants) addLeaf(field, variants.map((variant) => variant.tag), variants);
+      if (field.name === discriminator && variants)
+        addLeaf(
+          field,
+          variants.map((variant) => variant.tag),
+          variants,
+        );
       else if (field.fields || field.variants) visit(field.fields ?? [], field.variants, object[field.name], [...prefix, field.name]);
       else if (leafTypes.has(field.type)) addLeaf(field);
     }
     if (!variants || !discriminator) return;
-    if (!names.has(discriminator)) addLeaf({name: discriminator, required: true, type: 'string'}, variants.map((variant) => variant.tag), variants);
+    if (!names.has(discriminator))
+      addLeaf(
+        {name: discriminator, required: true, type: 'string'},
+        variants.map((variant) => variant.tag),
+        variants,
+      );
     const chosen = variants.find((variant) => variant.tag === object[discriminator]);
-    if (chosen) visit(chosen.fields.filter((field) => field.name !== discriminator && !names.has(field.name)), undefined, object, prefix);
+    if (chosen)
+      visit(
+        chosen.fields.filter((field) => field.name !== discriminator && !names.has(field.name)),
+        undefined,
+        object,
+        prefix,
+      );
   };
   visit(form.fields, form.variants, body, []);
   return rows;
@@ -214,7 +238,13 @@ export function setFormValue(body: unknown, row: FormRow, text: string): JsonRec
 export function problemField(problem: string): string | undefined {
   const match = /^(\(top level\)|\/\S*) (.*)$/.exec(problem);
   if (!match) return undefined;
-  const path = match[1] === '(top level)' ? [] : (match[1] as string).slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path =
+    match[1] === '(top level)'
+      ? []
+      : (match[1] as string)
+          .slice(1)
+          .split('/')
+          .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   const required = /^must have required property '([^']+)'/.exec(match[2] as string);
   if (required) path.push(required[1] as string);
   return path.length ? path.join('.') : undefined;
@@ -226,7 +256,13 @@ export function problemField(problem: string): string | undefined {
  * operations of their own kind, told apart by the path.
  */
 export function latestValues(operation: TryItOperation, latest: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const kind = operation.path.startsWith('/card-payouts') ? 'CARD' : operation.path.startsWith('/bank-transfers') ? 'BANK' : operation.path.startsWith('/transfers') ? 'WALLET' : undefined;
+  const kind = operation.path.startsWith('/card-payouts')
+    ? 'CARD'
+    : operation.path.startsWith('/bank-transfers')
+      ? 'BANK'
+      : operation.path.startsWith('/transfers')
+        ? 'WALLET'
+        : undefined;
   const values: Record<string, string> = {};
   for (const parameter of operation.parameters) {
     if (parameter.in !== 'path') continue;

@@ -12,7 +12,8 @@ export default function Home(): ReactNode {
   return (
     <Layout
       title="Take payments, pay out and reconcile with one signed API"
-      description={`Guides, API reference, SDKs and demos for integrating ${brand.name}: online payments, orders, refunds, transfers, balance and reconciliation.`}>
+      description={`Guides, API reference, SDKs and demos for integrating ${brand.name}: online payments, orders, refunds, transfers, balance and reconciliation.`}
+    >
       <header className={styles.hero}>
         <div className={`container ${styles.heroInner}`}>
           <div className={styles.heroText}>
@@ -21,8 +22,8 @@ export default function Home(): ReactNode {
               Take payments, pay out and reconcile with one signed API
             </Heading>
             <p className={styles.heroTagline}>
-              One Create order call serves every checkout, from hosted pay pages to wallets and cash; refunds, payouts and daily
-              statements use the same keys and signatures.
+              One Create order call serves every checkout, from hosted pay pages to wallets and cash; refunds, payouts and daily statements
+              use the same keys and signatures.
             </p>
             <div className={styles.heroActions}>
               <Button variant="primary" size="lg" to="/docs/integration-guide" className={styles.heroPrimary}>
@@ -33,7 +34,8 @@ export default function Home(): ReactNode {
               </Button>
             </div>
             <p className={styles.heroNote}>
-              The full first-order script, signing included, is in the <Link to="/docs/integration-guide#your-first-order">integration guide</Link>.
+              The full first-order script, signing included, is in the{' '}
+              <Link to="/docs/integration-guide#your-first-order">integration guide</Link>.
             </p>
           </div>
           <SandboxOrderDemo />
@@ -50,8 +52,7 @@ export default function Home(): ReactNode {
           </Heading>
           <ul className={styles.resourceList}>
             <li>
-              <Link to="/docs/general/test-accounts">Sandbox test accounts</Link>: wallets, cards and amounts that trigger every
-              outcome.
+              <Link to="/docs/general/test-accounts">Sandbox test accounts</Link>: wallets, cards and amounts that trigger every outcome.
             </li>
             <li>
               <Link to="/docs/response-code">Response codes</Link>: every code, whether a retry helps and what to do.

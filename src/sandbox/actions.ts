@@ -20,7 +20,13 @@ export const clockStepLimitSeconds = 366 * 86_400;
 
 /** One input member. Path members are part of the route (/_sandbox/merchants/{clientId}); the others travel as JSON. */
 export type FieldSpec =
-  | {readonly type: 'string'; readonly optional?: true; readonly nullable?: true; readonly in?: 'path'; readonly options?: readonly string[]}
+  | {
+      readonly type: 'string';
+      readonly optional?: true;
+      readonly nullable?: true;
+      readonly in?: 'path';
+      readonly options?: readonly string[];
+    }
   | {readonly type: 'integer'; readonly optional?: true}
   | {readonly type: 'number'; readonly min: number; readonly max: number}
   | {readonly type: 'boolean'; readonly optional?: true}
@@ -69,7 +75,12 @@ const clientId = string;
 const ok = <T>(value: T): ActionResult<T> => ({ok: true, value});
 
 /** The payment a shopper makes: which of phone and PIN or card number are needed follows the method. */
-function paymentChoice(input: {method: PaymentMethodChoice['method']; phone?: string; pin?: string; cardNumber?: string}): PaymentMethodChoice {
+function paymentChoice(input: {
+  method: PaymentMethodChoice['method'];
+  phone?: string;
+  pin?: string;
+  cardNumber?: string;
+}): PaymentMethodChoice {
   const need = (name: 'phone' | 'pin' | 'cardNumber') => {
     const value = input[name];
     if (value === undefined) throw new ActionInputError(`${name} is required: a non-empty string.`);
@@ -110,7 +121,12 @@ export const sandboxActions: readonly SandboxAction[] = [
     method: 'POST',
     path: '/_sandbox/merchants',
     does: 'registers a merchant with your key',
-    input: {clientId: optionalString, publicKeyPem: string, keyVersion: {type: 'integer', optional: true}, defaultNotifyUrl: {type: 'string', optional: true, nullable: true}},
+    input: {
+      clientId: optionalString,
+      publicKeyPem: string,
+      keyVersion: {type: 'integer', optional: true},
+      defaultNotifyUrl: {type: 'string', optional: true, nullable: true},
+    },
     run: (engine, input) => engine.control.registerMerchant(input),
   }),
   declare({
@@ -118,7 +134,11 @@ export const sandboxActions: readonly SandboxAction[] = [
     method: 'PATCH',
     path: '/_sandbox/merchants/{clientId}',
     does: 'default notification URL (http allowed), 300-second retries',
-    input: {clientId: {type: 'string', in: 'path'}, defaultNotifyUrl: {type: 'string', optional: true, nullable: true}, compressedRetries: {type: 'boolean', optional: true}},
+    input: {
+      clientId: {type: 'string', in: 'path'},
+      defaultNotifyUrl: {type: 'string', optional: true, nullable: true},
+      compressedRetries: {type: 'boolean', optional: true},
+    },
     run: (engine, {clientId, ...settings}) => engine.control.configure(clientId, settings),
   }),
   declare({
@@ -134,7 +154,14 @@ export const sandboxActions: readonly SandboxAction[] = [
     method: 'POST',
     path: '/_sandbox/shopper/pay',
     does: 'the customer pays (WALLET, CARD, BANK_TRANSFER, CASH)',
-    input: {clientId, merchantOrderNo: string, method: {type: 'string', options: ['WALLET', 'CARD', 'BANK_TRANSFER', 'CASH']}, phone: optionalString, pin: optionalString, cardNumber: optionalString},
+    input: {
+      clientId,
+      merchantOrderNo: string,
+      method: {type: 'string', options: ['WALLET', 'CARD', 'BANK_TRANSFER', 'CASH']},
+      phone: optionalString,
+      pin: optionalString,
+      cardNumber: optionalString,
+    },
     run: (engine, input) => engine.shopper.pay(input.clientId, input.merchantOrderNo, paymentChoice(input)),
   }),
   declare({
@@ -218,7 +245,8 @@ export const sandboxActions: readonly SandboxAction[] = [
     path: '/_sandbox/faults',
     does: 'answers the next calls with SYSTEM_BUSY or INTERNAL_ERROR',
     input: {resultCode: string, operationId: optionalString, count: {type: 'integer', optional: true}},
-    run: (engine, {resultCode, operationId, count}) => engine.control.setFault({resultCode, ...(operationId !== undefined ? {operationId} : {}), ...(count !== undefined ? {count} : {})}),
+    run: (engine, {resultCode, operationId, count}) =>
+      engine.control.setFault({resultCode, ...(operationId !== undefined ? {operationId} : {}), ...(count !== undefined ? {count} : {})}),
   }),
   declare({
     name: 'control.simulateNotification',
@@ -291,7 +319,8 @@ function fieldValue(name: string, spec: FieldSpec, value: unknown): unknown {
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new ActionInputError(`${name} is required: an integer.`);
       return value;
     case 'number':
-      if (typeof value !== 'number' || !(value >= spec.min && value <= spec.max)) throw new ActionInputError(`${name} is required: a number from ${spec.min} to ${spec.max}.`);
+      if (typeof value !== 'number' || !(value >= spec.min && value <= spec.max))
+        throw new ActionInputError(`${name} is required: a number from ${spec.min} to ${spec.max}.`);
       return value;
     case 'boolean':
       if (typeof value !== 'boolean') throw new ActionInputError(`${name} must be true or false.`);
@@ -303,7 +332,11 @@ function fieldValue(name: string, spec: FieldSpec, value: unknown): unknown {
 }
 
 /** Runs an action over an engine from plain input: a refused input is an INVALID_PARAMETER result, like the engine's own refusals. */
-export async function runAction(engine: SandboxEngine, action: SandboxAction, values: Readonly<Record<string, unknown>>): Promise<ActionResult<unknown>> {
+export async function runAction(
+  engine: SandboxEngine,
+  action: SandboxAction,
+  values: Readonly<Record<string, unknown>>,
+): Promise<ActionResult<unknown>> {
   try {
     return await action.run(engine, readActionInput(action, values) as never);
   } catch (error) {
@@ -325,6 +358,7 @@ export function shopperFixtures(data: SandboxData): ShopperFixtures {
   const wallet = data.wallets.find((candidate) => candidate.status === 'ACTIVE');
   const payingCard = data.cards.cards.find((card) => card.behavior === 'ENDINGS')?.number;
   const decliningCard = data.cards.cards.find((card) => typeof card.behavior === 'object' && card.behavior.kind === 'DECLINED')?.number;
-  if (!wallet || !payingCard || !decliningCard) throw new Error('The sandbox data needs an active wallet, a card that pays by the amount endings and a declined one.');
+  if (!wallet || !payingCard || !decliningCard)
+    throw new Error('The sandbox data needs an active wallet, a card that pays by the amount endings and a declined one.');
   return {wallet: {phone: wallet.phone, pin: wallet.pin}, payingCard, decliningCard};
 }

@@ -25,8 +25,12 @@ const publishedFile = path.join(repoRoot, 'build-test', 'veloxa-pay.postman_coll
 const merchantPrivateKeyPem = readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'merchant-test-private.pem'), 'utf8');
 
 function collectionUnderTest(): {collection: PostmanCollection; source: string} {
-  if (existsSync(publishedFile)) return {collection: JSON.parse(readFileSync(publishedFile, 'utf8')) as PostmanCollection, source: publishedFile};
-  return {collection: buildPostmanCollection(loadContract(path.join(repoRoot, 'api', 'openapi.yaml')).document), source: 'generated from api/openapi.yaml'};
+  if (existsSync(publishedFile))
+    return {collection: JSON.parse(readFileSync(publishedFile, 'utf8')) as PostmanCollection, source: publishedFile};
+  return {
+    collection: buildPostmanCollection(loadContract(path.join(repoRoot, 'api', 'openapi.yaml')).document),
+    source: 'generated from api/openapi.yaml',
+  };
 }
 
 /** Sandbox server log lines: "METHOD target status ms", one per request the sandbox answered. */
@@ -36,14 +40,24 @@ interface SeenRequest {
   readonly status: number;
 }
 
-function runNewman(collection: PostmanCollection, environment: Record<string, string>): Promise<{summary: NewmanRunSummary; consoleLines: string[]}> {
+function runNewman(
+  collection: PostmanCollection,
+  environment: Record<string, string>,
+): Promise<{summary: NewmanRunSummary; consoleLines: string[]}> {
   const consoleLines: string[] = [];
   return new Promise((resolve, reject) => {
     newman
       .run(
         {
           collection: collection as unknown as NewmanRunOptions['collection'],
-          environment: {values: Object.entries(environment).map(([key, value]) => ({key, value, type: key === 'privateKeyPem' ? 'secret' : 'default', enabled: true}))},
+          environment: {
+            values: Object.entries(environment).map(([key, value]) => ({
+              key,
+              value,
+              type: key === 'privateKeyPem' ? 'secret' : 'default',
+              enabled: true,
+            })),
+          },
           reporters: [],
           // As docs/local-sandbox advises: under the sandbox's writes per second (x-rate-limits), however fast the machine.
           delayRequest: 120,
@@ -93,7 +107,9 @@ describe(`the Postman collection in Newman (${source})`, () => {
     const started = Date.now();
     const {summary} = await runNewman(collection, {baseUrl: server.url, privateKeyPem: merchantPrivateKeyPem});
     const seconds = (Date.now() - started) / 1000;
-    const failures = summary.run.failures.map((failure) => `${failure.source?.name ?? '?'}: ${failure.error.test} - ${failure.error.message}`);
+    const failures = summary.run.failures.map(
+      (failure) => `${failure.source?.name ?? '?'}: ${failure.error.test} - ${failure.error.message}`,
+    );
     assert.deepEqual(failures, [], 'no failed test');
     const stats = summary.run.stats;
     assert.equal(stats.requests.total, items.length, 'every request of the collection was sent');
@@ -103,20 +119,40 @@ describe(`the Postman collection in Newman (${source})`, () => {
     // What the sandbox saw: every API request, each answered 2xx (an unsigned or badly signed one is 400/401).
     const apiSeen = seen.filter((request) => request.target.startsWith('/v1/'));
     assert.equal(apiSeen.length, apiItems.length, 'the sandbox answered every API request');
-    assert.deepEqual(apiSeen.filter((request) => request.status >= 300), [], 'no API request was refused');
+    assert.deepEqual(
+      apiSeen.filter((request) => request.status >= 300),
+      [],
+      'no API request was refused',
+    );
 
     // Every API request carried a signature, and every step checked its status, code and the response signature.
     for (const execution of summary.run.executions) {
       const target = execution.request.url.getPath();
       const names = execution.assertions.map((assertion) => assertion.assertion);
       if (target.startsWith('/_sandbox/')) {
-        assert.ok(names.some((name) => name.endsWith(': HTTP 200')), `${execution.item.name}: checks its status`);
+        assert.ok(
+          names.some((name) => name.endsWith(': HTTP 200')),
+          `${execution.item.name}: checks its status`,
+        );
         continue;
       }
-      assert.match(execution.request.headers.get('X-Signature') ?? '', /^algorithm=RSA-SHA256, keyVersion=1, signature=/, `${execution.item.name}: signed`);
-      assert.ok(names.includes('Veloxa Pay: the response signature verifies with providerPublicKeyPem'), `${execution.item.name}: checks the response signature`);
-      assert.ok(names.includes('Veloxa Pay: the response timestamp is within 300 seconds of this computer clock'), `${execution.item.name}: checks the timestamp`);
-      assert.ok(names.some((name) => / and code [A-Z_]+$/.test(name)), `${execution.item.name}: checks status and code`);
+      assert.match(
+        execution.request.headers.get('X-Signature') ?? '',
+        /^algorithm=RSA-SHA256, keyVersion=1, signature=/,
+        `${execution.item.name}: signed`,
+      );
+      assert.ok(
+        names.includes('Veloxa Pay: the response signature verifies with providerPublicKeyPem'),
+        `${execution.item.name}: checks the response signature`,
+      );
+      assert.ok(
+        names.includes('Veloxa Pay: the response timestamp is within 300 seconds of this computer clock'),
+        `${execution.item.name}: checks the timestamp`,
+      );
+      assert.ok(
+        names.some((name) => / and code [A-Z_]+$/.test(name)),
+        `${execution.item.name}: checks status and code`,
+      );
     }
     assert.equal(stats.assertions.failed, 0);
     assert.ok((stats.assertions.total ?? 0) >= apiItems.length * 3, `${stats.assertions.total} assertions`);

@@ -26,8 +26,14 @@ const vectors = path.join(repoRoot, 'api', 'test-vectors');
 
 /** What the test calls of ./typescript/integration.ts. */
 interface Integration {
-  veloxaClient(baseUrl: string, keys: {clientId: string; privateKey: CryptoKey; providerPublicKey: CryptoKey; now: () => Promise<string>}): unknown;
-  createHostedOrder(client: unknown, merchantOrderNo: string): Promise<{order: {merchantOrderNo: string; status: string}; nextAction: {type: string}}>;
+  veloxaClient(
+    baseUrl: string,
+    keys: {clientId: string; privateKey: CryptoKey; providerPublicKey: CryptoKey; now: () => Promise<string>},
+  ): unknown;
+  createHostedOrder(
+    client: unknown,
+    merchantOrderNo: string,
+  ): Promise<{order: {merchantOrderNo: string; status: string}; nextAction: {type: string}}>;
   createQrOrder(client: unknown, merchantOrderNo: string): Promise<{order: {status: string}; nextAction: {type: string}}>;
   orderStatus(client: unknown, merchantOrderNo: string): Promise<{code: string; status?: string}>;
   payWallet(client: unknown, merchantTransferNo: string): Promise<{status: string}>;
@@ -45,13 +51,27 @@ describe('a TypeScript client generated from the published contract', () => {
   });
 
   test('keeps every scene of Create order and asks for no signing header at a call site', () => {
-    for (const scene of ['HOSTED_PAYPAGE', 'IFRAME_PAYPAGE', 'IN_APP_SDK', 'DYNAMIC_QR', 'JSAPI', 'EWALLET', 'CASH_TOP_UP', 'DIRECT_PAY', 'QR_PAY']) {
+    for (const scene of [
+      'HOSTED_PAYPAGE',
+      'IFRAME_PAYPAGE',
+      'IN_APP_SDK',
+      'DYNAMIC_QR',
+      'JSAPI',
+      'EWALLET',
+      'CASH_TOP_UP',
+      'DIRECT_PAY',
+      'QR_PAY',
+    ]) {
       assert.match(types, new RegExp(`scene: "${scene}";`), `no branch of CreateOrderRequest is tagged ${scene}`);
     }
     // The operations the client calls (paths), not the notifications it receives (webhooks), whose headers it reads.
     const operations = types.slice(0, types.indexOf('export interface webhooks'));
     assert.ok(operations.includes('"/orders": {'), 'the generated paths are missing');
-    assert.doesNotMatch(operations, /header: \{[^}]*"X-(Client-Id|Timestamp|Nonce|Signature)"/, 'a signing header is a request parameter of some operation');
+    assert.doesNotMatch(
+      operations,
+      /header: \{[^}]*"X-(Client-Id|Timestamp|Nonce|Signature)"/,
+      'a signing header is a request parameter of some operation',
+    );
   });
 
   test('the natural integration type-checks under strict', () => {
@@ -82,7 +102,7 @@ describe('a TypeScript client generated from the published contract', () => {
 
     const unique = (prefix: string) => `${prefix}-${Date.now().toString(36).toUpperCase()}`;
 
-    test('creates orders with a scene\'s own fields, and reads one back', async () => {
+    test("creates orders with a scene's own fields, and reads one back", async () => {
       const merchantOrderNo = unique('ORD-TS');
       const hosted = await integration.createHostedOrder(client, merchantOrderNo);
       assert.equal(hosted.order.merchantOrderNo, merchantOrderNo);

@@ -50,7 +50,10 @@ test.describe('long sections of an API page fold', () => {
     const heading = page.locator('[id="verify-the-notification"]');
     await expect(heading).toBeVisible();
     expect(await heading.evaluate((element) => element.closest('details')?.open)).toBe(true);
-    const where = await heading.evaluate((element) => ({top: element.getBoundingClientRect().top, margin: parseFloat(getComputedStyle(element).scrollMarginTop) || 0}));
+    const where = await heading.evaluate((element) => ({
+      top: element.getBoundingClientRect().top,
+      margin: parseFloat(getComputedStyle(element).scrollMarginTop) || 0,
+    }));
     expect(Math.abs(where.top - where.margin), `heading top ${where.top}, margin ${where.margin}`).toBeLessThanOrEqual(4);
   });
 
@@ -75,7 +78,8 @@ test.describe('long sections of an API page fold', () => {
   test('every folded section opens for printing', async ({page}) => {
     await page.goto(apiPage);
     await hydrated(page);
-    const closed = () => page.locator('details[data-fold]').evaluateAll((folds) => folds.filter((details) => !(details as HTMLDetailsElement).open).length);
+    const closed = () =>
+      page.locator('details[data-fold]').evaluateAll((folds) => folds.filter((details) => !(details as HTMLDetailsElement).open).length);
     expect(await closed()).toBeGreaterThan(0);
     await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
     await expect.poll(closed).toBe(0);
@@ -86,7 +90,9 @@ test.describe('state diagrams on a phone', () => {
   test.use({viewport: {width: 390, height: 844}});
 
   for (const mode of ['light', 'dark'] as const) {
-    test(`at 390 px in ${mode} mode, a state diagram is its transitions: text of 12 px or more, nothing cut or overflowing`, async ({page}) => {
+    test(`at 390 px in ${mode} mode, a state diagram is its transitions: text of 12 px or more, nothing cut or overflowing`, async ({
+      page,
+    }) => {
       await page.goto(`${apiPage}?docusaurus-theme=${mode}#api-states-orderstatus`);
       await hydrated(page);
       const fold = foldAfter(page, 'api-states-orderstatus');
@@ -107,14 +113,20 @@ test.describe('state diagrams on a phone', () => {
           const hasText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim());
           const size = parseFloat(getComputedStyle(element).fontSize);
           if (hasText && size < 12) found.push(`${element.tagName} "${element.textContent?.trim().slice(0, 30)}" at ${size} px`);
-          if (box.left < -1 || box.right > width + 1) found.push(`${element.tagName} "${element.textContent?.trim().slice(0, 30)}" runs from ${Math.round(box.left)} to ${Math.round(box.right)} px`);
-          if (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible') found.push(`${element.tagName} scrolls sideways`);
+          if (box.left < -1 || box.right > width + 1)
+            found.push(
+              `${element.tagName} "${element.textContent?.trim().slice(0, 30)}" runs from ${Math.round(box.left)} to ${Math.round(box.right)} px`,
+            );
+          if (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible')
+            found.push(`${element.tagName} scrolls sideways`);
         }
         return found;
       });
       expect(problems).toEqual([]);
       // No word broken: a state name stays on one line.
-      const stateNames = await transitions.locator('tbody code').evaluateAll((codes) => codes.filter((code) => code.getClientRects().length > 1).map((code) => code.textContent));
+      const stateNames = await transitions
+        .locator('tbody code')
+        .evaluateAll((codes) => codes.filter((code) => code.getClientRects().length > 1).map((code) => code.textContent));
       expect(stateNames, 'state names broken over lines').toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);

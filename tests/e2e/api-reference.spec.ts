@@ -179,7 +179,9 @@ test.describe('published contract', () => {
     expect(json).toEqual(contract);
     // A Postman request for every operation (notifications are received, not sent), named after its summary,
     // in journey order with the local sandbox's control steps between them (tests/unit/postman.test.ts).
-    const postman = (await (await request.get('/veloxa-pay.postman_collection.json')).json()) as {item: Array<{item: Array<{name: string; request: {url: {path: string[]}}}>}>};
+    const postman = (await (await request.get('/veloxa-pay.postman_collection.json')).json()) as {
+      item: Array<{item: Array<{name: string; request: {url: {path: string[]}}}>}>;
+    };
     const requests = postman.item.flatMap((folder) => folder.item);
     const requestNames = requests.map((item) => item.name);
     const sentOperations = operations.filter((location) => location.kind === 'operation');
@@ -215,7 +217,9 @@ test.describe('published contract', () => {
     await expect(page.locator('tr[data-column="net_amount"]')).toBeVisible();
   });
 
-  test('the test accounts page renders the enabled currencies and the fee rules from api/sandbox.yaml (issue 29, I-12, I-13)', async ({page}) => {
+  test('the test accounts page renders the enabled currencies and the fee rules from api/sandbox.yaml (issue 29, I-12, I-13)', async ({
+    page,
+  }) => {
     const sandbox = parse(readFileSync(path.join(repoRoot, 'api', 'sandbox.yaml'), 'utf8')) as {
       currencies: {payments: string[]; payouts: string[]};
       pricing: {paymentFeeBasisPoints: number; payoutFees: {WALLET: Record<string, number>}};
@@ -237,12 +241,17 @@ const apiPages = (() => {
   return scanApiPages(repoRoot).map((page) => {
     const location = contract.operations.get(page.operationId);
     const summary = location?.operation.summary ?? page.operationId;
-    return {url: page.url, label: location?.kind === 'webhook' ? /^Simulate a / : new RegExp(`^Try ${escapeRegExp(summary)} in the sandbox$`)};
+    return {
+      url: page.url,
+      label: location?.kind === 'webhook' ? /^Simulate a / : new RegExp(`^Try ${escapeRegExp(summary)} in the sandbox$`),
+    };
   });
 })();
 
 test.describe('API page layout', () => {
-  test('every API page opens with its endpoint block, and its Try it (or Simulate) button is in the first viewport at 1280x800', async ({page}) => {
+  test('every API page opens with its endpoint block, and its Try it (or Simulate) button is in the first viewport at 1280x800', async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({width: 1280, height: 800});
     const below: string[] = [];
@@ -278,7 +287,9 @@ test.describe('API page layout', () => {
   });
 
   for (const mode of ['light', 'dark'] as const) {
-    test(`at 360 px field, code and state tables read as stacked cards with no sideways scroll, axe clean in ${mode} mode`, async ({page}) => {
+    test(`at 360 px field, code and state tables read as stacked cards with no sideways scroll, axe clean in ${mode} mode`, async ({
+      page,
+    }) => {
       test.setTimeout(90_000);
       await page.setViewportSize({width: 360, height: 800});
       for (const url of ['/docs/createorder', '/docs/response-code']) {
@@ -289,12 +300,21 @@ test.describe('API page layout', () => {
         const row = page.locator('table tbody tr[data-result-code]').first();
         expect(await row.evaluate((element) => getComputedStyle(element).display), `${url}: a code row is a card`).toBe('block');
         // No table box scrolls sideways, so a caption never scrolls out of view with its table.
-        const scrolling = await page.evaluate(() => [...document.querySelectorAll('[class*="cards_"] table')].filter((table) => (table.closest('[role="region"]') ?? table).scrollWidth > (table.closest('[role="region"]') ?? table).clientWidth + 1).length);
+        const scrolling = await page.evaluate(
+          () =>
+            [...document.querySelectorAll('[class*="cards_"] table')].filter(
+              (table) =>
+                (table.closest('[role="region"]') ?? table).scrollWidth > (table.closest('[role="region"]') ?? table).clientWidth + 1,
+            ).length,
+        );
         expect(scrolling, `${url}: reference tables wider than the screen`).toBe(0);
         expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer']}), url).toEqual([]);
       }
       await page.goto(`/docs/createorder?docusaurus-theme=${mode}`);
-      const field = page.locator('table tbody tr').filter({has: page.locator('[data-field="merchantOrderNo"]')}).first();
+      const field = page
+        .locator('table tbody tr')
+        .filter({has: page.locator('[data-field="merchantOrderNo"]')})
+        .first();
       expect(await field.evaluate((element) => getComputedStyle(element).display)).toBe('block');
     });
 
@@ -303,7 +323,12 @@ test.describe('API page layout', () => {
       await page.setViewportSize({width: 1280, height: 800});
       await page.goto(`/docs/createorder?docusaurus-theme=${mode}`);
       await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
-      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-markdown > :not([data-api-reference])', '[data-api-reference] > div:last-child']})).toEqual([]);
+      expect(
+        await axeViolations(page, {
+          tags: ['wcag2a', 'wcag2aa', 'wcag21aa'],
+          exclude: ['nav', 'footer', '.theme-doc-markdown > :not([data-api-reference])', '[data-api-reference] > div:last-child'],
+        }),
+      ).toEqual([]);
     });
   }
 });

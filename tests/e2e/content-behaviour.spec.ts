@@ -89,12 +89,19 @@ test.describe('blog', () => {
 test.describe('tables on a phone', () => {
   test.use({viewport: {width: 360, height: 740}});
 
-  test('a wide Markdown table scrolls sideways in its own focusable box, named after its columns, and the page does not', async ({page}) => {
+  test('a wide Markdown table scrolls sideways in its own focusable box, named after its columns, and the page does not', async ({
+    page,
+  }) => {
     await page.goto('/docs/sdks/inapp');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     const box = page.getByRole('region', {name: 'Table: Platform, Package, Where to get it, Current version, Minimum OS, Languages'});
     await expect(box).toHaveCount(1);
-    const widths = await box.evaluate((element) => ({box: element.clientWidth, table: element.scrollWidth, page: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth}));
+    const widths = await box.evaluate((element) => ({
+      box: element.clientWidth,
+      table: element.scrollWidth,
+      page: document.documentElement.scrollWidth,
+      viewport: document.documentElement.clientWidth,
+    }));
     expect(widths.table).toBeGreaterThan(widths.box);
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);
 

@@ -22,12 +22,25 @@ test.describe('home page', () => {
   test('leaves the quick-start script to the integration guide (no wall of shell above the fold)', async ({page}) => {
     await page.goto('/');
     await expect(page.locator('header .theme-code-block')).toHaveCount(0);
-    await expect(page.locator('header').getByRole('link', {name: 'integration guide', exact: true})).toHaveAttribute('href', '/docs/integration-guide#your-first-order');
+    await expect(page.locator('header').getByRole('link', {name: 'integration guide', exact: true})).toHaveAttribute(
+      'href',
+      '/docs/integration-guide#your-first-order',
+    );
   });
 
   test('links the main journeys, the contract and the test accounts', async ({page}) => {
     await page.goto('/');
-    for (const name of ['Accept payments', 'Manage orders and refunds', 'Pay out and transfer', 'Reconcile', 'Use an SDK', 'Try the demos', 'Sandbox test accounts', 'OpenAPI YAML', 'Postman collection']) {
+    for (const name of [
+      'Accept payments',
+      'Manage orders and refunds',
+      'Pay out and transfer',
+      'Reconcile',
+      'Use an SDK',
+      'Try the demos',
+      'Sandbox test accounts',
+      'OpenAPI YAML',
+      'Postman collection',
+    ]) {
       await expect(page.getByRole('main').getByRole('link', {name, exact: true})).toBeVisible();
     }
   });
@@ -59,7 +72,10 @@ test.describe('not-found page', () => {
     const response = await page.goto('/docs/creatorder');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', {name: 'Did you mean'})).toBeVisible();
-    await expect(page.getByRole('main').getByRole('link', {name: 'Create order', exact: true})).toHaveAttribute('href', '/docs/createorder');
+    await expect(page.getByRole('main').getByRole('link', {name: 'Create order', exact: true})).toHaveAttribute(
+      'href',
+      '/docs/createorder',
+    );
     const search = page.getByRole('search', {name: 'Search the portal'});
     await expect(search.getByLabel('Search the portal')).toHaveValue('creatorder');
     await search.getByLabel('Search the portal').fill('refund');

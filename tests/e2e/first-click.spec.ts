@@ -37,7 +37,13 @@ interface Target {
  * `count` fresh loads of `path`, each with one press right after hydration on the next of `targets` in
  * turn (so a page with two widgets has each pressed first on half the loads), checked at once.
  */
-async function firstPressOnEveryLoad(page: Page, path: string, targets: Target[], press: (page: Page, target: Locator) => Promise<void> = aimAndClick, count = loads): Promise<void> {
+async function firstPressOnEveryLoad(
+  page: Page,
+  path: string,
+  targets: Target[],
+  press: (page: Page, target: Locator) => Promise<void> = aimAndClick,
+  count = loads,
+): Promise<void> {
   for (let load = 1; load <= count; load += 1) {
     const target = targets[(load - 1) % targets.length] as Target;
     await freshHydratedLoad(page, path);
@@ -71,7 +77,8 @@ const sandboxOrderButton: Target = {
   name: "the home page's sandbox order starts",
   locate: (page) => page.getByRole('button', {name: 'Create a sandbox order'}),
   // The run leaves "idle" at once (running, then done); a lost press leaves it idle.
-  tookEffect: (page, _button, load) => expect(page.locator('section[data-run]'), load).not.toHaveAttribute('data-run', 'idle', {timeout: 2000}),
+  tookEffect: (page, _button, load) =>
+    expect(page.locator('section[data-run]'), load).not.toHaveAttribute('data-run', 'idle', {timeout: 2000}),
 };
 
 const mobileMenuToggle: Target = {
@@ -87,7 +94,11 @@ const tocLink: Target = {
   tookEffect: async (page, link, load) => {
     const id = decodeURIComponent((await link.getAttribute('href'))?.slice(1) ?? '');
     await expect(page, load).toHaveURL(new RegExp(`#${id}$`), {timeout: 2000});
-    await expect.poll(() => page.evaluate((headingId) => document.getElementById(headingId)?.getBoundingClientRect().top ?? NaN, id), {message: `${load}: heading in view`}).toBeLessThan(200);
+    await expect
+      .poll(() => page.evaluate((headingId) => document.getElementById(headingId)?.getBoundingClientRect().top ?? NaN, id), {
+        message: `${load}: heading in view`,
+      })
+      .toBeLessThan(200);
   },
 };
 
@@ -101,11 +112,15 @@ test.beforeEach(async ({page}) => {
 test.describe('at desktop width', () => {
   test.use({viewport: {width: 1280, height: 800}});
 
-  test(`an API page's Try it opener and code-sample tabs take the first click right after hydration, ${loads} fresh loads`, async ({page}) => {
+  test(`an API page's Try it opener and code-sample tabs take the first click right after hydration, ${loads} fresh loads`, async ({
+    page,
+  }) => {
     await firstPressOnEveryLoad(page, '/docs/createorder', [tryItOpener, codeSampleTab]);
   });
 
-  test(`the home page's sandbox order and a guide's table of contents take the first click right after hydration, ${loads} fresh loads`, async ({page}) => {
+  test(`the home page's sandbox order and a guide's table of contents take the first click right after hydration, ${loads} fresh loads`, async ({
+    page,
+  }) => {
     // Half the loads each: the home demo runs the engine on every press, and the TOC landing is also checked by layout-stability.spec.ts.
     await firstPressOnEveryLoad(page, '/', [sandboxOrderButton], aimAndClick, loads / 2);
     await firstPressOnEveryLoad(page, '/docs/integration-guide', [tocLink], aimAndClick, loads / 2);

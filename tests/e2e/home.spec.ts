@@ -22,7 +22,10 @@ const layoutShiftProbe = `
 `;
 
 async function aboveTheFold(page: Page, name: string | RegExp, role: 'heading' | 'link') {
-  const box = await page.getByRole(role, {name, exact: typeof name === 'string'}).first().boundingBox();
+  const box = await page
+    .getByRole(role, {name, exact: typeof name === 'string'})
+    .first()
+    .boundingBox();
   expect(box, `${String(name)} is laid out`).not.toBeNull();
   const viewport = page.viewportSize();
   expect((box?.y ?? Infinity) + (box?.height ?? 0), `${String(name)} ends above the fold`).toBeLessThanOrEqual(viewport?.height ?? 0);
@@ -40,7 +43,9 @@ for (const size of sizes) {
   });
 }
 
-test('home: "Create a sandbox order" signs, pays and verifies the notification, loading the engine only on demand, without layout shift', async ({page}) => {
+test('home: "Create a sandbox order" signs, pays and verifies the notification, loading the engine only on demand, without layout shift', async ({
+  page,
+}) => {
   // The engine's chunk and the contract's validators load on the first press: slow on a busy 2-core machine.
   test.setTimeout(120_000);
   const errors = consoleErrors(page);
@@ -57,8 +62,13 @@ test('home: "Create a sandbox order" signs, pays and verifies the notification, 
   const heightBefore = (await panel.boundingBox())?.height ?? 0;
 
   await button.click();
-  await expect(panel.getByRole('status').first()).toContainText('Done: the order is paid and its notification verified.', {timeout: 60_000});
-  expect(scripts.some((url) => /home-sandbox-order/.test(url)), 'the runner came in its own chunk').toBe(true);
+  await expect(panel.getByRole('status').first()).toContainText('Done: the order is paid and its notification verified.', {
+    timeout: 60_000,
+  });
+  expect(
+    scripts.some((url) => /home-sandbox-order/.test(url)),
+    'the runner came in its own chunk',
+  ).toBe(true);
 
   const request = panel.getByLabel('The signed request');
   await expect(request).toContainText('POST /v1/orders');

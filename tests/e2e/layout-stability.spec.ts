@@ -33,12 +33,15 @@ async function watchLayoutShift(page: Page): Promise<void> {
     const seen = window as Window & {layoutShift?: {total: number; sources: string[]}};
     seen.layoutShift = {total: 0, sources: []};
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & {value: number; hadRecentInput: boolean; sources?: Array<{node?: Node | null}>}>) {
+      for (const entry of list.getEntries() as Array<
+        PerformanceEntry & {value: number; hadRecentInput: boolean; sources?: Array<{node?: Node | null}>}
+      >) {
         if (entry.hadRecentInput || !seen.layoutShift) continue;
         seen.layoutShift.total += entry.value;
         for (const source of entry.sources ?? []) {
           const node = source.node;
-          if (node instanceof Element) seen.layoutShift.sources.push(`${node.tagName.toLowerCase()}.${[...node.classList].join('.')} (${entry.value.toFixed(3)})`);
+          if (node instanceof Element)
+            seen.layoutShift.sources.push(`${node.tagName.toLowerCase()}.${[...node.classList].join('.')} (${entry.value.toFixed(3)})`);
         }
       }
     }).observe({type: 'layout-shift', buffered: true});
@@ -80,7 +83,10 @@ async function landing(page: Page, id: string): Promise<{top: number; margin: nu
 function expectLanded(where: {top: number; margin: number; atBottom: boolean}, label: string): void {
   // A heading near the end of the page cannot reach the top: then the page must be scrolled to its end, with the heading in view below its margin.
   if (where.atBottom && where.top > where.margin) return;
-  expect(Math.abs(where.top - where.margin), `${label}: heading top ${Math.round(where.top)} px, scroll margin ${where.margin} px`).toBeLessThanOrEqual(landingTolerance);
+  expect(
+    Math.abs(where.top - where.margin),
+    `${label}: heading top ${Math.round(where.top)} px, scroll margin ${where.margin} px`,
+  ).toBeLessThanOrEqual(landingTolerance);
 }
 
 for (const [sizeName, viewport] of Object.entries(sizes)) {
@@ -110,10 +116,15 @@ test.describe('table-of-contents links land on their headings', () => {
       test.setTimeout(240_000);
       await page.goto(path);
       await hydrated(page);
-      const targets = await page.locator('.table-of-contents a[href^="#"]').evaluateAll((links) => links.map((link) => decodeURIComponent(link.getAttribute('href')?.slice(1) ?? '')));
+      const targets = await page
+        .locator('.table-of-contents a[href^="#"]')
+        .evaluateAll((links) => links.map((link) => decodeURIComponent(link.getAttribute('href')?.slice(1) ?? '')));
       expect(targets.length).toBeGreaterThan(3);
       const click = async (id: string) => {
-        await page.locator(`.table-of-contents a[href="#${encodeURIComponent(id)}"]`).first().click();
+        await page
+          .locator(`.table-of-contents a[href="#${encodeURIComponent(id)}"]`)
+          .first()
+          .click();
         await scrollSettled(page);
         await page.waitForTimeout(150);
         await scrollSettled(page);

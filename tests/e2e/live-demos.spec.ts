@@ -33,11 +33,17 @@ for (const demo of demos) {
     const start = page.getByRole('button', {name: 'Start the live demo'});
     await expect(start).toBeEnabled();
     await page.waitForLoadState('networkidle');
-    expect(scripts.filter((url) => /live-demo/.test(url)), 'nothing of the demo before it starts').toEqual([]);
+    expect(
+      scripts.filter((url) => /live-demo/.test(url)),
+      'nothing of the demo before it starts',
+    ).toEqual([]);
     await start.click();
     const panel = page.getByTestId('live-demo');
     await expect(panel.getByRole('button', {name: 'Play'})).toBeEnabled({timeout: 60_000});
-    expect(scripts.some((url) => /live-demo/.test(url)), 'the demo came in its own chunk').toBe(true);
+    expect(
+      scripts.some((url) => /live-demo/.test(url)),
+      'the demo came in its own chunk',
+    ).toBe(true);
     await panel.getByRole('button', {name: 'Step'}).click();
     await expect(panel.getByTestId('copy-as-code')).toContainText('/v1/orders');
     await panel.getByRole('button', {name: 'Play'}).click();
@@ -49,7 +55,13 @@ for (const demo of demos) {
     await expect(paid.getByRole('list')).toContainText('client ID sandbox-merchant-0001 matches');
     await expect(paid.getByRole('list')).not.toContainText('fail');
     if (demo.flow === 'iframe') await expect(timeline).toContainText('veloxa:payment_succeeded');
-    const orderNo = (await timeline.getByText(/Order (ORD-DEMO|PL)-[A-Z0-9-]+:/).first().textContent())?.match(/(ORD-DEMO|PL)-[A-Z0-9-]+/)?.[0] ?? '';
+    const orderNo =
+      (
+        await timeline
+          .getByText(/Order (ORD-DEMO|PL)-[A-Z0-9-]+:/)
+          .first()
+          .textContent()
+      )?.match(/(ORD-DEMO|PL)-[A-Z0-9-]+/)?.[0] ?? '';
     expect(orderNo).not.toBe('');
     expect(errors).toEqual([]);
 

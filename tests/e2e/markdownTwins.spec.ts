@@ -17,7 +17,11 @@ test.describe('Markdown twins', () => {
   });
 
   for (const theme of ['light', 'dark'] as const) {
-    test(`the "Page" menu beside the title: "View as Markdown" opens the twin and "Copy page as Markdown" copies it, by keyboard, at 360 px (${theme})`, async ({page, context, browserName}) => {
+    test(`the "Page" menu beside the title: "View as Markdown" opens the twin and "Copy page as Markdown" copies it, by keyboard, at 360 px (${theme})`, async ({
+      page,
+      context,
+      browserName,
+    }) => {
       test.skip(browserName !== 'chromium', 'clipboard permissions are Chromium-only in Playwright');
       // An axe scan of the whole API page at 360 px: every table and code block is laid out now (no
       // content-visibility), which takes a loaded 2-core machine more than the default 30 s.
@@ -57,7 +61,9 @@ test.describe('Markdown twins', () => {
       const copied = await page.evaluate(() => navigator.clipboard.readText());
       expect(copied).toMatch(/^# Create order\n/);
       expect(copied).toContain('### Go');
-      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop']})).toEqual([]);
+      expect(
+        await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop']}),
+      ).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
       if (theme === 'light') {

@@ -17,8 +17,7 @@ async function watchProgressBar(page: Page): Promise<void> {
   });
 }
 
-const progressBarSeen = (page: Page) =>
-  page.evaluate(() => (window as Window & {progressBarSeen?: boolean}).progressBarSeen === true);
+const progressBarSeen = (page: Page) => page.evaluate(() => (window as Window & {progressBarSeen?: boolean}).progressBarSeen === true);
 
 test.describe('route-change progress bar', () => {
   test('appears when the next route takes long to load', async ({page}) => {
@@ -62,13 +61,13 @@ test.describe('chunks that fail to load', () => {
     // Only the chunks the home page ran stay reachable (script loads, not prefetch hints).
     const reachable = new Set(
       await page.evaluate(() =>
-        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) => entry.initiatorType === 'script').map((entry) => entry.name),
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((entry) => entry.initiatorType === 'script')
+          .map((entry) => entry.name),
       ),
     );
     expect([...reachable].some((url) => /\/assets\/js\/main\.\w+\.js$/.test(url))).toBe(true);
-    await page.route('**/assets/js/**', (route) =>
-      reachable.has(route.request().url()) ? route.continue() : route.abort('failed'),
-    );
+    await page.route('**/assets/js/**', (route) => (reachable.has(route.request().url()) ? route.continue() : route.abort('failed')));
     await page.evaluate(() => {
       (window as Window & {beforeReload?: boolean}).beforeReload = true;
     });
@@ -88,9 +87,7 @@ test.describe('chunks that fail to load', () => {
 
   test('a failed page chunk shows its error and Retry recovers', async ({page}) => {
     let reachable = false;
-    await page.route('**/assets/js/minor-units-converter*.js', (route) =>
-      reachable ? route.continue() : route.abort('failed'),
-    );
+    await page.route('**/assets/js/minor-units-converter*.js', (route) => (reachable ? route.continue() : route.abort('failed')));
     await page.goto('/blog/mdx-blog-post');
     await waitForHydration(page);
     const retry = page.getByRole('button', {name: 'Retry'});

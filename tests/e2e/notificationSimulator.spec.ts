@@ -29,7 +29,9 @@ const notificationPages = scanApiPages(repoRoot)
     url: page.url,
     operationId: page.operationId,
     summary: page.location?.operation.summary ?? page.operationId,
-    scenarios: Object.entries(page.location?.operation.requestBody?.content?.['application/json']?.examples ?? {}).map(([name, example]) => ({name, summary: example.summary ?? name, eventType: String((example.value as {eventType?: string}).eventType)})),
+    scenarios: Object.entries(page.location?.operation.requestBody?.content?.['application/json']?.examples ?? {}).map(
+      ([name, example]) => ({name, summary: example.summary ?? name, eventType: String((example.value as {eventType?: string}).eventType)}),
+    ),
   }));
 
 async function openSimulator(page: Page, url: string): Promise<Locator> {
@@ -58,15 +60,26 @@ async function produce(panel: Locator): Promise<void> {
 function parseRaw(text: string): {target: string; headers: Record<string, string>; body: string} {
   const split = text.indexOf('\n\n');
   const [requestLine = '', ...headerLines] = text.slice(0, split).split('\n');
-  const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return {target: requestLine.split(' ')[1] ?? '', headers, body: text.slice(split + 2)};
 }
 
 /** Verifies a notification on its own, as a merchant's endpoint would: node:crypto, the published provider key. */
 function verifies(request: {target: string; headers: Record<string, string | string[] | undefined>; body: string}): boolean {
   const header = (name: string) => String(request.headers[name] ?? '');
-  const canonical = canonicalString({method: 'POST', pathWithQuery: request.target, clientId: header('x-client-id'), timestamp: header('x-timestamp'), nonce: header('x-nonce'), body: request.body});
-  return createVerify('RSA-SHA256').update(canonical, 'utf8').verify(providerPublicKeyPem, parseSignatureHeader(header('x-signature')).signature, 'base64');
+  const canonical = canonicalString({
+    method: 'POST',
+    pathWithQuery: request.target,
+    clientId: header('x-client-id'),
+    timestamp: header('x-timestamp'),
+    nonce: header('x-nonce'),
+    body: request.body,
+  });
+  return createVerify('RSA-SHA256')
+    .update(canonical, 'utf8')
+    .verify(providerPublicKeyPem, parseSignatureHeader(header('x-signature')).signature, 'base64');
 }
 
 test.describe('Notification simulator', () => {
@@ -79,10 +92,15 @@ test.describe('Notification simulator', () => {
       await produce(panel);
       await expect(panel.getByLabel('Raw HTTP request')).toContainText(`"eventType":"${scenarios[0]?.eventType}"`);
     }
-    expect(scripts.some((url) => /notification-simulator/.test(url)), 'the panel came in a chunk of its own').toBe(true);
+    expect(
+      scripts.some((url) => /notification-simulator/.test(url)),
+      'the panel came in a chunk of its own',
+    ).toBe(true);
   });
 
-  test('on one page, every scenario verifies independently of the page; bad JSON is named next to the field; no local sandbox is one sentence', async ({page}) => {
+  test('on one page, every scenario verifies independently of the page; bad JSON is named next to the field; no local sandbox is one sentence', async ({
+    page,
+  }) => {
     const payment = notificationPages.find((candidate) => candidate.operationId === 'paymentResultNotification');
     expect(payment?.scenarios.length).toBeGreaterThan(1);
     const panel = await openSimulator(page, payment?.url ?? '');
@@ -107,10 +125,14 @@ test.describe('Notification simulator', () => {
 
     await page.route('http://127.0.0.1:4010/**', (route) => route.abort());
     await panel.getByRole('button', {name: 'Deliver through the local sandbox'}).click();
-    await expect(panel.getByRole('alert')).toHaveText(/^Nothing answered at http:\/\/127\.0\.0\.1:4010: start the local sandbox with node veloxa-sandbox\.mjs --port 4010 \(download it from \/downloads\/veloxa-sandbox\.mjs/);
+    await expect(panel.getByRole('alert')).toHaveText(
+      /^Nothing answered at http:\/\/127\.0\.0\.1:4010: start the local sandbox with node veloxa-sandbox\.mjs --port 4010 \(download it from \/downloads\/veloxa-sandbox\.mjs/,
+    );
   });
 
-  test('delivers through the local sandbox to an endpoint of the reader: the POST verifies and the log shows it acknowledged', async ({page}) => {
+  test('delivers through the local sandbox to an endpoint of the reader: the POST verifies and the log shows it acknowledged', async ({
+    page,
+  }) => {
     const received: {target: string; headers: http.IncomingHttpHeaders; body: string}[] = [];
     const endpoint = http.createServer((request, response) => {
       const chunks: Buffer[] = [];
@@ -151,7 +173,18 @@ test.describe('Notification simulator', () => {
       const panel = await openSimulator(page, `${bank?.url ?? ''}?docusaurus-theme=${mode}`);
       await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
       await produce(panel);
-      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop', '.theme-doc-markdown > :not([data-api-reference])', '[data-api-reference] > :not([data-panel="notification-simulator"])']})).toEqual([]);
+      expect(
+        await axeViolations(page, {
+          tags: ['wcag2a', 'wcag2aa', 'wcag21aa'],
+          exclude: [
+            'nav',
+            'footer',
+            '.theme-doc-toc-desktop',
+            '.theme-doc-markdown > :not([data-api-reference])',
+            '[data-api-reference] > :not([data-panel="notification-simulator"])',
+          ],
+        }),
+      ).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
     });

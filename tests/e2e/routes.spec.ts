@@ -33,7 +33,14 @@ const colourRules = ['color-contrast', 'link-in-text-block'];
 /** Rules that need the rendered page (sizes, scrolling, what is hidden), which no static check can apply. */
 const renderedRules = ['scrollable-region-focusable', 'target-size', 'aria-hidden-focus', 'region'];
 /** The same on every page of a layout. */
-const chromeSelectors = ['.navbar', '.theme-announcement-bar', '.theme-doc-sidebar-container', '.table-of-contents', 'nav[aria-label="Blog recent posts navigation"]', '.theme-layout-footer'];
+const chromeSelectors = [
+  '.navbar',
+  '.theme-announcement-bar',
+  '.theme-doc-sidebar-container',
+  '.table-of-contents',
+  'nav[aria-label="Blog recent posts navigation"]',
+  '.theme-layout-footer',
+];
 
 const contract = loadRouteContract();
 /** The contract's pages and the portal's extra pages (src/extraRoutes.ts). */
@@ -41,7 +48,15 @@ const pages = allPages(contract);
 /** One page per layout whose scan includes the chrome. */
 const chromePages = new Set(['/', '/docs/integration-guide', '/demos/dynqr', '/blog/long-blog-post']);
 /** One page per page type first: home, guide, API operation, notification, demo, blog post and list. */
-const colourSeeds = ['/', '/docs/integration-guide', '/docs/createorder', '/docs/payment/payment-result-notification', '/demos/dynqr', '/blog/long-blog-post', '/blog'];
+const colourSeeds = [
+  '/',
+  '/docs/integration-guide',
+  '/docs/createorder',
+  '/docs/payment/payment-result-notification',
+  '/demos/dynqr',
+  '/blog/long-blog-post',
+  '/blog',
+];
 const colourPages = new Set(coveringPages(hooksOfBuiltPages(path.join(repoRoot, 'build-test'), pages), colourSeeds));
 const mermaidBlocks = mermaidBlocksByUrl();
 
@@ -100,9 +115,20 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
       return false;
     };
     const sticksOut = [...document.body.querySelectorAll('*')].filter(
-      (element) => element.getBoundingClientRect().right > root.clientWidth + 1 && getComputedStyle(element).position !== 'fixed' && !insideScrollBox(element),
+      (element) =>
+        element.getBoundingClientRect().right > root.clientWidth + 1 &&
+        getComputedStyle(element).position !== 'fixed' &&
+        !insideScrollBox(element),
     );
-    return [`page ${root.scrollWidth} px wide in a ${root.clientWidth} px viewport`, ...sticksOut.slice(0, 3).map((element) => `${element.tagName.toLowerCase()}${[...element.classList].map((name) => `.${name}`).join('')} to ${Math.round(element.getBoundingClientRect().right)} px`)];
+    return [
+      `page ${root.scrollWidth} px wide in a ${root.clientWidth} px viewport`,
+      ...sticksOut
+        .slice(0, 3)
+        .map(
+          (element) =>
+            `${element.tagName.toLowerCase()}${[...element.classList].map((name) => `.${name}`).join('')} to ${Math.round(element.getBoundingClientRect().right)} px`,
+        ),
+    ];
   });
 }
 
@@ -131,8 +157,12 @@ test.describe('every page of the route contract', () => {
 
   for (const route of pages) {
     const inColourSet = colourPages.has(route);
-    const scope = inColourSet ? `every rule, ${chromePages.has(route) ? 'with its chrome' : 'without the chrome'}` : 'the rules that need the rendered page, without the chrome';
-    test(`${route}: 200, own title and h1, no console error or CSP violation, diagrams, axe in light mode (${scope}), no sideways scrolling on a phone`, async ({warm: {page, errors}}) => {
+    const scope = inColourSet
+      ? `every rule, ${chromePages.has(route) ? 'with its chrome' : 'without the chrome'}`
+      : 'the rules that need the rendered page, without the chrome';
+    test(`${route}: 200, own title and h1, no console error or CSP violation, diagrams, axe in light mode (${scope}), no sideways scrolling on a phone`, async ({
+      warm: {page, errors},
+    }) => {
       const response = await page.goto(route);
       expect(response?.status(), `HTTP status of ${route}`).toBe(200);
       await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');

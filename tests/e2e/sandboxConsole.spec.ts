@@ -24,7 +24,9 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
 }
 
-test('sandbox console: a Try it journey shows up, notifications verify, the clock moves, export, reset and import round-trip', async ({page}, testInfo) => {
+test('sandbox console: a Try it journey shows up, notifications verify, the clock moves, export, reset and import round-trip', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(120_000);
   const errors = consoleErrors(page);
 
@@ -115,7 +117,11 @@ test('sandbox console: a Try it journey shows up, notifications verify, the cloc
   await expect(balances).toHaveText(balancesBefore ?? '');
 
   // A bad file: a clear message next to the control, and nothing changes.
-  await importInput.setInputFiles({name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "zip", "records": []}')});
+  await importInput.setInputFiles({
+    name: 'notes.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"format": "zip", "records": []}'),
+  });
   await expect(importInput).toHaveAttribute('aria-invalid', 'true');
   await expect(widget.locator(`#${await importInput.getAttribute('aria-describedby')}`)).toHaveText(
     'notes.json was not imported: The file is not a sandbox state export: its format is "zip", not "veloxa-sandbox-state". Nothing was changed.',
@@ -138,7 +144,10 @@ test('sandbox console: a Try it journey shows up, notifications verify, the cloc
     await expect(shown.getByRole('region', {name: 'Orders', exact: true}).locator('tbody tr')).toHaveCount(1);
     await expect(shown.getByRole('list', {name: 'Notifications'}).getByRole('listitem').first()).toBeVisible();
     await shown.getByText('Raw headers and body').first().click();
-    expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop']}), mode).toEqual([]);
+    expect(
+      await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop']}),
+      mode,
+    ).toEqual([]);
     await noSidewaysScroll(page);
   }
   expect(errors).toEqual([]);

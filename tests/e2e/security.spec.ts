@@ -14,14 +14,20 @@ test.describe('served with the production hosting configuration', () => {
     expect(headers['content-encoding']).toBe('gzip');
   });
 
-  test('a browser that accepts Brotli gets the precompressed copy, others gzip or the file itself, all with the same content', async ({page, request}) => {
+  test('a browser that accepts Brotli gets the precompressed copy, others gzip or the file itself, all with the same content', async ({
+    page,
+    request,
+  }) => {
     await page.goto('/');
     const script = (await page.locator('script[src*="/assets/js/main."]').getAttribute('src')) ?? '';
     expect(script).toMatch(/^\/assets\/js\/main\.[0-9a-f]+\.js$/);
     const plain = await request.get(script, {headers: {'Accept-Encoding': 'identity'}});
     expect(plain.headers()['content-encoding']).toBeUndefined();
     const original = await plain.body();
-    for (const [accepted, sent] of [['gzip, deflate, br, zstd', 'br'], ['gzip', 'gzip']] as const) {
+    for (const [accepted, sent] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
       const response = await request.get(script, {headers: {'Accept-Encoding': accepted}});
       const headers = response.headers();
       expect(headers['content-encoding'], accepted).toBe(sent);

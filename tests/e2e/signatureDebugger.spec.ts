@@ -42,7 +42,13 @@ function message(changes: Partial<Message> = {}): Message {
     target: '/v1/orders',
     timestamp: now(),
     nonce: `e2e-debugger-nonce-${String(counter).padStart(4, '0')}-${Date.now()}`,
-    body: JSON.stringify({merchantOrderNo: `ORD-${counter}`, amount: {value: 1250, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Café Zürich', returnUrl: 'https://shop.example.com/return'}),
+    body: JSON.stringify({
+      merchantOrderNo: `ORD-${counter}`,
+      amount: {value: 1250, currency: 'USD'},
+      scene: 'HOSTED_PAYPAGE',
+      subject: 'Café Zürich',
+      returnUrl: 'https://shop.example.com/return',
+    }),
     ...changes,
   };
 }
@@ -63,46 +69,88 @@ test.describe('the signature debugger', () => {
     });
     await page.goto('/docs/signature-debugger');
     const cases: {cause: string; make: () => string}[] = [
-      {cause: 'body-reserialised', make: () => {
-        const m = message();
-        return raw({...m, body: JSON.stringify(JSON.parse(m.body), null, 2)}, header(sign(Buffer.from(canonical(m)))));
-      }},
-      {cause: 'trailing-newline', make: () => {
-        const m = message();
-        return raw(m, header(sign(Buffer.from(`${canonical(m)}\n`))));
-      }},
-      {cause: 'crlf', make: () => {
-        const m = message();
-        return raw(m, header(sign(Buffer.from(canonical(m).split('\n').join('\r\n')))));
-      }},
-      {cause: 'path-without-v1', make: () => {
-        const m = message();
-        return raw(m, header(sign(Buffer.from(canonical(m, {target: '/orders'})))));
-      }},
-      {cause: 'query-reencoded', make: () => {
-        const m = message({method: 'GET', target: '/v1/orders?createdFrom=2026-11-01T00%3A00%3A00Z&createdTo=2026-11-02T00%3A00%3A00Z', body: ''});
-        return raw(m, header(sign(Buffer.from(canonical(m, {target: decodeURIComponent(m.target)})))));
-      }},
-      {cause: 'not-utf8', make: () => {
-        const m = message();
-        return raw(m, header(sign(Buffer.from(canonical(m), 'latin1'))));
-      }},
-      {cause: 'base64url', make: () => {
-        const m = message();
-        return raw(m, header(sign(Buffer.from(canonical(m))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')));
-      }},
-      {cause: 'wrong-key', make: () => {
-        const m = message();
-        return raw(m, header(sign(Buffer.from(canonical(m)), providerPrivate)));
-      }},
-      {cause: 'timestamp-format', make: () => {
-        const m = message({timestamp: now().replace('Z', '+00:00')});
-        return raw(m, header(sign(Buffer.from(canonical(m)))));
-      }},
-      {cause: 'timestamp-window', make: () => {
-        const m = message({timestamp: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z')});
-        return raw(m, header(sign(Buffer.from(canonical(m)))));
-      }},
+      {
+        cause: 'body-reserialised',
+        make: () => {
+          const m = message();
+          return raw({...m, body: JSON.stringify(JSON.parse(m.body), null, 2)}, header(sign(Buffer.from(canonical(m)))));
+        },
+      },
+      {
+        cause: 'trailing-newline',
+        make: () => {
+          const m = message();
+          return raw(m, header(sign(Buffer.from(`${canonical(m)}\n`))));
+        },
+      },
+      {
+        cause: 'crlf',
+        make: () => {
+          const m = message();
+          return raw(m, header(sign(Buffer.from(canonical(m).split('\n').join('\r\n')))));
+        },
+      },
+      {
+        cause: 'path-without-v1',
+        make: () => {
+          const m = message();
+          return raw(m, header(sign(Buffer.from(canonical(m, {target: '/orders'})))));
+        },
+      },
+      {
+        cause: 'query-reencoded',
+        make: () => {
+          const m = message({
+            method: 'GET',
+            target: '/v1/orders?createdFrom=2026-11-01T00%3A00%3A00Z&createdTo=2026-11-02T00%3A00%3A00Z',
+            body: '',
+          });
+          return raw(m, header(sign(Buffer.from(canonical(m, {target: decodeURIComponent(m.target)})))));
+        },
+      },
+      {
+        cause: 'not-utf8',
+        make: () => {
+          const m = message();
+          return raw(m, header(sign(Buffer.from(canonical(m), 'latin1'))));
+        },
+      },
+      {
+        cause: 'base64url',
+        make: () => {
+          const m = message();
+          return raw(
+            m,
+            header(
+              sign(Buffer.from(canonical(m)))
+                .replace(/\+/g, '-')
+                .replace(/\//g, '_')
+                .replace(/=+$/, ''),
+            ),
+          );
+        },
+      },
+      {
+        cause: 'wrong-key',
+        make: () => {
+          const m = message();
+          return raw(m, header(sign(Buffer.from(canonical(m)), providerPrivate)));
+        },
+      },
+      {
+        cause: 'timestamp-format',
+        make: () => {
+          const m = message({timestamp: now().replace('Z', '+00:00')});
+          return raw(m, header(sign(Buffer.from(canonical(m)))));
+        },
+      },
+      {
+        cause: 'timestamp-window',
+        make: () => {
+          const m = message({timestamp: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z')});
+          return raw(m, header(sign(Buffer.from(canonical(m)))));
+        },
+      },
     ];
     for (const {cause, make} of cases) {
       const tool = await check(page, make());
@@ -154,7 +202,10 @@ test.describe('the signature debugger', () => {
       await expect(tool.getByRole('list', {name: 'Findings'})).toHaveCount(0);
     }
     const verdict = tool.getByText('The signature verifies').locator('xpath=..');
-    const colours = await verdict.evaluate((element) => ({text: getComputedStyle(element).color, background: getComputedStyle(element).backgroundColor}));
+    const colours = await verdict.evaluate((element) => ({
+      text: getComputedStyle(element).color,
+      background: getComputedStyle(element).backgroundColor,
+    }));
     const [red, green] = colours.background.match(/\d+/g)?.map(Number) ?? [];
     expect(green ?? 0, `the verdict is green, not red: ${colours.background}`).toBeGreaterThan(red ?? 255);
     await expect(tool.getByLabel('Canonical string')).toContainText('200⏎');
@@ -191,7 +242,9 @@ test.describe('the signature debugger', () => {
   });
 
   for (const mode of ['light', 'dark'] as const) {
-    test(`with a report, problems and a key pair on screen: axe clean in ${mode} mode, keyboard reachable, and no sideways scrolling at 360 px`, async ({page}) => {
+    test(`with a report, problems and a key pair on screen: axe clean in ${mode} mode, keyboard reachable, and no sideways scrolling at 360 px`, async ({
+      page,
+    }) => {
       await page.setViewportSize({width: 360, height: 800});
       await page.goto(`/docs/signature-debugger?docusaurus-theme=${mode}`);
       await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
@@ -205,7 +258,9 @@ test.describe('the signature debugger', () => {
       await tool.getByRole('button', {name: 'Check signature'}).click();
       await page.getByRole('button', {name: 'Generate a key pair'}).click();
       await expect(page.getByLabel('Public key (SPKI)')).toHaveValue(/BEGIN PUBLIC KEY/);
-      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop']})).toEqual([]);
+      expect(
+        await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop']}),
+      ).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
       // Keyboard: from the kind radios, Tab reaches the boxes and the Check button in order.
@@ -213,10 +268,17 @@ test.describe('the signature debugger', () => {
       const reached: string[] = [];
       for (let step = 0; step < 6; step += 1) {
         await page.keyboard.press('Tab');
-        reached.push(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim() ?? document.activeElement?.id ?? ''));
+        reached.push(
+          await page.evaluate(
+            () =>
+              document.activeElement?.getAttribute('aria-label') ??
+              document.activeElement?.textContent?.trim() ??
+              document.activeElement?.id ??
+              '',
+          ),
+        );
       }
       expect(reached.join(' | ')).toContain('Check signature');
     });
   }
 });
-

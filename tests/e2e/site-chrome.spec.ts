@@ -39,9 +39,7 @@ test.describe('colour mode', () => {
     await expect(toggle).toHaveAttribute('title', /light mode/);
     await toggle.click();
     await expect(html).toHaveAttribute('data-theme', 'dark');
-    const stored = await page.evaluate(() =>
-      Object.entries(window.localStorage).filter(([key]) => /^theme(-|$)/.test(key)),
-    );
+    const stored = await page.evaluate(() => Object.entries(window.localStorage).filter(([key]) => /^theme(-|$)/.test(key)));
     expect(stored).toEqual([[expect.stringMatching(/^theme/), 'dark']]);
 
     await page.reload();
@@ -101,7 +99,9 @@ test.describe('announcement bar', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     const bar = page.locator('.theme-announcement-bar');
     await expect(bar.getByRole('link', {name: 'Sandbox test accounts'})).toBeVisible();
-    const lineHeight = await bar.locator('.announcement-narrow').evaluate((element) => parseFloat(getComputedStyle(element).lineHeight) || 24);
+    const lineHeight = await bar
+      .locator('.announcement-narrow')
+      .evaluate((element) => parseFloat(getComputedStyle(element).lineHeight) || 24);
     const textHeight = (await bar.locator('.announcement-narrow').boundingBox())?.height ?? Infinity;
     expect(textHeight, 'one line of text').toBeLessThanOrEqual(lineHeight * 1.2);
     const background = await bar.evaluate((element) => getComputedStyle(element).backgroundColor);
@@ -143,7 +143,9 @@ test.describe('page scripts', () => {
     expect(loaderAt).toBeLessThan(head.search(/<link rel="?stylesheet/));
     // The start-up scripts and the page's own route chunks (plugins/performance/route-scripts), so none is discovered late;
     // main.js, which starts the app, last (the ssrTemplate in docusaurus.config.ts).
-    const listed = JSON.parse(html.match(/<script type="?application\/json"? id="?page-scripts"?>([^<]+)<\/script>/)?.[1] ?? '[]') as string[];
+    const listed = JSON.parse(
+      html.match(/<script type="?application\/json"? id="?page-scripts"?>([^<]+)<\/script>/)?.[1] ?? '[]',
+    ) as string[];
     expect(listed.filter((script) => /^\/assets\/js\/runtime~main\.\w+\.js$/.test(script))).toHaveLength(1);
     expect(listed.at(-1)).toMatch(/^\/assets\/js\/main\.\w+\.js$/);
     expect(listed.filter((script) => /^\/assets\/js\/[0-9a-f]+\.\w+\.js$/.test(script)).length).toBeGreaterThan(0);
@@ -151,7 +153,8 @@ test.describe('page scripts', () => {
     await page.goto('/docs/integration-guide');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     const timing = await page.evaluate(() => ({
-      firstContentfulPaint: performance.getEntriesByType('paint').find((entry) => entry.name === 'first-contentful-paint')?.startTime ?? NaN,
+      firstContentfulPaint:
+        performance.getEntriesByType('paint').find((entry) => entry.name === 'first-contentful-paint')?.startTime ?? NaN,
       mainScript: performance.getEntriesByType('resource').find((entry) => /\/main\.[\w]+\.js$/.test(entry.name))?.startTime ?? NaN,
     }));
     expect(timing.mainScript).toBeGreaterThanOrEqual(timing.firstContentfulPaint);
@@ -170,14 +173,18 @@ test.describe('page scripts', () => {
 
   test('are inserted one per task, so no insert shares its task with another fetch start', async ({page, request}) => {
     const html = await (await request.get('/docs/createorder')).text();
-    const listed = JSON.parse(html.match(/<script type="?application\/json"? id="?page-scripts"?>([^<]+)<\/script>/)?.[1] ?? '[]') as string[];
+    const listed = JSON.parse(
+      html.match(/<script type="?application\/json"? id="?page-scripts"?>([^<]+)<\/script>/)?.[1] ?? '[]',
+    ) as string[];
     expect(listed.length).toBeGreaterThan(5);
     // A mutation observer's callback runs once at the end of each task that changed the DOM: one batch per task.
     await page.addInitScript(() => {
       const batches: string[][] = [];
       (window as Window & {scriptBatches?: string[][]}).scriptBatches = batches;
       new MutationObserver((records) => {
-        const scripts = records.flatMap((record) => [...record.addedNodes]).filter((node): node is HTMLScriptElement => node instanceof HTMLScriptElement && node.src !== '');
+        const scripts = records
+          .flatMap((record) => [...record.addedNodes])
+          .filter((node): node is HTMLScriptElement => node instanceof HTMLScriptElement && node.src !== '');
         if (scripts.length > 0) batches.push(scripts.map((script) => new URL(script.src).pathname));
       }).observe(document, {childList: true, subtree: true});
     });

@@ -56,14 +56,18 @@ test('a code block far below the fold copies its code', async ({page, context}) 
   await last.scrollIntoViewIfNeeded();
   await copy.click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  const shown = await last.locator('pre code').evaluate((code) => [...code.querySelectorAll('.token-line')].map((line) => line.textContent).join('\n'));
+  const shown = await last
+    .locator('pre code')
+    .evaluate((code) => [...code.querySelectorAll('.token-line')].map((line) => line.textContent).join('\n'));
   expect(copied.trim()).toBe(shown.trim());
 });
 
 test.describe('word wrap on code blocks', () => {
   test.use({viewport: phone});
 
-  test('a block that scrolls sideways offers word wrap, which stops the scrolling and undoes; a block that fits does not', async ({page}) => {
+  test('a block that scrolls sideways offers word wrap, which stops the scrolling and undoes; a block that fits does not', async ({
+    page,
+  }) => {
     // A notification page has both: long signed-request samples and a short acknowledgement body.
     await page.goto('/docs/payment/payment-result-notification');
     await hydrated(page);

@@ -26,7 +26,10 @@ test.describe('Try it', () => {
     const errors = consoleErrors(page);
     const scripts = requestedScripts(page);
     const panel = await openTryIt(page, '/docs/createorder', 'Create order');
-    expect(scripts.some((url) => /try-it/.test(url)), 'the panel came in a chunk of its own').toBe(true);
+    expect(
+      scripts.some((url) => /try-it/.test(url)),
+      'the panel came in a chunk of its own',
+    ).toBe(true);
     await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
     await expect(panel.getByRole('list', {name: 'States of OrderStatus'}).locator('[aria-current="step"]')).toContainText('PENDING');
     await expect(panel.getByLabel('Canonical string')).toContainText('/v1/orders');
@@ -46,7 +49,9 @@ test.describe('Try it', () => {
     await expect(panel.getByRole('list', {name: 'States of OrderStatus'}).locator('[aria-current="step"]')).toBeInViewport();
     const timeline = panel.getByRole('list', {name: 'Timeline of this panel'});
     await expect(timeline.locator('li')).toHaveCount(3);
-    await expect(timeline).toContainText(/POST \/v1\/orders → HTTP 200 SUCCESS[\s\S]*Shopper paid with card[\s\S]*GET \/v1\/orders\/[^ ]+ → HTTP 200 SUCCESS/);
+    await expect(timeline).toContainText(
+      /POST \/v1\/orders → HTTP 200 SUCCESS[\s\S]*Shopper paid with card[\s\S]*GET \/v1\/orders\/[^ ]+ → HTTP 200 SUCCESS/,
+    );
 
     await panel.getByRole('button', {name: 'Refund order'}).click();
     await expect(panel.getByRole('heading', {name: /Refund order/})).toBeVisible();
@@ -171,7 +176,9 @@ test.describe('Try it', () => {
   });
 
   for (const mode of ['light', 'dark'] as const) {
-    test(`open, with the body form, a response and its state diagram on screen: axe clean in ${mode} mode and no sideways scrolling at 360 px`, async ({page}) => {
+    test(`open, with the body form, a response and its state diagram on screen: axe clean in ${mode} mode and no sideways scrolling at 360 px`, async ({
+      page,
+    }) => {
       await page.setViewportSize({width: 360, height: 800});
       const panel = await openTryIt(page, `/docs/createorder?docusaurus-theme=${mode}`, 'Create order');
       await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
@@ -184,7 +191,18 @@ test.describe('Try it', () => {
       await panel.getByLabel('amount.value (required)').fill('1250');
       await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
       await expect(panel.getByRole('img', {name: /State diagram of OrderStatus, with PENDING marked/})).toBeVisible();
-      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', '.theme-doc-toc-desktop', '.theme-doc-markdown > :not([data-api-reference])', '[data-api-reference] > :not([data-panel="try-it"])']})).toEqual([]);
+      expect(
+        await axeViolations(page, {
+          tags: ['wcag2a', 'wcag2aa', 'wcag21aa'],
+          exclude: [
+            'nav',
+            'footer',
+            '.theme-doc-toc-desktop',
+            '.theme-doc-markdown > :not([data-api-reference])',
+            '[data-api-reference] > :not([data-panel="try-it"])',
+          ],
+        }),
+      ).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
     });

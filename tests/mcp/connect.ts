@@ -33,7 +33,11 @@ export async function connect(options: {docsDir?: string} = {}): Promise<{client
 }
 
 /** Calls a tool; the text of its first block, and whether it was an error. */
-export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{isError: boolean; text: string; texts: string[]}> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{isError: boolean; text: string; texts: string[]}> {
   const result = (await client.callTool({name, arguments: args})) as CallToolResult;
   const texts = result.content.map((block) => (block.type === 'text' ? block.text : ''));
   return {isError: result.isError === true, text: texts[0] ?? '', texts};

@@ -25,7 +25,11 @@ import {sandboxClient} from '../support/sandboxClient';
 const testBuild = path.join(repoRoot, 'build-test');
 const work = mkdtempSync(path.join(tmpdir(), 'portal-downloads-'));
 /** The published test merchant key, as a developer downloads it from /test-vectors/. */
-const merchantKeyFile = [path.join(testBuild, 'test-vectors', 'merchant-test-private.pem'), path.join(repoRoot, 'api', 'test-vectors', 'merchant-test-private.pem')].find((file) => existsSync(file)) ?? '';
+const merchantKeyFile =
+  [
+    path.join(testBuild, 'test-vectors', 'merchant-test-private.pem'),
+    path.join(repoRoot, 'api', 'test-vectors', 'merchant-test-private.pem'),
+  ].find((file) => existsSync(file)) ?? '';
 const contractVersion = sandboxFiles().contract.document.info.version;
 
 let built: string;
@@ -35,7 +39,9 @@ const children: ChildProcess[] = [];
 
 before(async () => {
   const published = path.join(testBuild, downloadsPath);
-  built = Object.values(downloads).every((download) => existsSync(path.join(published, download.file))) ? published : path.join(work, 'built');
+  built = Object.values(downloads).every((download) => existsSync(path.join(published, download.file)))
+    ? published
+    : path.join(work, 'built');
   if (built !== published) await buildDownloads(built);
   for (const [name, folder] of Object.entries(folders)) {
     spawnSync('mkdir', [folder]);
@@ -58,7 +64,12 @@ test('SHA256SUMS.txt names each download with its SHA-256', () => {
   const lines = readFileSync(path.join(built, checksumsFile), 'utf8').trim().split('\n');
   assert.deepEqual(
     lines,
-    Object.values(downloads).map((download) => `${createHash('sha256').update(readFileSync(path.join(built, download.file))).digest('hex')}  ${download.file}`),
+    Object.values(downloads).map(
+      (download) =>
+        `${createHash('sha256')
+          .update(readFileSync(path.join(built, download.file)))
+          .digest('hex')}  ${download.file}`,
+    ),
   );
 });
 
@@ -67,25 +78,38 @@ test('--version of each download names the file and the API contract version it 
     const {file} = downloads[name as keyof typeof folders];
     const result = runNode(folder, [file, '--version']);
     assert.equal(result.status, 0, String(result.stderr));
-    assert.match(String(result.stdout), new RegExp(`^${file.replace('.', '\\.')} \\(.+\\), API contract ${contractVersion.replaceAll('.', '\\.')}\\n$`));
+    assert.match(
+      String(result.stdout),
+      new RegExp(`^${file.replace('.', '\\.')} \\(.+\\), API contract ${contractVersion.replaceAll('.', '\\.')}\\n$`),
+    );
   }
 });
 
 test('the pages quote --version as the files print it, with the contract version they carry now', () => {
-  for (const [page, download] of [['local-sandbox.mdx', downloads.sandbox], ['mcp-server.mdx', downloads.mcp]] as const) {
+  for (const [page, download] of [
+    ['local-sandbox.mdx', downloads.sandbox],
+    ['mcp-server.mdx', downloads.mcp],
+  ] as const) {
     const text = readFileSync(path.join(repoRoot, 'docs', page), 'utf8');
-    const quoted = [...text.matchAll(new RegExp(`\`(${download.file.replace('.', '\\.')} \\([^)]*\\), API contract [^\`]*)\``, 'g'))].map((match) => match[1]);
+    const quoted = [...text.matchAll(new RegExp(`\`(${download.file.replace('.', '\\.')} \\([^)]*\\), API contract [^\`]*)\``, 'g'))].map(
+      (match) => match[1],
+    );
     assert.ok(quoted.length > 0, `${page} shows what --version prints`);
     for (const line of quoted) assert.equal(line, versionLine(download, contractVersion), `${page}: update the quoted --version line`);
   }
 });
 
 /** Headers as the sandbox client reads them: X-Signature, not x-signature. */
-const headerCase = (name: string): string => name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
+const headerCase = (name: string): string =>
+  name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
 
 /** The sandbox download started on a free port in `cwd`; its origin. */
 async function startSandbox(cwd: string, args: readonly string[]): Promise<{origin: string; child: ChildProcess}> {
-  const child = spawn(process.execPath, [path.join(folders.sandbox, downloads.sandbox.file), '--port', '0', ...args], {cwd, env: {}, stdio: ['ignore', 'pipe', 'pipe']});
+  const child = spawn(process.execPath, [path.join(folders.sandbox, downloads.sandbox.file), '--port', '0', ...args], {
+    cwd,
+    env: {},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const origin = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -106,8 +130,16 @@ function httpClient(origin: string) {
     privateKeyPem: readFileSync(merchantKeyFile, 'utf8'),
     now: () => Date.now(),
     handle: async (request) => {
-      const response = await fetch(`${origin}${request.target}`, {method: request.method, headers: {'Content-Type': 'application/json', ...request.headers}, ...(request.body ? {body: request.body} : {})});
-      return {status: response.status, headers: Object.fromEntries([...response.headers].map(([name, value]) => [headerCase(name), value])), body: await response.text()};
+      const response = await fetch(`${origin}${request.target}`, {
+        method: request.method,
+        headers: {'Content-Type': 'application/json', ...request.headers},
+        ...(request.body ? {body: request.body} : {}),
+      });
+      return {
+        status: response.status,
+        headers: Object.fromEntries([...response.headers].map(([name, value]) => [headerCase(name), value])),
+        body: await response.text(),
+      };
     },
   });
 }
@@ -122,7 +154,13 @@ test('the sandbox download, alone in a folder, answers a signed create order and
   const {origin, child} = await startSandbox(folders.sandbox, []);
   const client = httpClient(origin);
   const merchantOrderNo = `ORD-DL-${Date.now().toString(36)}`;
-  const created = await client.call('POST', '/v1/orders', {merchantOrderNo, amount: {value: 1000, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Download test', returnUrl: 'https://shop.example.com/return'});
+  const created = await client.call('POST', '/v1/orders', {
+    merchantOrderNo,
+    amount: {value: 1000, currency: 'USD'},
+    scene: 'HOSTED_PAYPAGE',
+    subject: 'Download test',
+    returnUrl: 'https://shop.example.com/return',
+  });
   assert.equal(created.json.code, 'SUCCESS', created.body);
   assert.deepEqual(created.problems, []);
   const retrieved = await client.call('GET', `/v1/orders/${merchantOrderNo}`);
@@ -134,7 +172,12 @@ test('the sandbox download, alone in a folder, answers a signed create order and
 
 /** One MCP server process from the download, as a client that starts one per call does. */
 async function mcpProcess(args: readonly string[]): Promise<{client: Client; close: () => Promise<void>}> {
-  const transport = new StdioClientTransport({command: process.execPath, args: [downloads.mcp.file, ...args], cwd: folders.mcp, stderr: 'pipe'});
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [downloads.mcp.file, ...args],
+    cwd: folders.mcp,
+    stderr: 'pipe',
+  });
   const client = new Client({name: 'download-test', version: '1.0.0'});
   const errors: Error[] = [];
   client.onerror = (error) => errors.push(error);
@@ -143,12 +186,20 @@ async function mcpProcess(args: readonly string[]): Promise<{client: Client; clo
     client,
     close: async () => {
       await client.close();
-      assert.deepEqual(errors.map((error) => error.message), [], 'stdout carries nothing but protocol messages');
+      assert.deepEqual(
+        errors.map((error) => error.message),
+        [],
+        'stdout carries nothing but protocol messages',
+      );
     },
   };
 }
 
-async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<{isError: boolean; json: Record<string, unknown>; text: string}> {
+async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{isError: boolean; json: Record<string, unknown>; text: string}> {
   const result = (await client.callTool({name, arguments: args})) as CallToolResult;
   const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
   let json: Record<string, unknown> = {};
@@ -161,7 +212,10 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
 }
 
 /** A call in a process of its own, with the journal. */
-async function oneCall(name: string, args: Record<string, unknown>): Promise<{isError: boolean; json: Record<string, unknown>; text: string}> {
+async function oneCall(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{isError: boolean; json: Record<string, unknown>; text: string}> {
   const server = await mcpProcess(['--data', 'sandbox.journal']);
   try {
     return await callTool(server.client, name, args);
@@ -172,7 +226,18 @@ async function oneCall(name: string, args: Record<string, unknown>): Promise<{is
 
 test('the MCP download keeps its sandbox in --data across processes: create, pay, advance and read notifications, one process each', async () => {
   const merchantOrderNo = `ORD-MCP-${Date.now().toString(36)}`;
-  const created = await oneCall('sandbox_request', {method: 'POST', path: '/v1/orders', body: {merchantOrderNo, amount: {value: 1000, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Inspector journey', returnUrl: 'https://shop.example.com/return', notifyUrl: 'https://shop.example.com/payments/notify'}});
+  const created = await oneCall('sandbox_request', {
+    method: 'POST',
+    path: '/v1/orders',
+    body: {
+      merchantOrderNo,
+      amount: {value: 1000, currency: 'USD'},
+      scene: 'HOSTED_PAYPAGE',
+      subject: 'Inspector journey',
+      returnUrl: 'https://shop.example.com/return',
+      notifyUrl: 'https://shop.example.com/payments/notify',
+    },
+  });
   assert.equal((created.json.body as {code?: string} | undefined)?.code, 'SUCCESS', created.text);
   assert.equal(created.json.responseSignatureVerified, true);
 
@@ -181,8 +246,15 @@ test('the MCP download keeps its sandbox in --data across processes: create, pay
   await oneCall('sandbox_clock_advance', {seconds: 60});
 
   const inbox = await oneCall('sandbox_notifications', {});
-  const notifications = (inbox.json.notifications ?? []) as Array<{seq: number; eventType?: string; verified?: boolean; body?: {data?: {merchantOrderNo?: string}}}>;
-  const orderPaid = notifications.find((entry) => entry.eventType === 'ORDER.PAID' && entry.body?.data?.merchantOrderNo === merchantOrderNo);
+  const notifications = (inbox.json.notifications ?? []) as Array<{
+    seq: number;
+    eventType?: string;
+    verified?: boolean;
+    body?: {data?: {merchantOrderNo?: string}};
+  }>;
+  const orderPaid = notifications.find(
+    (entry) => entry.eventType === 'ORDER.PAID' && entry.body?.data?.merchantOrderNo === merchantOrderNo,
+  );
   assert.ok(orderPaid, `ORDER.PAID reached the inbox kept in the journal: ${inbox.text.slice(0, 400)}`);
   assert.equal(orderPaid.verified, true);
   // The next process sees the same inbox, numbered on from where it stopped.

@@ -14,7 +14,12 @@ import {repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
 import {fixtureSite} from './connect';
 
 test('npm run --silent mcp answers over stdio: it lists the tools and reads the docs directory it was given', async () => {
-  const transport = new StdioClientTransport({command: 'npm', args: ['run', '--silent', 'mcp', '--', '--docs', fixtureSite], cwd: repoRoot, stderr: 'pipe'});
+  const transport = new StdioClientTransport({
+    command: 'npm',
+    args: ['run', '--silent', 'mcp', '--', '--docs', fixtureSite],
+    cwd: repoRoot,
+    stderr: 'pipe',
+  });
   const errors: Error[] = [];
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -26,11 +31,19 @@ test('npm run --silent mcp answers over stdio: it lists the tools and reads the 
   try {
     const {tools} = await client.listTools();
     assert.ok(tools.some((tool) => tool.name === 'sandbox_request'));
-    for (const action of sandboxActions) assert.ok(tools.some((tool) => tool.name === actionToolName(action)), `${actionToolName(action)} over stdio`);
+    for (const action of sandboxActions)
+      assert.ok(
+        tools.some((tool) => tool.name === actionToolName(action)),
+        `${actionToolName(action)} over stdio`,
+      );
     const page = (await client.callTool({name: 'read_page', arguments: {path: '/docs/general/integration-guide'}})) as CallToolResult;
     assert.notEqual(page.isError, true);
     assert.match(page.content[0]?.type === 'text' ? page.content[0].text : '', /# Integration guide/);
-    assert.deepEqual(errors.map((error) => error.message), [], 'stdout carries nothing but protocol messages');
+    assert.deepEqual(
+      errors.map((error) => error.message),
+      [],
+      'stdout carries nothing but protocol messages',
+    );
     assert.match(stderr, /MCP server on stdio/, 'the start-up line goes to stderr');
   } finally {
     await client.close();

@@ -11,13 +11,51 @@ import {connect} from './connect';
 
 /** Keywords that constrain an instance; a schema with none of them accepts any value. */
 const validationKeywords = new Set([
-  'type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf', 'not', 'if',
-  'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties',
-  'items', 'prefixItems', 'contains', 'minItems', 'maxItems', 'uniqueItems',
-  'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'type',
+  'enum',
+  'const',
+  '$ref',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  'if',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'prefixItems',
+  'contains',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
 ]);
 /** Keywords whose value is one subschema, or a map or list of them. */
-const oneSchema = ['additionalProperties', 'items', 'not', 'propertyNames', 'contains', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'];
+const oneSchema = [
+  'additionalProperties',
+  'items',
+  'not',
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 const schemaMaps = ['properties', 'patternProperties', '$defs', 'definitions'];
 const schemaLists = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 
@@ -26,14 +64,18 @@ function portabilityProblems(schema: unknown, at = ''): string[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
   const node = schema as Record<string, unknown>;
   const problems: string[] = [];
-  if (Array.isArray(node.type)) problems.push(`${at || '/'}: type is an array (${JSON.stringify(node.type)}); use anyOf with one type each`);
-  if (!Object.keys(node).some((key) => validationKeywords.has(key))) problems.push(`${at || '/'}: no validation keyword (it accepts any value); declare its type`);
+  if (Array.isArray(node.type))
+    problems.push(`${at || '/'}: type is an array (${JSON.stringify(node.type)}); use anyOf with one type each`);
+  if (!Object.keys(node).some((key) => validationKeywords.has(key)))
+    problems.push(`${at || '/'}: no validation keyword (it accepts any value); declare its type`);
   for (const key of oneSchema) if (key in node) problems.push(...portabilityProblems(node[key], `${at}/${key}`));
   for (const key of schemaMaps) {
-    for (const [name, child] of Object.entries((node[key] as Record<string, unknown> | undefined) ?? {})) problems.push(...portabilityProblems(child, `${at}/${key}/${name}`));
+    for (const [name, child] of Object.entries((node[key] as Record<string, unknown> | undefined) ?? {}))
+      problems.push(...portabilityProblems(child, `${at}/${key}/${name}`));
   }
   for (const key of schemaLists) {
-    if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((child, index) => problems.push(...portabilityProblems(child, `${at}/${key}/${index}`)));
+    if (Array.isArray(node[key]))
+      (node[key] as unknown[]).forEach((child, index) => problems.push(...portabilityProblems(child, `${at}/${key}/${index}`)));
   }
   return problems;
 }
@@ -57,15 +99,14 @@ test('the portability check finds both patterns the Inspector warns about (the s
       body: {anyOf: [{type: 'string'}, {type: 'object', additionalProperties: {}}, {type: 'array', items: {}}]},
     },
   };
-  assert.deepEqual(portabilityProblems(before).map((problem) => problem.split(':')[0]), [
-    '/properties/query/additionalProperties',
-    '/properties/body/anyOf/1/additionalProperties',
-    '/properties/body/anyOf/2/items',
-  ]);
+  assert.deepEqual(
+    portabilityProblems(before).map((problem) => problem.split(':')[0]),
+    ['/properties/query/additionalProperties', '/properties/body/anyOf/1/additionalProperties', '/properties/body/anyOf/2/items'],
+  );
   assert.deepEqual(portabilityProblems({type: 'object', additionalProperties: true, properties: {a: {type: 'string'}}}), []);
 });
 
-test('every tool\'s input schema is portable: no type arrays, no schema without a validation keyword', async () => {
+test("every tool's input schema is portable: no type arrays, no schema without a validation keyword", async () => {
   const {tools} = await client.listTools();
   assert.ok(tools.length >= 9, `the server lists its tools (got ${tools.length})`);
   const problems = tools.flatMap((tool) => portabilityProblems(tool.inputSchema).map((problem) => `${tool.name} inputSchema${problem}`));
@@ -75,6 +116,12 @@ test('every tool\'s input schema is portable: no type arrays, no schema without 
 test('sandbox_request spells body as text or a free-form object, and query values as text', async () => {
   const {tools} = await client.listTools();
   const request = tools.find((tool) => tool.name === 'sandbox_request');
-  assert.deepEqual((request?.inputSchema.properties as Record<string, unknown> | undefined)?.body, {anyOf: [{type: 'string'}, {type: 'object', properties: {}, additionalProperties: true}]});
-  assert.deepEqual((request?.inputSchema.properties as Record<string, unknown> | undefined)?.query, {type: 'object', propertyNames: {type: 'string'}, additionalProperties: {type: 'string'}});
+  assert.deepEqual((request?.inputSchema.properties as Record<string, unknown> | undefined)?.body, {
+    anyOf: [{type: 'string'}, {type: 'object', properties: {}, additionalProperties: true}],
+  });
+  assert.deepEqual((request?.inputSchema.properties as Record<string, unknown> | undefined)?.query, {
+    type: 'object',
+    propertyNames: {type: 'string'},
+    additionalProperties: {type: 'string'},
+  });
 });

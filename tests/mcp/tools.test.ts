@@ -31,7 +31,11 @@ after(async () => {
 /** A tool call that must fail as a tool error whose text matches `pattern`. */
 async function rejects(name: string, args: Record<string, unknown>, pattern: RegExp): Promise<string> {
   const result = await call(client, name, args);
-  assert.equal(result.isError, true, `${name} ${JSON.stringify(args).slice(0, 200)} should be a tool error, got: ${result.text.slice(0, 300)}`);
+  assert.equal(
+    result.isError,
+    true,
+    `${name} ${JSON.stringify(args).slice(0, 200)} should be a tool error, got: ${result.text.slice(0, 300)}`,
+  );
   assert.match(result.text, pattern);
   return result.text;
 }
@@ -87,7 +91,10 @@ describe('the MCP server lists its tools', () => {
   test('every declared action is a route of the local server AND a tool whose schema has exactly its members', async () => {
     const {tools} = await client.listTools();
     for (const action of sandboxActions) {
-      assert.ok(controlEndpoints.some((endpoint) => endpoint.method === action.method && endpoint.path === action.path), `${action.name} is a route`);
+      assert.ok(
+        controlEndpoints.some((endpoint) => endpoint.method === action.method && endpoint.path === action.path),
+        `${action.name} is a route`,
+      );
       const tool = tools.find((candidate) => candidate.name === actionToolName(action));
       assert.ok(tool, `${action.name} is the tool ${actionToolName(action)}`);
       assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), Object.keys(action.input).sort(), action.name);
@@ -117,7 +124,11 @@ describe('the MCP server lists its tools', () => {
 
 describe('docs tools', () => {
   test('search_docs ranks the page whose title has the words first, with its URL, twin URL and a snippet', async () => {
-    const answer = await callJson<{results: Array<{title: string; path: string; url: string; markdownUrl: string; snippet: string}>}>(client, 'search_docs', {query: 'Create ORDER', limit: 5});
+    const answer = await callJson<{results: Array<{title: string; path: string; url: string; markdownUrl: string; snippet: string}>}>(
+      client,
+      'search_docs',
+      {query: 'Create ORDER', limit: 5},
+    );
     assert.ok(answer.results.length > 0 && answer.results.length <= 5);
     const top = answer.results.slice(0, 3).find((hit) => hit.path === '/docs/createorder');
     assert.ok(top, `createorder should be in the top 3: ${answer.results.map((hit) => hit.path).join(', ')}`);
@@ -136,7 +147,12 @@ describe('docs tools', () => {
   });
 
   test('read_page reads a twin by path, .md URL or full URL, and names close paths for an unknown one', async () => {
-    for (const reference of ['/docs/createorder', '/docs/createorder.md', 'https://developers.example.com/docs/createorder#request', 'docs/createorder/']) {
+    for (const reference of [
+      '/docs/createorder',
+      '/docs/createorder.md',
+      'https://developers.example.com/docs/createorder#request',
+      'docs/createorder/',
+    ]) {
       const page = await call(client, 'read_page', {path: reference});
       assert.equal(page.isError, false, `${reference}: ${page.text.slice(0, 200)}`);
       assert.match(page.text, /Create order/);
@@ -151,7 +167,10 @@ describe('docs tools', () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'mcp-no-docs-'));
     const bare = await connect({docsDir: empty});
     try {
-      for (const [tool, args] of [['search_docs', {query: 'refund'}], ['read_page', {path: '/docs/createorder'}]] as const) {
+      for (const [tool, args] of [
+        ['search_docs', {query: 'refund'}],
+        ['read_page', {path: '/docs/createorder'}],
+      ] as const) {
         const result = await call(bare.client, tool, args);
         assert.equal(result.isError, true);
         assert.match(result.text, /The docs are not built: .*npm run build/);
@@ -176,7 +195,10 @@ describe('get_operation', () => {
     const body = slice['requestBody'] as {schema: {properties?: Record<string, unknown>; oneOf?: unknown[]; allOf?: unknown[]}};
     assert.ok(!JSON.stringify(body.schema).includes('"$ref":"#/components/schemas/Money"'), 'Money is resolved');
     assert.ok((slice['resultCodes'] as Array<{code: string}>).some((code) => code.code === 'IDEMPOTENCY_CONFLICT'));
-    assert.deepEqual((slice['idempotency'] as {keys: Array<{field: string}>}).keys.map((key) => key.field), ['merchantOrderNo']);
+    assert.deepEqual(
+      (slice['idempotency'] as {keys: Array<{field: string}>}).keys.map((key) => key.field),
+      ['merchantOrderNo'],
+    );
     assert.equal((slice['rateLimit'] as {class: string}).class, 'writes');
     assert.ok((slice['stateMachines'] as Array<{schemaName: string}>).length > 0, 'the order state machine applies');
     assert.match(answer.texts[1] ?? '', /Code sample \(go, /);
@@ -187,7 +209,11 @@ describe('get_operation', () => {
   });
 
   test('an unknown operationId lists the valid ones; a bad language lists the six', async () => {
-    const text = await rejects('get_operation', {operationId: 'createOrdr'}, /createOrdr is not an operationId of the contract \(did you mean createOrder/);
+    const text = await rejects(
+      'get_operation',
+      {operationId: 'createOrdr'},
+      /createOrdr is not an operationId of the contract \(did you mean createOrder/,
+    );
     assert.match(text, /refundOrder/);
     const language = await rejects('get_operation', {operationId: 'createOrder', language: 'rust'}, /language must be one of/);
     for (const name of sampleLanguages) assert.ok(language.includes(name), name);
@@ -199,13 +225,24 @@ describe('a payment journey through the sandbox tools', () => {
   const merchantOrderNo = `ORD-MCP-${runId}`;
 
   test('create, pay as the shopper, retrieve PAID, refund, advance the clock, read ORDER.PAID and REFUND.SUCCEEDED, each verified', async () => {
-    const created = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'POST', path: '/v1/orders', body: orderBody(merchantOrderNo)});
+    const created = await callJson<RequestAnswer>(client, 'sandbox_request', {
+      method: 'POST',
+      path: '/v1/orders',
+      body: orderBody(merchantOrderNo),
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     assert.equal(created.body.code, 'SUCCESS');
     assert.equal(created.responseSignatureVerified, true);
-    assert.match(created.canonicalRequest, /^POST\n\/v1\/orders\nsandbox-merchant-0001\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n[A-Za-z0-9-]{16,64}\n\{"merchantOrderNo"/);
+    assert.match(
+      created.canonicalRequest,
+      /^POST\n\/v1\/orders\nsandbox-merchant-0001\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n[A-Za-z0-9-]{16,64}\n\{"merchantOrderNo"/,
+    );
 
-    const paid = await callJson<ActionAnswer<{status: string}>>(client, 'sandbox_shopper_pay', {merchantOrderNo, method: 'CARD', cardNumber: fixtures.payingCard});
+    const paid = await callJson<ActionAnswer<{status: string}>>(client, 'sandbox_shopper_pay', {
+      merchantOrderNo,
+      method: 'CARD',
+      cardNumber: fixtures.payingCard,
+    });
     assert.equal(paid.action, 'shopper.pay');
     assert.ok(['PAID', 'PROCESSING'].includes(paid.result.status), paid.result.status);
     await callJson(client, 'sandbox_clock_advance', {seconds: 5});
@@ -214,14 +251,21 @@ describe('a payment journey through the sandbox tools', () => {
     assert.equal(retrieved.body.data?.['status'], 'PAID');
     assert.equal(retrieved.responseSignatureVerified, true);
 
-    const refund = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'POST', path: `/v1/orders/${merchantOrderNo}/refunds`, body: {merchantRefundNo: `RFD-MCP-${runId}`, amount: {value: 1000, currency: 'USD'}}});
+    const refund = await callJson<RequestAnswer>(client, 'sandbox_request', {
+      method: 'POST',
+      path: `/v1/orders/${merchantOrderNo}/refunds`,
+      body: {merchantRefundNo: `RFD-MCP-${runId}`, amount: {value: 1000, currency: 'USD'}},
+    });
     assert.equal(refund.body.code, 'SUCCESS', JSON.stringify(refund.body));
     assert.equal(refund.body.data?.['status'], 'PROCESSING');
 
     const advanced = await callJson<ActionAnswer<{now: string; jobsRun: number}>>(client, 'sandbox_clock_advance', {seconds: 60});
     assert.ok(advanced.result.jobsRun >= 1, 'the refund completes as a job');
     assert.match(advanced.result.now, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    assert.ok(advanced.notifications.some((entry) => entry.eventType === 'REFUND.SUCCEEDED' && entry.verified), 'the answer carries the notification the step caused, verified');
+    assert.ok(
+      advanced.notifications.some((entry) => entry.eventType === 'REFUND.SUCCEEDED' && entry.verified),
+      'the answer carries the notification the step caused, verified',
+    );
 
     const inbox = await callJson<{notifications: Notification[]}>(client, 'sandbox_notifications', {});
     const types = inbox.notifications.map((entry) => entry.eventType);
@@ -246,31 +290,64 @@ describe('sandbox tools: bad input', () => {
     await rejects('sandbox_request', {method: 'GET', path: 'https://sandbox-api.example.com/v1/orders'}, /path must start with \/v1\//);
     await rejects('sandbox_request', {method: 'GET', path: '/v1/../_sandbox/state'}, /without spaces, "\.\."/);
     await rejects('sandbox_request', {method: 'GET', path: '/v1/orders?pageNo=2'}, /put query parameters in `query`/);
-    await rejects('sandbox_request', {method: 'GET', path: '/v1/nothing-here'}, /GET \/v1\/nothing-here is not an operation of the contract\. The operations are: .*POST \/v1\/orders/);
+    await rejects(
+      'sandbox_request',
+      {method: 'GET', path: '/v1/nothing-here'},
+      /GET \/v1\/nothing-here is not an operation of the contract\. The operations are: .*POST \/v1\/orders/,
+    );
     await rejects('sandbox_request', {method: 'DELETE', path: '/v1/orders'}, /\/v1\/orders takes GET or POST, not DELETE/);
     await rejects('sandbox_request', {method: 'GET', path: '/v1/balances', body: {a: 1}}, /is a GET: it takes no body/);
     await rejects('sandbox_request', {method: 'get', path: '/v1/balances'}, /method must be GET, POST, PUT, PATCH or DELETE/);
-    const invalid = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'POST', path: '/v1/orders', body: {merchantOrderNo: 'x'}});
+    const invalid = await callJson<RequestAnswer>(client, 'sandbox_request', {
+      method: 'POST',
+      path: '/v1/orders',
+      body: {merchantOrderNo: 'x'},
+    });
     assert.equal(invalid.status, 400);
     assert.equal(invalid.body.code, 'INVALID_PARAMETER');
     assert.equal(invalid.responseSignatureVerified, true, 'error responses are signed too');
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const listed = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'GET', path: '/v1/orders', query: {createdFrom: day(-1), createdTo: day(1), pageNo: '1'}});
+    const listed = await callJson<RequestAnswer>(client, 'sandbox_request', {
+      method: 'GET',
+      path: '/v1/orders',
+      query: {createdFrom: day(-1), createdTo: day(1), pageNo: '1'},
+    });
     assert.equal(listed.body.code, 'SUCCESS', JSON.stringify(listed.body));
-    assert.match(listed.canonicalRequest.split('\n')[1] ?? '', /^\/v1\/orders\?createdFrom=\d{4}-\d\d-\d\dT\d\d%3A\d\d%3A\d\dZ&createdTo=.*&pageNo=1$/, 'the signed target is the query as sent, percent-encoded');
+    assert.match(
+      listed.canonicalRequest.split('\n')[1] ?? '',
+      /^\/v1\/orders\?createdFrom=\d{4}-\d\d-\d\dT\d\d%3A\d\d%3A\d\dZ&createdTo=.*&pageNo=1$/,
+      'the signed target is the query as sent, percent-encoded',
+    );
   });
 
   test('the shopper tools: a missing member, an unknown order, a declined attempt, an abandoned cashier', async () => {
     await rejects('sandbox_shopper_pay', {method: 'CARD'}, /merchantOrderNo is required: a non-empty string/);
-    await rejects('sandbox_shopper_pay', {merchantOrderNo: 'ORD-NOBODY-0001', method: 'CARD', cardNumber: fixtures.payingCard}, /ORDER_NOT_FOUND/);
-    await rejects('sandbox_shopper_pay', {merchantOrderNo: 'ORD-NOBODY-0001', method: 'CHEQUE'}, /method must be one of WALLET, CARD, BANK_TRANSFER, CASH/);
+    await rejects(
+      'sandbox_shopper_pay',
+      {merchantOrderNo: 'ORD-NOBODY-0001', method: 'CARD', cardNumber: fixtures.payingCard},
+      /ORDER_NOT_FOUND/,
+    );
+    await rejects(
+      'sandbox_shopper_pay',
+      {merchantOrderNo: 'ORD-NOBODY-0001', method: 'CHEQUE'},
+      /method must be one of WALLET, CARD, BANK_TRANSFER, CASH/,
+    );
     await rejects('sandbox_shopper_pay_cash', {paymentReference: 'nope'}, /ORDER_NOT_FOUND: No cash order/);
     await rejects('sandbox_shopper_scan', {phone: fixtures.wallet.phone, pin: fixtures.wallet.pin}, /qrContent is required/);
-    await rejects('sandbox_shopper_authorize_agreement', {merchantAgreementNo: 'AGR-NOBODY-01', wallet: fixtures.wallet.phone}, /AGREEMENT_NOT_FOUND|not found|No agreement/i);
+    await rejects(
+      'sandbox_shopper_authorize_agreement',
+      {merchantAgreementNo: 'AGR-NOBODY-01', wallet: fixtures.wallet.phone},
+      /AGREEMENT_NOT_FOUND|not found|No agreement/i,
+    );
     const no = `ORD-MCP-DECL-${runId}`;
     await callJson(client, 'sandbox_request', {method: 'POST', path: '/v1/orders', body: orderBody(no)});
     await rejects('sandbox_shopper_pay', {merchantOrderNo: no, method: 'WALLET', pin: '000000'}, /phone is required/);
-    const declined = await callJson<ActionAnswer<{status: string}>>(client, 'sandbox_shopper_pay', {merchantOrderNo: no, method: 'WALLET', phone: fixtures.wallet.phone, pin: '000000'});
+    const declined = await callJson<ActionAnswer<{status: string}>>(client, 'sandbox_shopper_pay', {
+      merchantOrderNo: no,
+      method: 'WALLET',
+      phone: fixtures.wallet.phone,
+      pin: '000000',
+    });
     assert.equal(declined.result.status, 'PENDING', 'a wrong PIN leaves the order payable');
     const abandoned = await callJson<ActionAnswer<{status: string}>>(client, 'sandbox_shopper_abandon', {merchantOrderNo: no});
     assert.equal(abandoned.result.status, 'PENDING');
@@ -285,7 +362,11 @@ describe('sandbox tools: bad input', () => {
   });
 
   test('a control tool: a fault set through sandbox_control_set_fault answers the next call', async () => {
-    const set = await callJson<ActionAnswer>(client, 'sandbox_control_set_fault', {resultCode: 'SYSTEM_BUSY', operationId: 'getBalance', count: 1});
+    const set = await callJson<ActionAnswer>(client, 'sandbox_control_set_fault', {
+      resultCode: 'SYSTEM_BUSY',
+      operationId: 'getBalance',
+      count: 1,
+    });
     assert.equal(set.action, 'control.setFault');
     const busy = await callJson<RequestAnswer>(client, 'sandbox_request', {method: 'GET', path: '/v1/balances'});
     assert.equal(busy.body.code, 'SYSTEM_BUSY');
@@ -294,7 +375,11 @@ describe('sandbox tools: bad input', () => {
   });
 
   test('sandbox_control_simulate_notification lands a signed notification in the inbox; unknown names are errors that list the valid ones', async () => {
-    const answer = await callJson<ActionAnswer<{eventType: string; notificationId: string}>>(client, 'sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'paid'});
+    const answer = await callJson<ActionAnswer<{eventType: string; notificationId: string}>>(
+      client,
+      'sandbox_control_simulate_notification',
+      {operationId: 'paymentResultNotification', scenario: 'paid'},
+    );
     assert.equal(answer.result.eventType, 'ORDER.PAID');
     const delivery = answer.notifications.find((entry) => entry.body.notificationId === answer.result.notificationId);
     assert.ok(delivery, 'the answer carries the delivered notification');
@@ -302,42 +387,93 @@ describe('sandbox tools: bad input', () => {
     assert.equal(delivery.url, 'https://shop.example.com/payments/notify');
     const inbox = await callJson<{notifications: Notification[]}>(client, 'sandbox_notifications', {since: delivery.seq - 1});
     assert.equal(inbox.notifications.length, 1);
-    await rejects('sandbox_control_simulate_notification', {operationId: 'nope', scenario: 'paid'}, /INVALID_PARAMETER: nope is not a notification of the contract; one of .*paymentResultNotification/);
-    await rejects('sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'nope'}, /has no scenario "nope"; its scenarios are .*paid/);
-    await rejects('sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'paid', notifyUrl: 'ftp://x'}, /notifyUrl must be an http or https URL/);
-    await rejects('sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'paid', data: {merchantOrderNo: 5}}, /does not match the contract/);
+    await rejects(
+      'sandbox_control_simulate_notification',
+      {operationId: 'nope', scenario: 'paid'},
+      /INVALID_PARAMETER: nope is not a notification of the contract; one of .*paymentResultNotification/,
+    );
+    await rejects(
+      'sandbox_control_simulate_notification',
+      {operationId: 'paymentResultNotification', scenario: 'nope'},
+      /has no scenario "nope"; its scenarios are .*paid/,
+    );
+    await rejects(
+      'sandbox_control_simulate_notification',
+      {operationId: 'paymentResultNotification', scenario: 'paid', notifyUrl: 'ftp://x'},
+      /notifyUrl must be an http or https URL/,
+    );
+    await rejects(
+      'sandbox_control_simulate_notification',
+      {operationId: 'paymentResultNotification', scenario: 'paid', data: {merchantOrderNo: 5}},
+      /does not match the contract/,
+    );
   });
 });
 
 describe('verify_signature', () => {
   /** A notification of the inbox as the raw HTTP message a handler receives. */
   const rawNotification = (entry: Notification, body = JSON.stringify(entry.body)) =>
-    `POST ${new URL(entry.url).pathname} HTTP/1.1\n${Object.entries(entry.headers).map(([name, value]) => `${name}: ${value}`).join('\n')}\n\n${body}`;
+    `POST ${new URL(entry.url).pathname} HTTP/1.1\n${Object.entries(entry.headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n')}\n\n${body}`;
 
   test('verifies a sandbox notification with the provider key, and names the cause when the body was re-serialised', async () => {
     const providerKey = readFileSync(path.join(__dirname, '..', '..', 'api', 'test-vectors', 'provider-test-public.pem'), 'utf8');
     const merchantKey = readFileSync(path.join(__dirname, '..', '..', 'api', 'test-vectors', 'merchant-test-public.pem'), 'utf8');
-    const simulated = await callJson<ActionAnswer>(client, 'sandbox_control_simulate_notification', {operationId: 'paymentResultNotification', scenario: 'paid'});
-    const inbox = await callJson<{notifications: Array<Notification & {seq: number}>}>(client, 'sandbox_notifications', {since: (simulated.notifications[0]?.seq ?? 1) - 1});
+    const simulated = await callJson<ActionAnswer>(client, 'sandbox_control_simulate_notification', {
+      operationId: 'paymentResultNotification',
+      scenario: 'paid',
+    });
+    const inbox = await callJson<{notifications: Array<Notification & {seq: number}>}>(client, 'sandbox_notifications', {
+      since: (simulated.notifications[0]?.seq ?? 1) - 1,
+    });
     const entry = inbox.notifications[0];
     assert.ok(entry);
     // The raw body as delivered is compact JSON: JSON.stringify of the parsed body gives it back byte for byte.
-    const good = await callJson<{verified: boolean; canonical: string}>(client, 'verify_signature', {kind: 'notification', message: rawNotification(entry), key: providerKey});
+    const good = await callJson<{verified: boolean; canonical: string}>(client, 'verify_signature', {
+      kind: 'notification',
+      message: rawNotification(entry),
+      key: providerKey,
+    });
     assert.equal(good.verified, true);
     assert.match(good.canonical, /^POST\n\/payments\/notify\nsandbox-merchant-0001\n/);
-    const pretty = await callJson<{verified: boolean; findings: Array<{cause: string}>}>(client, 'verify_signature', {kind: 'notification', message: rawNotification(entry, JSON.stringify(entry.body, null, 2)), key: providerKey});
+    const pretty = await callJson<{verified: boolean; findings: Array<{cause: string}>}>(client, 'verify_signature', {
+      kind: 'notification',
+      message: rawNotification(entry, JSON.stringify(entry.body, null, 2)),
+      key: providerKey,
+    });
     assert.equal(pretty.verified, false);
     assert.equal(pretty.findings[0]?.cause, 'body-reserialised');
-    const wrongKey = await callJson<{verified: boolean; findings: Array<{cause: string; message: string}>}>(client, 'verify_signature', {kind: 'notification', message: rawNotification(entry), key: merchantKey});
+    const wrongKey = await callJson<{verified: boolean; findings: Array<{cause: string; message: string}>}>(client, 'verify_signature', {
+      kind: 'notification',
+      message: rawNotification(entry),
+      key: merchantKey,
+    });
     assert.equal(wrongKey.verified, false);
     assert.ok(wrongKey.findings.some((finding) => finding.cause === 'wrong-key' && /provider test key/.test(finding.message)));
   });
 
-  test('bad keys and messages are tool errors with the debugger\'s sentence', async () => {
-    await rejects('verify_signature', {kind: 'notification', message: 'POST /notify HTTP/1.1\nX-Signature: a\n\n{}', key: 'not a key'}, /PEM|key/i);
-    await rejects('verify_signature', {kind: 'request', message: 'hello', key: 'x'}, /first line of the request should be like "POST \/v1\/orders HTTP\/1\.1"/);
-    await rejects('verify_signature', {kind: 'response', message: 'HTTP/1.1 200 OK\n\n{}', key: 'x'}, /give the raw request as `request` too/);
-    await rejects('verify_signature', {kind: 'request', message: 'POST /v1/orders HTTP/1.1\nX-Nonce: abc\n\n{}', key: 'x'}, /has no X-Signature header/);
+  test("bad keys and messages are tool errors with the debugger's sentence", async () => {
+    await rejects(
+      'verify_signature',
+      {kind: 'notification', message: 'POST /notify HTTP/1.1\nX-Signature: a\n\n{}', key: 'not a key'},
+      /PEM|key/i,
+    );
+    await rejects(
+      'verify_signature',
+      {kind: 'request', message: 'hello', key: 'x'},
+      /first line of the request should be like "POST \/v1\/orders HTTP\/1\.1"/,
+    );
+    await rejects(
+      'verify_signature',
+      {kind: 'response', message: 'HTTP/1.1 200 OK\n\n{}', key: 'x'},
+      /give the raw request as `request` too/,
+    );
+    await rejects(
+      'verify_signature',
+      {kind: 'request', message: 'POST /v1/orders HTTP/1.1\nX-Nonce: abc\n\n{}', key: 'x'},
+      /has no X-Signature header/,
+    );
     await rejects('verify_signature', {kind: 'letter', message: 'x', key: 'x'}, /kind must be request, response or notification/);
   });
 

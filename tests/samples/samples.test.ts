@@ -125,7 +125,10 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = 
 const providerTestKey = {privateKeyPem: readFileSync(path.join(keys, 'provider-test-private.pem'), 'utf8'), keyVersion: 1};
 function throwAwayKey(keyVersion: number): {privateKeyPem: string; publicKeyFile: string; keyVersion: number} {
   const pair = generateKeyPairSync('rsa', {modulusLength: 2048});
-  const publicKeyFile = writeFile(path.join(workDir, 'keys', `provider-${keyVersion}-public.pem`), pair.publicKey.export({type: 'spki', format: 'pem'}).toString());
+  const publicKeyFile = writeFile(
+    path.join(workDir, 'keys', `provider-${keyVersion}-public.pem`),
+    pair.publicKey.export({type: 'spki', format: 'pem'}).toString(),
+  );
   return {privateKeyPem: pair.privateKey.export({type: 'pkcs8', format: 'pem'}).toString(), publicKeyFile, keyVersion};
 }
 const rotatedKey = throwAwayKey(2);
@@ -190,7 +193,9 @@ const localTransport: NotificationTransport = (() => {
   const overHttp = createHttpTransport();
   return {
     deliver: (delivery) =>
-      new URL(delivery.url).hostname === '127.0.0.1' ? overHttp.deliver(delivery) : Promise.resolve({error: `not delivered: ${delivery.url} is not on this machine`}),
+      new URL(delivery.url).hostname === '127.0.0.1'
+        ? overHttp.deliver(delivery)
+        : Promise.resolve({error: `not delivered: ${delivery.url} is not on this machine`}),
   };
 })();
 
@@ -224,7 +229,9 @@ async function control(base: string, method: string, target: string, body?: unkn
 }
 
 function registerMerchant(base: string, wanted?: string): Promise<string> {
-  return control(base, 'POST', '/_sandbox/merchants', {...(wanted ? {clientId: wanted} : {}), publicKeyPem: merchantPublicKeyPem}).then((answer) => String(answer['clientId']));
+  return control(base, 'POST', '/_sandbox/merchants', {...(wanted ? {clientId: wanted} : {}), publicKeyPem: merchantPublicKeyPem}).then(
+    (answer) => String(answer['clientId']),
+  );
 }
 
 /** An attempt in the sandbox's notification log (GET /_sandbox/notifications). */
@@ -246,7 +253,11 @@ function overHttp(base: string): (request: SandboxRequest) => Promise<SandboxRes
   return async (request) => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = value;
-    const response = await fetch(`${base}${request.target}`, {method: request.method, headers, ...(request.body === '' ? {} : {body: request.body})});
+    const response = await fetch(`${base}${request.target}`, {
+      method: request.method,
+      headers,
+      ...(request.body === '' ? {} : {body: request.body}),
+    });
     const received: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       received[name.replace(/(^|-)[a-z]/g, (letter) => letter.toUpperCase())] = value;
@@ -312,7 +323,8 @@ function merchantSession(base: string, merchant: string) {
     /** Create order's example under another merchantOrderNo (the order a sample names), PENDING. */
     order: (merchantOrderNo: string) => session.example('createOrder', {merchantOrderNo}),
     /** The customer pays an order with a sandbox card. */
-    pay: (merchantOrderNo: string) => session.control('POST', '/_sandbox/shopper/pay', {clientId: merchant, merchantOrderNo, method: 'CARD', cardNumber: payingCard}),
+    pay: (merchantOrderNo: string) =>
+      session.control('POST', '/_sandbox/shopper/pay', {clientId: merchant, merchantOrderNo, method: 'CARD', cardNumber: payingCard}),
     async paidOrder(merchantOrderNo: string): Promise<void> {
       await session.order(merchantOrderNo);
       const paid = await session.pay(merchantOrderNo);
@@ -373,15 +385,20 @@ const setups: Record<string, (merchant: MerchantSession, rename: (rename: Rename
     await merchant.paidOrder(examplePathValues('refundOrder')['merchantOrderNo'] ?? '');
     await merchant.example('refundOrder', {merchantRefundNo: examplePathValues('queryRefund')['merchantRefundNo'] ?? ''});
   },
-  queryTransfer: (merchant) => merchant.example('transfer', {merchantTransferNo: examplePathValues('queryTransfer')['merchantTransferNo'] ?? ''}),
+  queryTransfer: (merchant) =>
+    merchant.example('transfer', {merchantTransferNo: examplePathValues('queryTransfer')['merchantTransferNo'] ?? ''}),
   async transferToBank(merchant, rename) {
     rename({from: await merchant.quoteForBankTransfer(), to: String(exampleBody('transferToBank')['quoteId'])});
   },
   async queryTransferToBank(merchant) {
     const quoteId = await merchant.quoteForBankTransfer();
-    await merchant.example('transferToBank', {merchantTransferNo: examplePathValues('queryTransferToBank')['merchantTransferNo'] ?? '', quoteId});
+    await merchant.example('transferToBank', {
+      merchantTransferNo: examplePathValues('queryTransferToBank')['merchantTransferNo'] ?? '',
+      quoteId,
+    });
   },
-  queryBankCardTransfer: (merchant) => merchant.example('transferToBankCard', {merchantTransferNo: examplePathValues('queryBankCardTransfer')['merchantTransferNo'] ?? ''}),
+  queryBankCardTransfer: (merchant) =>
+    merchant.example('transferToBankCard', {merchantTransferNo: examplePathValues('queryBankCardTransfer')['merchantTransferNo'] ?? ''}),
   async redeliverEvent(merchant, rename) {
     const merchantOrderNo = requestInput('createOrder').generated[0]?.example ?? '';
     await merchant.paidOrder(merchantOrderNo);
@@ -394,11 +411,16 @@ const setups: Record<string, (merchant: MerchantSession, rename: (rename: Rename
     await merchant.setNotifyUrl(`${(await acknowledger).origin}/notify`);
     rename({from: paid.notificationId, to: examplePathValues('redeliverEvent')['notificationId'] ?? ''});
   },
-  queryAgreement: (merchant) => merchant.example('createAgreement', {merchantAgreementNo: examplePathValues('queryAgreement')['merchantAgreementNo'] ?? ''}),
+  queryAgreement: (merchant) =>
+    merchant.example('createAgreement', {merchantAgreementNo: examplePathValues('queryAgreement')['merchantAgreementNo'] ?? ''}),
   async cancelAgreement(merchant) {
     const merchantAgreementNo = examplePathValues('cancelAgreement')['merchantAgreementNo'] ?? '';
     await merchant.example('createAgreement', {merchantAgreementNo});
-    await merchant.control('POST', '/_sandbox/shopper/agreements/authorize', {clientId: merchant.clientId, merchantAgreementNo, wallet: everydayWallet});
+    await merchant.control('POST', '/_sandbox/shopper/agreements/authorize', {
+      clientId: merchant.clientId,
+      merchantAgreementNo,
+      wallet: everydayWallet,
+    });
   },
 };
 
@@ -556,7 +578,16 @@ function command(language: SampleLanguage, operationId: string): {command: strin
       assert.ok(python, 'Python with the cryptography package is needed (npm run test:samples installs it as root).');
       return {command: python, args: [file(scripts.python)]};
     case 'java':
-      return {command: 'java', args: ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-cp', `${javaClasses}${path.delimiter}${jackson ?? ''}`, pascalCase(operationId)]};
+      return {
+        command: 'java',
+        args: [
+          '-XX:TieredStopAtLevel=1',
+          '-XX:+UseSerialGC',
+          '-cp',
+          `${javaClasses}${path.delimiter}${jackson ?? ''}`,
+          pascalCase(operationId),
+        ],
+      };
     case 'php':
       return {command: 'php', args: [file(scripts.php)]};
     case 'go':
@@ -567,7 +598,11 @@ function command(language: SampleLanguage, operationId: string): {command: strin
 describe('every sample compiles', () => {
   test('Node.js samples type-check (strict)', async () => {
     const diagnostics = (await prepared).node;
-    const text = ts.formatDiagnostics(diagnostics, {getCanonicalFileName: (name) => name, getCurrentDirectory: () => workDir, getNewLine: () => '\n'});
+    const text = ts.formatDiagnostics(diagnostics, {
+      getCanonicalFileName: (name) => name,
+      getCurrentDirectory: () => workDir,
+      getNewLine: () => '\n',
+    });
     assert.equal(diagnostics.length, 0, text);
   });
 
@@ -584,7 +619,6 @@ describe('every sample compiles', () => {
     assert.equal(go.build.status, 0, go.build.output);
   });
 });
-
 
 // ---------------------------------------------------------------------------------------------------------
 // Request samples.
@@ -629,7 +663,10 @@ const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'cont
  * records it with the sandbox's answer, and passes the answer back, spoiled by `fault` or signed again with
  * `providerKey` when one is given.
  */
-async function withProxy<T>(options: {fault?: Fault; providerKey?: {privateKeyPem: string; keyVersion: number}}, action: (proxy: Proxy) => Promise<T>): Promise<T> {
+async function withProxy<T>(
+  options: {fault?: Fault; providerKey?: {privateKeyPem: string; keyVersion: number}},
+  action: (proxy: Proxy) => Promise<T>,
+): Promise<T> {
   const upstream = (await sandbox).url;
   const {fault} = options;
   const exchanges: Exchange[] = [];
@@ -639,9 +676,16 @@ async function withProxy<T>(options: {fault?: Fault; providerKey?: {privateKeyPe
       const method = request.method ?? 'GET';
       const target = request.url ?? '/';
       const header = (name: string) => String(request.headers[name] ?? '');
-      const signed = {method, pathWithQuery: target, clientId: header('x-client-id'), timestamp: header('x-timestamp'), nonce: header('x-nonce')};
+      const signed = {
+        method,
+        pathWithQuery: target,
+        clientId: header('x-client-id'),
+        timestamp: header('x-timestamp'),
+        nonce: header('x-nonce'),
+      };
       const sent: Record<string, string> = {};
-      for (const name of ['content-type', 'x-client-id', 'x-timestamp', 'x-nonce', 'x-signature']) if (request.headers[name] !== undefined) sent[name] = header(name);
+      for (const name of ['content-type', 'x-client-id', 'x-timestamp', 'x-nonce', 'x-signature'])
+        if (request.headers[name] !== undefined) sent[name] = header(name);
       if (fault === 'otherRequestNonce') {
         sent['x-nonce'] = randomUUID();
         const signature = await signCanonical(canonicalString({...signed, nonce: sent['x-nonce'], body}), await merchantPrivateKey);
@@ -668,8 +712,18 @@ async function withProxy<T>(options: {fault?: Fault; providerKey?: {privateKeyPe
       const signWith = options.providerKey ?? (fault === 'staleTimestamp' ? providerTestKey : undefined);
       if (fault === 'staleTimestamp') headers['x-timestamp'] = utcSeconds(new Date(Date.now() - 2 * windowSeconds * 1000));
       if (signWith) {
-        const canonical = responseCanonicalString({request: signed, status: answered.status, timestamp: headers['x-timestamp'] ?? '', nonce: headers['x-nonce'] ?? '', body: answer});
-        headers['x-signature'] = formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: signWith.keyVersion, signature: await signCanonical(canonical, await signingKey(signWith))});
+        const canonical = responseCanonicalString({
+          request: signed,
+          status: answered.status,
+          timestamp: headers['x-timestamp'] ?? '',
+          nonce: headers['x-nonce'] ?? '',
+          body: answer,
+        });
+        headers['x-signature'] = formatSignatureHeader({
+          algorithm: 'RSA-SHA256',
+          keyVersion: signWith.keyVersion,
+          signature: await signCanonical(canonical, await signingKey(signWith)),
+        });
       }
       // The tampered body has the same JSON content, so a sample that parses without verifying would accept it.
       const out = fault === 'tamperedBody' ? answer.replace(/^\{/, '{ ') : answer;
@@ -697,7 +751,13 @@ function requestEnv(proxy: Proxy, merchant: string, keysOfProvider = providerKey
 }
 
 /** Runs a request sample through a proxy; checks the sandbox got exactly the operation's request, once. */
-async function runRequest(language: SampleLanguage, operationId: string, proxy: Proxy, merchant: string, keysOfProvider?: string): Promise<Finished & {exchange: Exchange}> {
+async function runRequest(
+  language: SampleLanguage,
+  operationId: string,
+  proxy: Proxy,
+  merchant: string,
+  keysOfProvider?: string,
+): Promise<Finished & {exchange: Exchange}> {
   await prepared;
   const {command: program, args} = command(language, operationId);
   const result = await run(program, args, requestEnv(proxy, merchant, keysOfProvider));
@@ -715,7 +775,11 @@ const afterChecks: Record<string, (merchant: string) => Promise<void>> = {
   async redeliverEvent(merchant) {
     const notificationId = examplePathValues('redeliverEvent')['notificationId'];
     const base = (await sandbox).url;
-    await until(`the redelivery of ${notificationId}`, async () => ((await loggedAttempts(base, merchant)).some((entry) => entry.notificationId === notificationId && entry.acknowledged) ? true : undefined));
+    await until(`the redelivery of ${notificationId}`, async () =>
+      (await loggedAttempts(base, merchant)).some((entry) => entry.notificationId === notificationId && entry.acknowledged)
+        ? true
+        : undefined,
+    );
   },
 };
 
@@ -732,7 +796,11 @@ describe('request samples get real answers from the sandbox', {concurrency: 4}, 
     await withProxy({}, async (proxy) => {
       const result = await run('bash', [file], requestEnv(proxy, merchant));
       assert.equal(proxy.exchanges.length, 1, result.output);
-      assert.deepEqual([proxy.exchanges[0]?.target, proxy.exchanges[0]?.code], [requestInput('createOrder').requestTarget, 'SUCCESS'], proxy.exchanges[0]?.answer);
+      assert.deepEqual(
+        [proxy.exchanges[0]?.target, proxy.exchanges[0]?.code],
+        [requestInput('createOrder').requestTarget, 'SUCCESS'],
+        proxy.exchanges[0]?.answer,
+      );
       assert.equal(result.status, 0, result.output);
     });
   });
@@ -749,8 +817,7 @@ describe('request samples get real answers from the sandbox', {concurrency: 4}, 
           assert.match(result.output, /\S/, 'the sample prints the response data');
           assertGeneratedValues(input, result.exchange.body);
           await afterChecks[operationId]?.(merchant);
-        }),
-      );
+        }));
     }
   }
 });
@@ -773,7 +840,10 @@ function assertGeneratedValues(input: SampleInput, body: string): void {
     } else {
       assert.match(String(value), new RegExp(timestampPattern), `${generated.field} is a UTC time to the second`);
       const hoursAhead = (Date.parse(String(value)) - Date.now()) / 3_600_000;
-      assert.ok(Math.abs(hoursAhead - generated.hoursAhead) < 1 / 6, `${generated.field} "${String(value)}" is ${generated.hoursAhead} hours ahead, not ${hoursAhead.toFixed(2)}`);
+      assert.ok(
+        Math.abs(hoursAhead - generated.hoursAhead) < 1 / 6,
+        `${generated.field} "${String(value)}" is ${generated.hoursAhead} hours ahead, not ${hoursAhead.toFixed(2)}`,
+      );
     }
   }
 }
@@ -784,7 +854,11 @@ const faultOperation = 'createOrder';
 describe('request samples verify the response before parsing it', {concurrency: 4}, () => {
   const rejections: {name: string; fault?: Fault; providerKey?: typeof unknownKey; reason: string}[] = [
     {name: 'a tampered response body', fault: 'tamperedBody', reason: rejection.signature},
-    {name: 'a provider keyVersion it was not given (a rotated key not yet configured)', providerKey: unknownKey, reason: `${rejection.keyVersion} 3`},
+    {
+      name: 'a provider keyVersion it was not given (a rotated key not yet configured)',
+      providerKey: unknownKey,
+      reason: `${rejection.keyVersion} 3`,
+    },
     {name: 'a stale response timestamp', fault: 'staleTimestamp', reason: rejection.timestamp},
     {name: "a response bound to another request's nonce", fault: 'otherRequestNonce', reason: rejection.signature},
     {name: 'an unsigned error page', fault: 'unsigned', reason: rejection.signatureHeader},
@@ -808,7 +882,10 @@ describe('request samples verify the response before parsing it', {concurrency: 
         const result = await runRequest(language, 'retrieveOrderDetail', proxy, merchant);
         assert.equal(result.exchange.code, 'ORDER_NOT_FOUND', `the sandbox answered: ${result.exchange.answer}`);
         assert.equal(result.status, 1, result.output);
-        assert.ok(result.output.includes('ORDER_NOT_FOUND: ') && !result.output.includes(responseRejected), `the sample reports the signed answer: ${result.output}`);
+        assert.ok(
+          result.output.includes('ORDER_NOT_FOUND: ') && !result.output.includes(responseRejected),
+          `the sample reports the signed answer: ${result.output}`,
+        );
       });
     });
     test(`${language} accepts a rotated provider key once it is configured`, async () => {
@@ -828,8 +905,7 @@ describe('request samples verify the response before parsing it', {concurrency: 
         assert.equal(proxy.exchanges[0]?.clientId, testMerchant.clientId, 'signed as the shared test merchant');
         assert.equal(proxy.exchanges[0]?.code, 'SUCCESS', proxy.exchanges[0]?.answer);
         assert.equal(result.status, 0, result.output);
-      }),
-    );
+      }));
     test(`${language} refuses to run for a merchant of its own without provider keys, sending nothing (no fallback to the published test key)`, () =>
       withProxy({}, async (proxy) => {
         await prepared;
@@ -839,8 +915,7 @@ describe('request samples verify the response before parsing it', {concurrency: 
         assert.notEqual(result.status, 0, result.output);
         assert.ok(result.output.includes(providerKeysMissing), `expected "${providerKeysMissing}" in: ${result.output}`);
         assert.equal(proxy.exchanges.length, 0, 'no request is sent');
-      }),
-    );
+      }));
   }
 });
 
@@ -896,13 +971,20 @@ async function startHandler(language: Exclude<SampleLanguage, 'curl'>, operation
     VELOXA_NOTIFY_DB: database,
   };
   const {command: program, args} =
-    language === 'php' ? {command: 'php', args: ['-S', `127.0.0.1:${port}`, scripts.php.get(operationId) ?? '']} : command(language, operationId);
+    language === 'php'
+      ? {command: 'php', args: ['-S', `127.0.0.1:${port}`, scripts.php.get(operationId) ?? '']}
+      : command(language, operationId);
   const child: ChildProcess = spawn(program, args, {cwd: workDir, env, stdio: ['ignore', 'pipe', 'pipe']});
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.on('error', (error) => (output += String(error)));
-  const handler: Handler = {notifyUrl, url: (pathWithQuery) => `http://127.0.0.1:${port}${pathWithQuery}`, output: () => output, stop: () => child.kill()};
+  const handler: Handler = {
+    notifyUrl,
+    url: (pathWithQuery) => `http://127.0.0.1:${port}${pathWithQuery}`,
+    output: () => output,
+    stop: () => child.kill(),
+  };
   for (const deadline = Date.now() + 20_000; ; ) {
     try {
       await fetch(handler.url('/'));
@@ -941,7 +1023,17 @@ async function deliver(handler: Handler, delivery: Delivery): Promise<{status: n
   const canonical = ['POST', delivery.signedPath ?? signedNotifyPath, sender, timestamp, nonce, delivery.body].join('\n');
   // The library's canonicalString refuses a malformed timestamp: build that one by hand, sign the same way.
   if (delivery.timestamp === undefined) {
-    assert.equal(canonical, canonicalString({method: 'POST', pathWithQuery: delivery.signedPath ?? signedNotifyPath, clientId: sender, timestamp, nonce, body: delivery.body}));
+    assert.equal(
+      canonical,
+      canonicalString({
+        method: 'POST',
+        pathWithQuery: delivery.signedPath ?? signedNotifyPath,
+        clientId: sender,
+        timestamp,
+        nonce,
+        body: delivery.body,
+      }),
+    );
   }
   const signature = await signCanonical(canonical, await signingKey(key));
   const response = await fetch(handler.url(delivery.postedPath ?? receivedNotifyPath), {
@@ -951,7 +1043,8 @@ async function deliver(handler: Handler, delivery: Delivery): Promise<{status: n
       'X-Client-Id': sender,
       'X-Timestamp': timestamp,
       'X-Nonce': nonce,
-      'X-Signature': delivery.signatureHeader?.(signature) ?? formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: key.keyVersion, signature}),
+      'X-Signature':
+        delivery.signatureHeader?.(signature) ?? formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: key.keyVersion, signature}),
     },
     body: delivery.sentBody ?? delivery.body,
   });
@@ -992,13 +1085,21 @@ const raise: Record<string, (merchant: MerchantSession, listen: () => Promise<un
     const merchantAgreementNo = requestInput('createAgreement').generated[0]?.example ?? '';
     await merchant.example('createAgreement');
     await listen();
-    return merchant.control('POST', '/_sandbox/shopper/agreements/authorize', {clientId: merchant.clientId, merchantAgreementNo, wallet: everydayWallet});
+    return merchant.control('POST', '/_sandbox/shopper/agreements/authorize', {
+      clientId: merchant.clientId,
+      merchantAgreementNo,
+      wallet: everydayWallet,
+    });
   },
   async 'CHARGEBACK.OPENED'(merchant, listen, data) {
     const merchantOrderNo = requestInput('createOrder').generated[0]?.example ?? '';
     await merchant.paidOrder(merchantOrderNo);
     await listen();
-    return merchant.control('POST', '/_sandbox/chargebacks', {clientId: merchant.clientId, merchantOrderNo, reasonCode: data['reasonCode']});
+    return merchant.control('POST', '/_sandbox/chargebacks', {
+      clientId: merchant.clientId,
+      merchantOrderNo,
+      reasonCode: data['reasonCode'],
+    });
   },
   'TRANSFER.SUCCEEDED': (merchant, listen) => listen().then(() => merchant.example('transfer')),
   async 'BANK_TRANSFER.SUCCEEDED'(merchant, listen) {
@@ -1008,7 +1109,13 @@ const raise: Record<string, (merchant: MerchantSession, listen: () => Promise<un
   },
   'CARD_PAYOUT.SUCCEEDED': (merchant, listen) => listen().then(() => merchant.example('transferToBankCard')),
   'VAM.TOP_UP': (merchant, listen, data) =>
-    listen().then(() => merchant.control('POST', '/_sandbox/vam-top-ups', {clientId: merchant.clientId, iban: data['virtualAccountNumber'], amount: (data['amount'] as {value: number}).value})),
+    listen().then(() =>
+      merchant.control('POST', '/_sandbox/vam-top-ups', {
+        clientId: merchant.clientId,
+        iban: data['virtualAccountNumber'],
+        amount: (data['amount'] as {value: number}).value,
+      }),
+    ),
 };
 
 /**
@@ -1019,7 +1126,10 @@ async function firstAttempt(base: string, merchant: MerchantSession, eventType: 
   for (let advanced = 0; ; advanced += 1) {
     const attempt = (await loggedAttempts(base, merchant.clientId)).find((entry) => entry.eventType === eventType);
     if (attempt) return attempt;
-    assert.ok(advanced < 60, `no ${eventType} delivery after moving the sandbox clock on ${advanced} s: ${JSON.stringify(await loggedAttempts(base, merchant.clientId))}`);
+    assert.ok(
+      advanced < 60,
+      `no ${eventType} delivery after moving the sandbox clock on ${advanced} s: ${JSON.stringify(await loggedAttempts(base, merchant.clientId))}`,
+    );
     await merchant.advance(1);
   }
 }
@@ -1039,14 +1149,23 @@ describe('notification handlers receive the sandbox’s deliveries, verify, dedu
           const handler = await startHandler(language, location.operationId);
           stopHandler = handler.stop;
           const id = (name: string) => `ntf_${language}${name}${randomUUID().slice(0, 8)}`;
-          const body = (notificationId: string, changes: {eventType?: string} = {}) => notificationBody(input.body, {notificationId, ...changes});
-          const applied = (notificationId: string) => handler.output().split('\n').filter((line) => line.includes(`${notificationApplied} `) && line.endsWith(` ${notificationId}`)).length;
+          const body = (notificationId: string, changes: {eventType?: string} = {}) =>
+            notificationBody(input.body, {notificationId, ...changes});
+          const applied = (notificationId: string) =>
+            handler
+              .output()
+              .split('\n')
+              .filter((line) => line.includes(`${notificationApplied} `) && line.endsWith(` ${notificationId}`)).length;
 
           // A real delivery: the sandbox raises the event and posts it, signed, to the registered notifyUrl.
           const merchant = merchantSession(server.url, clientId);
           await raiseEvent(merchant, () => merchant.setNotifyUrl(handler.notifyUrl), example['data'] as JsonObject);
           const real = await firstAttempt(server.url, merchant, eventType);
-          assert.deepEqual([real.url, real.acknowledged, real.httpStatus], [handler.notifyUrl, true, 200], `${JSON.stringify(real)}: ${handler.output()}`);
+          assert.deepEqual(
+            [real.url, real.acknowledged, real.httpStatus],
+            [handler.notifyUrl, true, 200],
+            `${JSON.stringify(real)}: ${handler.output()}`,
+          );
           await waitForOutput(handler, 0, `${notificationApplied} ${eventType} ${real.notificationId}`);
           // The sandbox delivers it again (Resend): a fresh nonce and signature, acknowledged, applied once.
           await merchant.control('POST', `/_sandbox/notifications/${real.notificationId}/redeliver`, {clientId});
@@ -1071,7 +1190,11 @@ describe('notification handlers receive the sandbox’s deliveries, verify, dedu
           const expectRejected = async (delivery: Delivery, status: number, reason?: string) => {
             const from = handler.output().length;
             const answer = await deliver(handler, delivery);
-            assert.equal(answer.status, status, `expected ${status} (${reason ?? 'not found'}), got ${answer.status}: ${handler.output().slice(from)}`);
+            assert.equal(
+              answer.status,
+              status,
+              `expected ${status} (${reason ?? 'not found'}), got ${answer.status}: ${handler.output().slice(from)}`,
+            );
             if (reason) await waitForOutput(handler, from, `${notificationRejected}: ${reason}`);
           };
 
@@ -1089,7 +1212,8 @@ describe('notification handlers receive the sandbox’s deliveries, verify, dedu
           await expectAccepted({body: body(unknownEvent, {eventType: 'SOMETHING.NEW'})}, unknownEvent, 'SOMETHING.NEW');
 
           const rejectedIds = ['tampered', 'unknownKey', 'replayed', 'stale', 'millis', 'signedPath', 'client', 'malformed'].map(id);
-          const [tampered = '', unknownKeyId = '', replayed = '', stale = '', millis = '', signedPath = '', client = '', malformed = ''] = rejectedIds;
+          const [tampered = '', unknownKeyId = '', replayed = '', stale = '', millis = '', signedPath = '', client = '', malformed = ''] =
+            rejectedIds;
           const tamperedBody = body(tampered);
           await expectRejected({body: tamperedBody, sentBody: tamperedBody.replace(/\}$/, ',"tampered":true}')}, 401, rejection.signature);
           await expectRejected({body: body(unknownKeyId), key: unknownKey}, 401, `${rejection.keyVersion} 3`);
@@ -1099,7 +1223,11 @@ describe('notification handlers receive the sandbox’s deliveries, verify, dedu
           await expectRejected({body: body(signedPath), signedPath: '/payments/other'}, 401, rejection.signature);
           await expectRejected({body: body(id('postedPath')), signedPath: '/payments/other', postedPath: '/payments/other'}, 404);
           await expectRejected({body: body(client), clientId: 'another-merchant-0001'}, 401, rejection.clientId);
-          await expectRejected({body: body(malformed), signatureHeader: (signature) => `signature=${signature}`}, 401, rejection.signatureHeader);
+          await expectRejected(
+            {body: body(malformed), signatureHeader: (signature) => `signature=${signature}`},
+            401,
+            rejection.signatureHeader,
+          );
 
           if (language === 'node') {
             // The curl sample: a test sender, signing for the registered notifyUrl, answered SUCCESS.
@@ -1118,7 +1246,8 @@ describe('notification handlers receive the sandbox’s deliveries, verify, dedu
           assert.equal(applied(genuine), 1, `a duplicate notificationId is applied once: ${handler.output()}`);
           assert.equal(applied(rotated), 1, handler.output());
           assert.equal(applied(unknownEvent), 1, handler.output());
-          for (const rejectedId of rejectedIds) assert.equal(applied(rejectedId), 0, `${rejectedId} must not be applied: ${handler.output()}`);
+          for (const rejectedId of rejectedIds)
+            assert.equal(applied(rejectedId), 0, `${rejectedId} must not be applied: ${handler.output()}`);
         } finally {
           stopHandler();
           await server.close();

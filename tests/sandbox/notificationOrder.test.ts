@@ -31,7 +31,8 @@ interface Delivered {
 /** Which object a notification is about: its kind and the merchant's (or provider's) key of it. */
 function objectKey(notification: Delivered): string {
   const data = notification.data;
-  const id = data['refundId'] ?? data['chargebackId'] ?? data['merchantTransferNo'] ?? data['merchantAgreementNo'] ?? data['merchantOrderNo'];
+  const id =
+    data['refundId'] ?? data['chargebackId'] ?? data['merchantTransferNo'] ?? data['merchantAgreementNo'] ?? data['merchantOrderNo'];
   return `${notification.eventType.split('.')[0] ?? ''}:${String(id)}`;
 }
 
@@ -41,7 +42,10 @@ function applyInOrder(notifications: readonly Delivered[]): Map<string, JsonObje
   for (const notification of notifications) {
     const key = objectKey(notification);
     const version = notification.data['version'];
-    assert.ok(typeof version === 'number' && Number.isInteger(version) && version >= 1, `${notification.eventType} carries an integer version`);
+    assert.ok(
+      typeof version === 'number' && Number.isInteger(version) && version >= 1,
+      `${notification.eventType} carries an integer version`,
+    );
     const current = held.get(key);
     if (current === undefined || version > (current['version'] as number)) held.set(key, notification.data);
   }
@@ -109,70 +113,92 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 
 const numRuns = Number(process.env['ORDER_RUNS'] ?? 60);
 
-test(`in any delivered order, with redeliveries and retries, the rule ends with each object's newest state (${numRuns} sessions)`, {timeout: 300_000}, async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.array(action, {minLength: 4, maxLength: 18}), fc.array(fc.boolean(), {minLength: 1, maxLength: 20}), fc.infiniteStream(fc.nat()), async (actions, acks, shuffleSeeds) => {
-      let ackIndex = 0;
-      const {engine, client, delivered} = await setUp(() => acks[ackIndex++ % acks.length] ?? true);
-      const orders: string[] = [];
-      const orderAt = (index: number) => orders[index % Math.max(1, orders.length)];
-      for (const [index, step] of actions.entries()) {
-        const no = orderAt('order' in step ? step.order : 0);
-        if (step.kind === 'create') {
-          const created = `ORD-${start}-${index}`;
-          await client.call('POST', '/v1/orders', hostedOrder(created, step.value));
-          orders.push(created);
-        } else if (step.kind === 'advance') {
-          await engine.advance(step.seconds);
-        } else if (step.kind === 'redeliver') {
-          const events = engine.snapshot(client.clientId)?.events ?? [];
-          const event = events[step.pick % Math.max(1, events.length)];
-          if (event) await client.call('POST', `/v1/events/${event.event.notificationId}/redeliver`);
-        } else if (no !== undefined) {
-          if (step.kind === 'pay') await engine.shopper.pay(client.clientId, no, {method: 'CARD', cardNumber: step.declined ? declinedCard : paidCard});
-          if (step.kind === 'refund') await client.call('POST', `/v1/orders/${no}/refunds`, {merchantRefundNo: `RFD-${start}-${index}`, amount: {value: step.value, currency: 'USD'}});
-          if (step.kind === 'revoke') await client.call('POST', `/v1/orders/${no}/revoke`);
-          if (step.kind === 'cancel') await client.call('POST', `/v1/orders/${no}/cancel`);
-          if (step.kind === 'chargeback') {
-            const opened = await engine.control.openChargeback(client.clientId, no);
-            if (opened.ok) await engine.control.resolveChargeback(client.clientId, String((opened.value as JsonObject)['chargebackId']), step.won ? 'WON' : 'LOST');
+test(
+  `in any delivered order, with redeliveries and retries, the rule ends with each object's newest state (${numRuns} sessions)`,
+  {timeout: 300_000},
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(action, {minLength: 4, maxLength: 18}),
+        fc.array(fc.boolean(), {minLength: 1, maxLength: 20}),
+        fc.infiniteStream(fc.nat()),
+        async (actions, acks, shuffleSeeds) => {
+          let ackIndex = 0;
+          const {engine, client, delivered} = await setUp(() => acks[ackIndex++ % acks.length] ?? true);
+          const orders: string[] = [];
+          const orderAt = (index: number) => orders[index % Math.max(1, orders.length)];
+          for (const [index, step] of actions.entries()) {
+            const no = orderAt('order' in step ? step.order : 0);
+            if (step.kind === 'create') {
+              const created = `ORD-${start}-${index}`;
+              await client.call('POST', '/v1/orders', hostedOrder(created, step.value));
+              orders.push(created);
+            } else if (step.kind === 'advance') {
+              await engine.advance(step.seconds);
+            } else if (step.kind === 'redeliver') {
+              const events = engine.snapshot(client.clientId)?.events ?? [];
+              const event = events[step.pick % Math.max(1, events.length)];
+              if (event) await client.call('POST', `/v1/events/${event.event.notificationId}/redeliver`);
+            } else if (no !== undefined) {
+              if (step.kind === 'pay')
+                await engine.shopper.pay(client.clientId, no, {method: 'CARD', cardNumber: step.declined ? declinedCard : paidCard});
+              if (step.kind === 'refund')
+                await client.call('POST', `/v1/orders/${no}/refunds`, {
+                  merchantRefundNo: `RFD-${start}-${index}`,
+                  amount: {value: step.value, currency: 'USD'},
+                });
+              if (step.kind === 'revoke') await client.call('POST', `/v1/orders/${no}/revoke`);
+              if (step.kind === 'cancel') await client.call('POST', `/v1/orders/${no}/cancel`);
+              if (step.kind === 'chargeback') {
+                const opened = await engine.control.openChargeback(client.clientId, no);
+                if (opened.ok)
+                  await engine.control.resolveChargeback(
+                    client.clientId,
+                    String((opened.value as JsonObject)['chargebackId']),
+                    step.won ? 'WON' : 'LOST',
+                  );
+              }
+            }
+            await engine.runDue();
+            await engine.settle();
           }
-        }
-        await engine.runDue();
-        await engine.settle();
-      }
-      await engine.advance(3 * 86400); // every retry and pending job runs out
-      await engine.settle();
+          await engine.advance(3 * 86400); // every retry and pending job runs out
+          await engine.settle();
 
-      // Versions go up by one per change, and one version never carries two different states.
-      const byKeyAndVersion = new Map<string, string>();
-      for (const notification of delivered) {
-        const signature = `${objectKey(notification)}#${String(notification.data['version'])}`;
-        const seen = byKeyAndVersion.get(signature);
-        const state = JSON.stringify(notification.data);
-        assert.ok(seen === undefined || seen === state, `${signature}: two states under one version`);
-        byKeyAndVersion.set(signature, state);
-      }
-      const newest = applyInOrder(delivered);
-      const snapshot = engine.snapshot(client.clientId);
-      const current = new Map<string, JsonObject>();
-      for (const order of snapshot?.orders ?? []) current.set(`ORDER:${String(order['merchantOrderNo'])}`, order);
-      for (const refund of snapshot?.refunds ?? []) current.set(`REFUND:${String(refund['refundId'])}`, refund);
-      for (const chargeback of snapshot?.chargebacks ?? []) current.set(`CHARGEBACK:${String(chargeback['chargebackId'])}`, chargeback);
+          // Versions go up by one per change, and one version never carries two different states.
+          const byKeyAndVersion = new Map<string, string>();
+          for (const notification of delivered) {
+            const signature = `${objectKey(notification)}#${String(notification.data['version'])}`;
+            const seen = byKeyAndVersion.get(signature);
+            const state = JSON.stringify(notification.data);
+            assert.ok(seen === undefined || seen === state, `${signature}: two states under one version`);
+            byKeyAndVersion.set(signature, state);
+          }
+          const newest = applyInOrder(delivered);
+          const snapshot = engine.snapshot(client.clientId);
+          const current = new Map<string, JsonObject>();
+          for (const order of snapshot?.orders ?? []) current.set(`ORDER:${String(order['merchantOrderNo'])}`, order);
+          for (const refund of snapshot?.refunds ?? []) current.set(`REFUND:${String(refund['refundId'])}`, refund);
+          for (const chargeback of snapshot?.chargebacks ?? []) current.set(`CHARGEBACK:${String(chargeback['chargebackId'])}`, chargeback);
 
-      // Any delivered order (a few shuffles of the whole log, redeliveries and retries included) ends the same.
-      for (let round = 0; round < 4; round += 1) {
-        const shuffled = delivered.map((notification, index) => ({notification, key: shuffleSeeds.next().value ?? index})).sort((a, b) => a.key - b.key).map((entry) => entry.notification);
-        const held = applyInOrder(shuffled);
-        assert.deepEqual(held, newest, 'the order of delivery does not change what the receiver ends with');
-      }
-      for (const [key, data] of newest) {
-        const now = current.get(key);
-        assert.ok(now, `${key} exists`);
-        assert.ok((now['version'] as number) >= (data['version'] as number), `${key}: no notification is ahead of the object`);
-        if (now['version'] === data['version']) assert.deepEqual(data, now, `${key}: the receiver holds the current state`);
-      }
-    }),
-    {numRuns},
-  );
-});
+          // Any delivered order (a few shuffles of the whole log, redeliveries and retries included) ends the same.
+          for (let round = 0; round < 4; round += 1) {
+            const shuffled = delivered
+              .map((notification, index) => ({notification, key: shuffleSeeds.next().value ?? index}))
+              .sort((a, b) => a.key - b.key)
+              .map((entry) => entry.notification);
+            const held = applyInOrder(shuffled);
+            assert.deepEqual(held, newest, 'the order of delivery does not change what the receiver ends with');
+          }
+          for (const [key, data] of newest) {
+            const now = current.get(key);
+            assert.ok(now, `${key} exists`);
+            assert.ok((now['version'] as number) >= (data['version'] as number), `${key}: no notification is ahead of the object`);
+            if (now['version'] === data['version']) assert.deepEqual(data, now, `${key}: the receiver holds the current state`);
+          }
+        },
+      ),
+      {numRuns},
+    );
+  },
+);

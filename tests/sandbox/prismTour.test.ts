@@ -40,13 +40,21 @@ import {startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/se
 import {operationPointerFor, responseProblems} from '../support/sandboxClient';
 
 const files = sandboxFiles();
-const document = files.contract.document as unknown as {'x-result-codes': Array<{code: string; httpStatus: number}>; paths: Record<string, Record<string, {operationId?: string}>>};
+const document = files.contract.document as unknown as {
+  'x-result-codes': Array<{code: string; httpStatus: number}>;
+  paths: Record<string, Record<string, {operationId?: string}>>;
+};
 const catalogue = new Map(document['x-result-codes'].map((entry) => [entry.code, entry.httpStatus]));
-const contractOperations = Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])));
+const contractOperations = Object.values(document.paths).flatMap((item) =>
+  Object.values(item).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])),
+);
 const merchant = files.spec.sandbox.merchant.clientId;
 /** Prism's command line, node_modules/.bin/prism, found through its package. */
 const prismPackage = require.resolve('@stoplight/prism-cli/package.json');
-const prismCli = path.resolve(path.dirname(prismPackage), (JSON.parse(readFileSync(prismPackage, 'utf8')) as {bin: {prism: string}}).bin.prism);
+const prismCli = path.resolve(
+  path.dirname(prismPackage),
+  (JSON.parse(readFileSync(prismPackage, 'utf8')) as {bin: {prism: string}}).bin.prism,
+);
 
 /** A free port on the loopback interface, for Prism, which needs a number. */
 function freePort(): Promise<number> {
@@ -76,7 +84,22 @@ interface Prism {
 /** Starts `prism proxy` in front of `upstream`; resolves once it listens, rejects with its output if it cannot. */
 async function startPrism(upstream: string, extra: readonly string[]): Promise<Prism> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [prismCli, 'proxy', path.join(repoRoot, 'api', 'openapi.yaml'), upstream, '--port', String(port), '--host', '127.0.0.1', '--errors', ...extra], {cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, FORCE_COLOR: '0'}});
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      prismCli,
+      'proxy',
+      path.join(repoRoot, 'api', 'openapi.yaml'),
+      upstream,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--errors',
+      ...extra,
+    ],
+    {cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, FORCE_COLOR: '0'}},
+  );
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += stripAnsi(chunk)));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += stripAnsi(chunk)));
@@ -179,8 +202,18 @@ describe('the contract, as Prism sees the sandbox', () => {
     const target = '/orders/ORD-canary-0001';
     const timestamp = isoSeconds(Date.now());
     const nonce = randomUUID();
-    const signature = await signCanonical(canonicalString({method: 'GET', pathWithQuery: `/v1${target}`, clientId: merchant, timestamp, nonce, body: ''}), key);
-    const response = await fetch(`http://127.0.0.1:${canary.prism.port}${target}`, {headers: {'X-Client-Id': merchant, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})}});
+    const signature = await signCanonical(
+      canonicalString({method: 'GET', pathWithQuery: `/v1${target}`, clientId: merchant, timestamp, nonce, body: ''}),
+      key,
+    );
+    const response = await fetch(`http://127.0.0.1:${canary.prism.port}${target}`, {
+      headers: {
+        'X-Client-Id': merchant,
+        'X-Timestamp': timestamp,
+        'X-Nonce': nonce,
+        'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature}),
+      },
+    });
     const text = await response.text();
     assert.equal(response.status, 500, text);
     assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
@@ -196,10 +229,19 @@ describe('the contract, as Prism sees the sandbox', () => {
     const clientId = options.clientId ?? merchant;
     const timestamp = options.timestamp ?? isoSeconds(side.engine.clock.now());
     const nonce = options.nonce ?? randomUUID();
-    const signature = await signCanonical(canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body: options.signBody ?? raw}), key);
+    const signature = await signCanonical(
+      canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body: options.signBody ?? raw}),
+      key,
+    );
     const response = await fetch(`http://127.0.0.1:${side.prism.port}${apiPath}`, {
       method,
-      headers: {'Content-Type': 'application/json', 'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})},
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Client-Id': clientId,
+        'X-Timestamp': timestamp,
+        'X-Nonce': nonce,
+        'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature}),
+      },
       ...(raw === '' ? {} : {body: raw}),
     });
     const text = await response.text();
@@ -212,16 +254,31 @@ describe('the contract, as Prism sees the sandbox', () => {
     const problems: string[] = [];
     const violations = response.headers.get('sl-violations');
     if (violations) problems.push(`Prism: ${violations.slice(0, 600)}`);
-    if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) problems.push(`Prism answered itself (${response.headers.get('content-type')}): ${text.slice(0, 600)}`);
+    if (!/^application\/json/.test(response.headers.get('content-type') ?? ''))
+      problems.push(`Prism answered itself (${response.headers.get('content-type')}): ${text.slice(0, 600)}`);
     const pointer = operationPointerFor(method, target);
     if (!pointer) problems.push(`${method} ${target} is no operation of the contract`);
     const checked = await responseProblems(
       {method, target, clientId, timestamp, nonce},
-      {status: response.status, headers: {'X-Signature': response.headers.get('x-signature') ?? '', 'X-Timestamp': response.headers.get('x-timestamp') ?? '', 'X-Nonce': response.headers.get('x-nonce') ?? ''}, body: text},
+      {
+        status: response.status,
+        headers: {
+          'X-Signature': response.headers.get('x-signature') ?? '',
+          'X-Timestamp': response.headers.get('x-timestamp') ?? '',
+          'X-Nonce': response.headers.get('x-nonce') ?? '',
+        },
+        body: text,
+      },
       pointer,
     );
     problems.push(...checked);
-    const operationId = pointer ? files.spec.operations.find((operation) => `/paths/${operation.path.slice(files.spec.basePath.length).replace(/~/g, '~0').replace(/\//g, '~1')}/${operation.method.toLowerCase()}` === pointer)?.operationId : undefined;
+    const operationId = pointer
+      ? files.spec.operations.find(
+          (operation) =>
+            `/paths/${operation.path.slice(files.spec.basePath.length).replace(/~/g, '~0').replace(/\//g, '~1')}/${operation.method.toLowerCase()}` ===
+            pointer,
+        )?.operationId
+      : undefined;
     return {label, operationId, status: response.status, headers: response.headers, text, json, problems};
   }
 
@@ -244,7 +301,14 @@ describe('the contract, as Prism sees the sandbox', () => {
   }
 
   const number = (prefix: string) => `${prefix}-${randomUUID().slice(0, 18)}`;
-  const hosted = (merchantOrderNo: string, value = 1000, extra: Record<string, unknown> = {}) => ({merchantOrderNo, amount: {value, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Prism tour', returnUrl: 'https://shop.example.com/return', ...extra});
+  const hosted = (merchantOrderNo: string, value = 1000, extra: Record<string, unknown> = {}) => ({
+    merchantOrderNo,
+    amount: {value, currency: 'USD'},
+    scene: 'HOSTED_PAYPAGE',
+    subject: 'Prism tour',
+    returnUrl: 'https://shop.example.com/return',
+    ...extra,
+  });
   const range = (side: Side) => {
     const now = side.engine.clock.now();
     // URLSearchParams writes ":" as %3A, as the contract asks: the target Prism forwards is the one signed.
@@ -254,35 +318,86 @@ describe('the contract, as Prism sees the sandbox', () => {
   test('tours every operation and every result code through Prism without a violation', async (t) => {
     const started = Date.now();
     const s = () => strict;
-    const pay = (merchantOrderNo: string) => control(strict, 'POST', '/_sandbox/shopper/pay', {clientId: merchant, merchantOrderNo, method: 'CARD', cardNumber: '4000000000000002'});
+    const pay = (merchantOrderNo: string) =>
+      control(strict, 'POST', '/_sandbox/shopper/pay', {
+        clientId: merchant,
+        merchantOrderNo,
+        method: 'CARD',
+        cardNumber: '4000000000000002',
+      });
 
     // ---- Orders: create, look up, list, adjust, pay, refund --------------------------------------------
     const paid = number('ORD');
-    expectCode(await api(s(), 'Create order', 'POST', '/orders', hosted(paid, 1000, {notifyUrl: 'https://shop.example.com/payments/notify'})), 'SUCCESS');
+    expectCode(
+      await api(s(), 'Create order', 'POST', '/orders', hosted(paid, 1000, {notifyUrl: 'https://shop.example.com/payments/notify'})),
+      'SUCCESS',
+    );
     expectCode(await api(s(), 'Create order again, another body', 'POST', '/orders', hosted(paid, 2000)), 'IDEMPOTENCY_CONFLICT');
     expectCode(await api(s(), 'Retrieve order detail', 'GET', `/orders/${paid}`), 'SUCCESS');
     expectCode(await api(s(), 'Retrieve an unknown order', 'GET', `/orders/${number('NONE')}`), 'ORDER_NOT_FOUND');
     expectCode(await api(s(), 'Query order page', 'GET', `/orders?${range(s())}&pageSize=100`), 'SUCCESS');
     expectCode(await api(s(), 'Query order page without a range', 'GET', '/orders?pageSize=10'), 'INVALID_PARAMETER');
     expectCode(await api(s(), 'Get cashier URL', 'POST', `/orders/${paid}/cashier-url`, {locale: 'de-DE'}), 'SUCCESS');
-    expectCode(await api(s(), 'Adjust order expiry time', 'POST', `/orders/${paid}/expiry-time`, {expiresAt: isoSeconds(s().engine.clock.now() + 7200_000)}), 'SUCCESS');
-    expectCode(await api(s(), 'Adjust expiry to 30 s from now', 'POST', `/orders/${paid}/expiry-time`, {expiresAt: isoSeconds(s().engine.clock.now() + 30_000)}), 'EXPIRY_OUT_OF_RANGE');
+    expectCode(
+      await api(s(), 'Adjust order expiry time', 'POST', `/orders/${paid}/expiry-time`, {
+        expiresAt: isoSeconds(s().engine.clock.now() + 7200_000),
+      }),
+      'SUCCESS',
+    );
+    expectCode(
+      await api(s(), 'Adjust expiry to 30 s from now', 'POST', `/orders/${paid}/expiry-time`, {
+        expiresAt: isoSeconds(s().engine.clock.now() + 30_000),
+      }),
+      'EXPIRY_OUT_OF_RANGE',
+    );
     expectCode(await api(s(), 'Retrieve the payer of an unpaid order', 'GET', `/orders/${paid}/payer`), 'ORDER_NOT_PAID');
     await pay(paid);
     expectCode(await api(s(), 'Retrieve order payer', 'GET', `/orders/${paid}/payer`), 'SUCCESS');
     expectCode(await api(s(), 'Cancel a paid order', 'POST', `/orders/${paid}/cancel`, {reason: 'Too late'}), 'ORDER_ALREADY_PAID');
     const refundNo = number('RFD');
-    expectCode(await api(s(), 'Refund order', 'POST', `/orders/${paid}/refunds`, {merchantRefundNo: refundNo, amount: {value: 100, currency: 'USD'}, reason: 'One item returned'}), 'SUCCESS');
-    expectCode(await api(s(), 'Refund again, another amount', 'POST', `/orders/${paid}/refunds`, {merchantRefundNo: refundNo, amount: {value: 200, currency: 'USD'}, reason: 'One item returned'}), 'IDEMPOTENCY_CONFLICT');
-    expectCode(await api(s(), 'Refund more than is refundable', 'POST', `/orders/${paid}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 5000, currency: 'USD'}}), 'REFUND_AMOUNT_EXCEEDED');
-    expectCode(await api(s(), 'Refund with amount ending 51', 'POST', `/orders/${paid}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 151, currency: 'USD'}}), 'INSUFFICIENT_BALANCE');
+    expectCode(
+      await api(s(), 'Refund order', 'POST', `/orders/${paid}/refunds`, {
+        merchantRefundNo: refundNo,
+        amount: {value: 100, currency: 'USD'},
+        reason: 'One item returned',
+      }),
+      'SUCCESS',
+    );
+    expectCode(
+      await api(s(), 'Refund again, another amount', 'POST', `/orders/${paid}/refunds`, {
+        merchantRefundNo: refundNo,
+        amount: {value: 200, currency: 'USD'},
+        reason: 'One item returned',
+      }),
+      'IDEMPOTENCY_CONFLICT',
+    );
+    expectCode(
+      await api(s(), 'Refund more than is refundable', 'POST', `/orders/${paid}/refunds`, {
+        merchantRefundNo: number('RFD'),
+        amount: {value: 5000, currency: 'USD'},
+      }),
+      'REFUND_AMOUNT_EXCEEDED',
+    );
+    expectCode(
+      await api(s(), 'Refund with amount ending 51', 'POST', `/orders/${paid}/refunds`, {
+        merchantRefundNo: number('RFD'),
+        amount: {value: 151, currency: 'USD'},
+      }),
+      'INSUFFICIENT_BALANCE',
+    );
     expectCode(await api(s(), 'Query refund', 'GET', `/refunds/${refundNo}`), 'SUCCESS');
     expectCode(await api(s(), 'Query an unknown refund', 'GET', `/refunds/${number('NONE')}`), 'REFUND_NOT_FOUND');
     expectCode(await api(s(), 'Query refund page', 'GET', `/refunds?${range(s())}&merchantOrderNo=${paid}`), 'SUCCESS');
 
     const unpaid = number('ORD');
     expectCode(await api(s(), 'Create an order to leave unpaid', 'POST', '/orders', hosted(unpaid)), 'SUCCESS');
-    expectCode(await api(s(), 'Refund an unpaid order', 'POST', `/orders/${unpaid}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 100, currency: 'USD'}}), 'ORDER_NOT_PAID');
+    expectCode(
+      await api(s(), 'Refund an unpaid order', 'POST', `/orders/${unpaid}/refunds`, {
+        merchantRefundNo: number('RFD'),
+        amount: {value: 100, currency: 'USD'},
+      }),
+      'ORDER_NOT_PAID',
+    );
     expectCode(await api(s(), 'Cancel order', 'POST', `/orders/${unpaid}/cancel`, {reason: 'Customer changed their mind'}), 'SUCCESS');
     expectCode(await api(s(), 'Get a cashier URL for a closed order', 'POST', `/orders/${unpaid}/cashier-url`, {}), 'ORDER_CLOSED');
 
@@ -294,66 +409,216 @@ describe('the contract, as Prism sees the sandbox', () => {
     expectCode(await api(s(), 'Create an order with the revoked number', 'POST', '/orders', hosted(blocked)), 'ORDER_CLOSED');
 
     const processing = number('ORD');
-    const qrPay = {merchantOrderNo: processing, amount: {value: 2591, currency: 'USD'}, scene: 'QR_PAY', subject: 'Store 12 basket', payerPaymentCode: '286510000000000001', storeId: 'store-12', terminalId: 'till-03'};
+    const qrPay = {
+      merchantOrderNo: processing,
+      amount: {value: 2591, currency: 'USD'},
+      scene: 'QR_PAY',
+      subject: 'Store 12 basket',
+      payerPaymentCode: '286510000000000001',
+      storeId: 'store-12',
+      terminalId: 'till-03',
+    };
     expectCode(await api(s(), 'Create a QR_PAY order, amount ending 91 (attempt unanswered)', 'POST', '/orders', qrPay), 'SUCCESS');
-    expectCode(await api(s(), 'Cancel an order whose payment is processing', 'POST', `/orders/${processing}/cancel`, {}), 'ORDER_PROCESSING');
+    expectCode(
+      await api(s(), 'Cancel an order whose payment is processing', 'POST', `/orders/${processing}/cancel`, {}),
+      'ORDER_PROCESSING',
+    );
 
     expectCode(await api(s(), 'Create order, amount ending 59', 'POST', '/orders', hosted(number('ORD'), 1059)), 'RISK_REJECTED');
-    expectCode(await api(s(), 'Create order above the sandbox limit', 'POST', '/orders', hosted(number('ORD'), 20_000_000)), 'AMOUNT_LIMIT_EXCEEDED');
-    expectCode(await api(s(), 'Create order in CHF', 'POST', '/orders', {...hosted(number('ORD')), amount: {value: 1000, currency: 'CHF'}}), 'PERMISSION_DENIED');
-    expectCode(await api(s(), 'Create a DIRECT_PAY order with an unknown agreement token', 'POST', '/orders', {merchantOrderNo: number('ORD'), amount: {value: 1000, currency: 'USD'}, scene: 'DIRECT_PAY', subject: 'Subscription', payerAgreementToken: 'agt_UnknownWalletToken000000'}), 'AGREEMENT_INVALID');
+    expectCode(
+      await api(s(), 'Create order above the sandbox limit', 'POST', '/orders', hosted(number('ORD'), 20_000_000)),
+      'AMOUNT_LIMIT_EXCEEDED',
+    );
+    expectCode(
+      await api(s(), 'Create order in CHF', 'POST', '/orders', {...hosted(number('ORD')), amount: {value: 1000, currency: 'CHF'}}),
+      'PERMISSION_DENIED',
+    );
+    expectCode(
+      await api(s(), 'Create a DIRECT_PAY order with an unknown agreement token', 'POST', '/orders', {
+        merchantOrderNo: number('ORD'),
+        amount: {value: 1000, currency: 'USD'},
+        scene: 'DIRECT_PAY',
+        subject: 'Subscription',
+        payerAgreementToken: 'agt_UnknownWalletToken000000',
+      }),
+      'AGREEMENT_INVALID',
+    );
 
     // ---- A chargeback, and events -----------------------------------------------------------------------
     const disputed = number('ORD');
     expectCode(await api(s(), 'Create an order to dispute', 'POST', '/orders', hosted(disputed)), 'SUCCESS');
     await pay(disputed);
     await control(strict, 'POST', '/_sandbox/chargebacks', {clientId: merchant, merchantOrderNo: disputed});
-    expectCode(await api(s(), 'Refund an order with an open chargeback', 'POST', `/orders/${disputed}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 100, currency: 'USD'}}), 'ORDER_DISPUTED');
+    expectCode(
+      await api(s(), 'Refund an order with an open chargeback', 'POST', `/orders/${disputed}/refunds`, {
+        merchantRefundNo: number('RFD'),
+        amount: {value: 100, currency: 'USD'},
+      }),
+      'ORDER_DISPUTED',
+    );
 
     const silent = number('ORD');
     expectCode(await api(s(), 'Create an order without notifyUrl', 'POST', '/orders', hosted(silent)), 'SUCCESS');
     await pay(silent);
     const events = expectCode(await api(s(), 'List events', 'GET', `/events?${range(s())}&eventType=ORDER.PAID&pageSize=100`), 'SUCCESS');
     const eventOf = (merchantOrderNo: string) =>
-      ((events.json.data?.['events'] ?? []) as Array<{notificationId: string; notification: {data: {merchantOrderNo?: string}}}>).find((event) => event.notification.data.merchantOrderNo === merchantOrderNo)?.notificationId;
+      ((events.json.data?.['events'] ?? []) as Array<{notificationId: string; notification: {data: {merchantOrderNo?: string}}}>).find(
+        (event) => event.notification.data.merchantOrderNo === merchantOrderNo,
+      )?.notificationId;
     expectCode(await api(s(), 'Redeliver event', 'POST', `/events/${eventOf(paid)}/redeliver`), 'SUCCESS');
-    expectCode(await api(s(), 'Redeliver an event no URL applies to', 'POST', `/events/${eventOf(silent)}/redeliver`), 'NOTIFY_URL_MISSING');
+    expectCode(
+      await api(s(), 'Redeliver an event no URL applies to', 'POST', `/events/${eventOf(silent)}/redeliver`),
+      'NOTIFY_URL_MISSING',
+    );
     expectCode(await api(s(), 'Redeliver an unknown event', 'POST', '/events/ntf_UnknownUnknownUnknow/redeliver'), 'EVENT_NOT_FOUND');
 
     // ---- Wallet transfers -------------------------------------------------------------------------------
     const transferNo = number('TRF');
-    expectCode(await api(s(), 'Transfer', 'POST', '/transfers', {merchantTransferNo: transferNo, amount: {value: 1000, currency: 'USD'}, payee: {payeeType: 'WALLET_ID', walletId: '880000000001'}, remark: 'Prism tour'}), 'SUCCESS');
-    expectCode(await api(s(), 'Transfer to an unknown wallet', 'POST', '/transfers', {merchantTransferNo: number('TRF'), amount: {value: 1000, currency: 'USD'}, payee: {payeeType: 'WALLET_ID', walletId: '889999999999'}}), 'PAYEE_ACCOUNT_INVALID');
+    expectCode(
+      await api(s(), 'Transfer', 'POST', '/transfers', {
+        merchantTransferNo: transferNo,
+        amount: {value: 1000, currency: 'USD'},
+        payee: {payeeType: 'WALLET_ID', walletId: '880000000001'},
+        remark: 'Prism tour',
+      }),
+      'SUCCESS',
+    );
+    expectCode(
+      await api(s(), 'Transfer to an unknown wallet', 'POST', '/transfers', {
+        merchantTransferNo: number('TRF'),
+        amount: {value: 1000, currency: 'USD'},
+        payee: {payeeType: 'WALLET_ID', walletId: '889999999999'},
+      }),
+      'PAYEE_ACCOUNT_INVALID',
+    );
     expectCode(await api(s(), 'Query transfer', 'GET', `/transfers/${transferNo}`), 'SUCCESS');
     expectCode(await api(s(), 'Query an unknown transfer', 'GET', `/transfers/${number('NONE')}`), 'TRANSFER_NOT_FOUND');
     expectCode(await api(s(), 'List transfers', 'GET', `/transfers?${range(s())}`), 'SUCCESS');
 
     // ---- Bank transfers ---------------------------------------------------------------------------------
     expectCode(await api(s(), 'List countries and currencies', 'GET', '/bank-corridors?country=DE'), 'SUCCESS');
-    expectCode(await api(s(), 'Get IBAN holder name', 'POST', '/bank-transfers/iban-holder-name', {iban: 'DE89370400440532013000'}), 'SUCCESS');
-    expectCode(await api(s(), 'Get IBAN holder name, wrong check digits', 'POST', '/bank-transfers/iban-holder-name', {iban: 'DE89370400440532013001'}), 'IBAN_INVALID');
-    expectCode(await api(s(), 'Get IBAN holder name, a Swiss IBAN', 'POST', '/bank-transfers/iban-holder-name', {iban: 'CH9300762011623852957'}), 'CORRIDOR_NOT_SUPPORTED');
-    const quote = expectCode(await api(s(), 'Calculate rate', 'POST', '/bank-transfers/quotes', {sourceCurrency: 'USD', destinationCountry: 'DE', destinationCurrency: 'EUR', sourceAmount: {value: 100000, currency: 'USD'}}), 'SUCCESS');
-    expectCode(await api(s(), 'Calculate rate below the corridor', 'POST', '/bank-transfers/quotes', {sourceCurrency: 'USD', destinationCountry: 'DE', destinationCurrency: 'EUR', destinationAmount: {value: 50, currency: 'EUR'}}), 'AMOUNT_LIMIT_EXCEEDED');
+    expectCode(
+      await api(s(), 'Get IBAN holder name', 'POST', '/bank-transfers/iban-holder-name', {iban: 'DE89370400440532013000'}),
+      'SUCCESS',
+    );
+    expectCode(
+      await api(s(), 'Get IBAN holder name, wrong check digits', 'POST', '/bank-transfers/iban-holder-name', {
+        iban: 'DE89370400440532013001',
+      }),
+      'IBAN_INVALID',
+    );
+    expectCode(
+      await api(s(), 'Get IBAN holder name, a Swiss IBAN', 'POST', '/bank-transfers/iban-holder-name', {iban: 'CH9300762011623852957'}),
+      'CORRIDOR_NOT_SUPPORTED',
+    );
+    const quote = expectCode(
+      await api(s(), 'Calculate rate', 'POST', '/bank-transfers/quotes', {
+        sourceCurrency: 'USD',
+        destinationCountry: 'DE',
+        destinationCurrency: 'EUR',
+        sourceAmount: {value: 100000, currency: 'USD'},
+      }),
+      'SUCCESS',
+    );
+    expectCode(
+      await api(s(), 'Calculate rate below the corridor', 'POST', '/bank-transfers/quotes', {
+        sourceCurrency: 'USD',
+        destinationCountry: 'DE',
+        destinationCurrency: 'EUR',
+        destinationAmount: {value: 50, currency: 'EUR'},
+      }),
+      'AMOUNT_LIMIT_EXCEEDED',
+    );
     const germany = {name: 'Lena Hartmann', country: 'DE', account: {accountType: 'IBAN', iban: 'DE89370400440532013000'}};
-    const quoted = (quoteId: unknown, value: number) => ({merchantTransferNo: number('BTR'), destinationCurrency: 'EUR', quoteId, amount: {value, currency: 'USD'}, beneficiary: germany, purpose: 'SUPPLIER_PAYMENT'});
-    expectCode(await api(s(), 'Transfer to bank with another amount than quoted', 'POST', '/bank-transfers', quoted(quote.json.data?.['quoteId'], 100_001)), 'QUOTE_MISMATCH');
+    const quoted = (quoteId: unknown, value: number) => ({
+      merchantTransferNo: number('BTR'),
+      destinationCurrency: 'EUR',
+      quoteId,
+      amount: {value, currency: 'USD'},
+      beneficiary: germany,
+      purpose: 'SUPPLIER_PAYMENT',
+    });
+    expectCode(
+      await api(
+        s(),
+        'Transfer to bank with another amount than quoted',
+        'POST',
+        '/bank-transfers',
+        quoted(quote.json.data?.['quoteId'], 100_001),
+      ),
+      'QUOTE_MISMATCH',
+    );
     const bankNo = number('BTR');
-    const britain = {name: 'Oliver Pembridge', country: 'GB', account: {accountType: 'ACCOUNT_NUMBER', accountNumber: '31926819', routingCode: '601613'}};
-    expectCode(await api(s(), 'Transfer to bank', 'POST', '/bank-transfers', {merchantTransferNo: bankNo, destinationCurrency: 'GBP', amount: {value: 180000, currency: 'GBP'}, beneficiary: britain, purpose: 'SALARY', remark: 'June salary'}), 'SUCCESS');
-    expectCode(await api(s(), 'Transfer to bank, another name', 'POST', '/bank-transfers', {merchantTransferNo: number('BTR'), destinationCurrency: 'GBP', amount: {value: 180000, currency: 'GBP'}, beneficiary: {...britain, name: 'Someone Else'}, purpose: 'SALARY'}), 'PAYEE_NAME_MISMATCH');
+    const britain = {
+      name: 'Oliver Pembridge',
+      country: 'GB',
+      account: {accountType: 'ACCOUNT_NUMBER', accountNumber: '31926819', routingCode: '601613'},
+    };
+    expectCode(
+      await api(s(), 'Transfer to bank', 'POST', '/bank-transfers', {
+        merchantTransferNo: bankNo,
+        destinationCurrency: 'GBP',
+        amount: {value: 180000, currency: 'GBP'},
+        beneficiary: britain,
+        purpose: 'SALARY',
+        remark: 'June salary',
+      }),
+      'SUCCESS',
+    );
+    expectCode(
+      await api(s(), 'Transfer to bank, another name', 'POST', '/bank-transfers', {
+        merchantTransferNo: number('BTR'),
+        destinationCurrency: 'GBP',
+        amount: {value: 180000, currency: 'GBP'},
+        beneficiary: {...britain, name: 'Someone Else'},
+        purpose: 'SALARY',
+      }),
+      'PAYEE_NAME_MISMATCH',
+    );
     expectCode(await api(s(), 'Query transfer to bank', 'GET', `/bank-transfers/${bankNo}`), 'SUCCESS');
     expectCode(await api(s(), 'List bank transfers', 'GET', `/bank-transfers?${range(s())}`), 'SUCCESS');
-    const stale = expectCode(await api(s(), 'Calculate rate for a quote to let expire', 'POST', '/bank-transfers/quotes', {sourceCurrency: 'USD', destinationCountry: 'DE', destinationCurrency: 'EUR', sourceAmount: {value: 100000, currency: 'USD'}}), 'SUCCESS');
+    const stale = expectCode(
+      await api(s(), 'Calculate rate for a quote to let expire', 'POST', '/bank-transfers/quotes', {
+        sourceCurrency: 'USD',
+        destinationCountry: 'DE',
+        destinationCurrency: 'EUR',
+        sourceAmount: {value: 100000, currency: 'USD'},
+      }),
+      'SUCCESS',
+    );
     await control(strict, 'POST', '/_sandbox/clock/advance', {seconds: files.spec.sandbox.exchange.quoteValidSeconds + 1});
-    expectCode(await api(s(), 'Transfer to bank with an expired quote', 'POST', '/bank-transfers', quoted(stale.json.data?.['quoteId'], 100_000)), 'QUOTE_EXPIRED');
+    expectCode(
+      await api(s(), 'Transfer to bank with an expired quote', 'POST', '/bank-transfers', quoted(stale.json.data?.['quoteId'], 100_000)),
+      'QUOTE_EXPIRED',
+    );
 
     // ---- Card payouts -----------------------------------------------------------------------------------
-    expectCode(await api(s(), 'Verify card payout eligibility', 'POST', '/card-payouts/eligibility', {cardNumber: '4000000000000002', currency: 'EUR'}), 'SUCCESS');
+    expectCode(
+      await api(s(), 'Verify card payout eligibility', 'POST', '/card-payouts/eligibility', {
+        cardNumber: '4000000000000002',
+        currency: 'EUR',
+      }),
+      'SUCCESS',
+    );
     const cardNo = number('CPO');
     const card = (cardNumber: string) => ({cardNumber, expiryMonth: 12, expiryYear: 2030, holderName: 'Jonas Becker'});
-    expectCode(await api(s(), 'Transfer to bank card', 'POST', '/card-payouts', {merchantTransferNo: cardNo, amount: {value: 15000, currency: 'EUR'}, card: card('4000000000000002'), remark: 'Seller payout'}), 'SUCCESS');
-    expectCode(await api(s(), 'Transfer to a credit card', 'POST', '/card-payouts', {merchantTransferNo: number('CPO'), amount: {value: 15000, currency: 'EUR'}, card: card('5555555555554444')}), 'CARD_NOT_ELIGIBLE');
+    expectCode(
+      await api(s(), 'Transfer to bank card', 'POST', '/card-payouts', {
+        merchantTransferNo: cardNo,
+        amount: {value: 15000, currency: 'EUR'},
+        card: card('4000000000000002'),
+        remark: 'Seller payout',
+      }),
+      'SUCCESS',
+    );
+    expectCode(
+      await api(s(), 'Transfer to a credit card', 'POST', '/card-payouts', {
+        merchantTransferNo: number('CPO'),
+        amount: {value: 15000, currency: 'EUR'},
+        card: card('5555555555554444'),
+      }),
+      'CARD_NOT_ELIGIBLE',
+    );
     expectCode(await api(s(), 'Query bank card transfer', 'GET', `/card-payouts/${cardNo}`), 'SUCCESS');
     expectCode(await api(s(), 'List card payouts', 'GET', `/card-payouts?${range(s())}`), 'SUCCESS');
 
@@ -363,16 +628,39 @@ describe('the contract, as Prism sees the sandbox', () => {
     expectCode(await api(s(), 'Download statement', 'GET', `/statements/${utcDay(now - 2 * 86_400_000)}?currency=USD`), 'SUCCESS');
     expectCode(await api(s(), "Download today's statement", 'GET', `/statements/${utcDay(now)}`), 'STATEMENT_NOT_READY');
     const agreementNo = number('AGR');
-    expectCode(await api(s(), 'Create agreement', 'POST', '/agreements', {merchantAgreementNo: agreementNo, description: 'Monthly coffee', returnUrl: 'https://shop.example.com/account'}), 'SUCCESS');
+    expectCode(
+      await api(s(), 'Create agreement', 'POST', '/agreements', {
+        merchantAgreementNo: agreementNo,
+        description: 'Monthly coffee',
+        returnUrl: 'https://shop.example.com/account',
+      }),
+      'SUCCESS',
+    );
     expectCode(await api(s(), 'Query agreement', 'GET', `/agreements/${agreementNo}`), 'SUCCESS');
     expectCode(await api(s(), 'Cancel agreement', 'POST', `/agreements/${agreementNo}/cancel`, {reason: 'Subscription ended'}), 'SUCCESS');
     expectCode(await api(s(), 'Query an unknown agreement', 'GET', `/agreements/${number('NONE')}`), 'AGREEMENT_NOT_FOUND');
-    expectCode(await api(s(), 'Exchange wallet auth code', 'POST', '/wallet-auth/token', {authCode: 'wac_Sandbox0001AuthCode0'}), 'SUCCESS');
-    expectCode(await api(s(), 'Exchange an unknown auth code', 'POST', '/wallet-auth/token', {authCode: 'wac_UnknownUnknownUnknow'}), 'AUTH_CODE_INVALID');
+    expectCode(
+      await api(s(), 'Exchange wallet auth code', 'POST', '/wallet-auth/token', {authCode: 'wac_Sandbox0001AuthCode0'}),
+      'SUCCESS',
+    );
+    expectCode(
+      await api(s(), 'Exchange an unknown auth code', 'POST', '/wallet-auth/token', {authCode: 'wac_UnknownUnknownUnknow'}),
+      'AUTH_CODE_INVALID',
+    );
 
     // ---- Signing, size and faults -----------------------------------------------------------------------
-    expectCode(await api(s(), 'A signature over another body', 'POST', '/orders', hosted(number('ORD')), {signBody: JSON.stringify(hosted(number('ORD')))}), 'INVALID_SIGNATURE');
-    expectCode(await api(s(), 'A timestamp 10 minutes old', 'GET', '/balances', undefined, {timestamp: isoSeconds(s().engine.clock.now() - 600_000)}), 'TIMESTAMP_OUT_OF_WINDOW');
+    expectCode(
+      await api(s(), 'A signature over another body', 'POST', '/orders', hosted(number('ORD')), {
+        signBody: JSON.stringify(hosted(number('ORD'))),
+      }),
+      'INVALID_SIGNATURE',
+    );
+    expectCode(
+      await api(s(), 'A timestamp 10 minutes old', 'GET', '/balances', undefined, {
+        timestamp: isoSeconds(s().engine.clock.now() - 600_000),
+      }),
+      'TIMESTAMP_OUT_OF_WINDOW',
+    );
     const nonce = randomUUID();
     expectCode(await api(s(), 'Get balance with a fresh nonce', 'GET', '/balances', undefined, {nonce}), 'SUCCESS');
     expectCode(await api(s(), 'Get balance with the same nonce', 'GET', '/balances', undefined, {nonce}), 'NONCE_REUSED');
@@ -386,10 +674,31 @@ describe('the contract, as Prism sees the sandbox', () => {
     // ---- The lenient proxy: a request the contract refuses, and rate limits -----------------------------
     const l = () => lenient;
     // Over every maxLength of the contract (returnUrl takes 2048), so only the lenient proxy forwards it, over 64 KiB.
-    expectCode(await api(l(), 'A Create order body over 64 KiB', 'POST', '/orders', hosted(number('ORD'), 1000, {returnUrl: `https://shop.example.com/${'a'.repeat(70_000)}`})), 'REQUEST_TOO_LARGE');
-    expectCode(await api(l(), 'Create a QR_PAY order without its scene fields', 'POST', '/orders', {merchantOrderNo: number('ORD'), amount: {value: 1000, currency: 'USD'}, scene: 'QR_PAY', subject: 'Store 12 basket'}), 'SCENE_PARAMETERS_MISSING');
+    expectCode(
+      await api(
+        l(),
+        'A Create order body over 64 KiB',
+        'POST',
+        '/orders',
+        hosted(number('ORD'), 1000, {returnUrl: `https://shop.example.com/${'a'.repeat(70_000)}`}),
+      ),
+      'REQUEST_TOO_LARGE',
+    );
+    expectCode(
+      await api(l(), 'Create a QR_PAY order without its scene fields', 'POST', '/orders', {
+        merchantOrderNo: number('ORD'),
+        amount: {value: 1000, currency: 'USD'},
+        scene: 'QR_PAY',
+        subject: 'Store 12 basket',
+      }),
+      'SCENE_PARAMETERS_MISSING',
+    );
     // The statements class allows one call a second: of four at once, at least two fall in the same second.
-    const burst = await Promise.all(Array.from({length: 4}, (_, index) => api(l(), `Download statement, burst ${index + 1}`, 'GET', `/statements/${utcDay(l().engine.clock.now())}`)));
+    const burst = await Promise.all(
+      Array.from({length: 4}, (_, index) =>
+        api(l(), `Download statement, burst ${index + 1}`, 'GET', `/statements/${utcDay(l().engine.clock.now())}`),
+      ),
+    );
     const limited = burst.filter((call) => call.json.code === 'RATE_LIMITED');
     assert.ok(limited.length > 0, `four statement downloads at once: ${burst.map((call) => call.json.code).join(', ')}`);
     for (const call of limited) {
@@ -399,13 +708,27 @@ describe('the contract, as Prism sees the sandbox', () => {
 
     // ---- A year on --------------------------------------------------------------------------------------
     await control(strict, 'POST', '/_sandbox/clock/advance', {seconds: 366 * 86_400});
-    expectCode(await api(s(), 'Refund an order paid 366 days ago', 'POST', `/orders/${paid}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 100, currency: 'USD'}}), 'REFUND_PERIOD_EXPIRED');
+    expectCode(
+      await api(s(), 'Refund an order paid 366 days ago', 'POST', `/orders/${paid}/refunds`, {
+        merchantRefundNo: number('RFD'),
+        amount: {value: 100, currency: 'USD'},
+      }),
+      'REFUND_PERIOD_EXPIRED',
+    );
     t.diagnostic(`tour: ${[...seenCodes.values()].flat().length} calls through Prism in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
   test('saw every result code of x-result-codes and every operation of the contract', () => {
-    assert.deepEqual([...catalogue.keys()].filter((code) => !seenCodes.has(code)), [], 'result codes the tour did not produce');
-    assert.deepEqual(contractOperations.filter((operationId) => !seenOperations.has(operationId)), [], 'operations the tour did not call');
+    assert.deepEqual(
+      [...catalogue.keys()].filter((code) => !seenCodes.has(code)),
+      [],
+      'result codes the tour did not produce',
+    );
+    assert.deepEqual(
+      contractOperations.filter((operationId) => !seenOperations.has(operationId)),
+      [],
+      'operations the tour did not call',
+    );
     assert.equal(contractOperations.length, 32);
     assert.equal(catalogue.size, seenCodes.size);
   });
@@ -422,7 +745,10 @@ describe('the contract, as Prism sees the sandbox', () => {
         [],
         `prism proxy (${name}) printed violations or errors`,
       );
-      assert.ok(lines.some((line) => /Received forward response|upstream call to/i.test(line)), `prism proxy (${name}) forwarded calls`);
+      assert.ok(
+        lines.some((line) => /Received forward response|upstream call to/i.test(line)),
+        `prism proxy (${name}) forwarded calls`,
+      );
     }
   });
 });

@@ -79,8 +79,11 @@ const webhookSchemaOf: ReadonlyMap<string, string> = (() => {
 
 const paidStatuses = ['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'];
 /** Scenes whose payment the shopper makes in the cashier, SDK or wallet (not cash, not inside Create order). */
-const shopperScenes = data.payments.scenes.filter((scene) => scene.attempt === 'PAYER' && !scene.methods.includes('CASH')).map((scene) => scene.scene);
-const machineOfPayout = (transferId: string) => (transferId.startsWith('trf_') ? 'TransferStatus' : transferId.startsWith('btr_') ? 'BankTransferStatus' : 'CardPayoutStatus');
+const shopperScenes = data.payments.scenes
+  .filter((scene) => scene.attempt === 'PAYER' && !scene.methods.includes('CASH'))
+  .map((scene) => scene.scene);
+const machineOfPayout = (transferId: string) =>
+  transferId.startsWith('trf_') ? 'TransferStatus' : transferId.startsWith('btr_') ? 'BankTransferStatus' : 'CardPayoutStatus';
 const kindOfPayout = (transferId: string) => (transferId.startsWith('trf_') ? 'WALLET' : transferId.startsWith('btr_') ? 'BANK' : 'CARD');
 const payoutPath = {WALLET: '/v1/transfers', BANK: '/v1/bank-transfers', CARD: '/v1/card-payouts'} as const;
 
@@ -91,7 +94,8 @@ const operationIdOf = (method: string, target: string) => {
 };
 
 const endingOf = (value: number) => String(value % 100).padStart(2, '0');
-const createOrderRule = (value: number) => data.payments.endings.rules.find((rule) => rule.ending === endingOf(value) && rule.at === 'CREATE_ORDER');
+const createOrderRule = (value: number) =>
+  data.payments.endings.rules.find((rule) => rule.ending === endingOf(value) && rule.at === 'CREATE_ORDER');
 const rejectingEnding = {
   createOrder: data.payments.endings.rules.find((rule) => rule.at === 'CREATE_ORDER' && rule.kind === 'REJECTED'),
   refundOrder: data.refunds.endings.rules.find((rule) => rule.kind === 'REJECTED'),
@@ -108,7 +112,8 @@ const tally = process.env['PBT_STATS'] ? new Map<string, number>() : undefined;
 function statusOfEvent(eventType: string, payload: JsonObject): {field: string; actual: unknown; expected: unknown} {
   const [kind = '', what = ''] = eventType.split('.');
   const status = payload['status'];
-  if (eventType === 'ORDER.PAYMENT_FAILED') return {field: 'lastAttempt.status', actual: (payload['lastAttempt'] as {status?: string} | undefined)?.status, expected: 'FAILED'};
+  if (eventType === 'ORDER.PAYMENT_FAILED')
+    return {field: 'lastAttempt.status', actual: (payload['lastAttempt'] as {status?: string} | undefined)?.status, expected: 'FAILED'};
   if (kind === 'VAM') return {field: 'nothing', actual: undefined, expected: undefined};
   const expected = ({'CHARGEBACK.OPENED': 'OPEN', 'AGREEMENT.AUTHORIZED': 'ACTIVE'} as Record<string, string>)[eventType] ?? what;
   return {field: 'status', actual: status, expected};
@@ -131,7 +136,12 @@ const valueOf = (object: JsonObject, field: string) => (object[field] as {value:
 /** The same JSON value with every object's members in reverse order. */
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([key, member]) => [key, reversed(member)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([key, member]) => [key, reversed(member)]),
+    );
   return value;
 }
 
@@ -167,7 +177,14 @@ interface Delivery {
 
 type Observed = {readonly machine: string; readonly status: string};
 
-const namespaceOf: Record<WriteOp, Namespace> = {createOrder: 'order', refundOrder: 'refund', transfer: 'transfer', transferToBank: 'transfer', transferToBankCard: 'transfer', createAgreement: 'agreement'};
+const namespaceOf: Record<WriteOp, Namespace> = {
+  createOrder: 'order',
+  refundOrder: 'refund',
+  transfer: 'transfer',
+  transferToBank: 'transfer',
+  transferToBankCard: 'transfer',
+  createAgreement: 'agreement',
+};
 
 class World {
   readonly trace: string[] = [];
@@ -258,7 +275,15 @@ class World {
   /** Everything the API can observe, to tell whether a call changed anything. */
   private fingerprint(): string {
     const snapshot = this.snapshot;
-    return json([snapshot.orders, snapshot.refunds, snapshot.payouts, snapshot.agreements, snapshot.chargebacks, snapshot.events.length, this.engine.ledger(clientId).length]);
+    return json([
+      snapshot.orders,
+      snapshot.refunds,
+      snapshot.payouts,
+      snapshot.agreements,
+      snapshot.chargebacks,
+      snapshot.events.length,
+      this.engine.ledger(clientId).length,
+    ]);
   }
 
   private log(line: string): void {
@@ -266,7 +291,11 @@ class World {
     if (tally) {
       const outcome = / -> (.*)$/.exec(line);
       if (outcome) {
-        const what = `${line.replace(/\/[A-Z]{3}-[0-9a-z-]+/g, '/{no}').replace(/ [{"].*$| -> .*$/, '').replace(/ (ORD|RFD|TRF|AGR|BTR|CPO)-\S+| cbk_\S+| https\S+| \d+.*$/g, '').replace(/ntf_[A-Za-z0-9]+/, '{id}')} -> ${outcome[1]}`;
+        const what = `${line
+          .replace(/\/[A-Z]{3}-[0-9a-z-]+/g, '/{no}')
+          .replace(/ [{"].*$| -> .*$/, '')
+          .replace(/ (ORD|RFD|TRF|AGR|BTR|CPO)-\S+| cbk_\S+| https\S+| \d+.*$/g, '')
+          .replace(/ntf_[A-Za-z0-9]+/, '{id}')} -> ${outcome[1]}`;
         tally.set(what, (tally.get(what) ?? 0) + 1);
       }
     }
@@ -280,13 +309,27 @@ class World {
     this.lastHold = undefined;
     const result = await this.client.call(method, target, body);
     const code = result.json.code;
-    this.log(`${method} ${target}${body === undefined ? '' : ` ${typeof body === 'string' ? body : json(body)}`} -> ${code}${result.json.data && typeof result.json.data['status'] === 'string' ? ` ${result.json.data['status']}` : ''}`);
-    check(result.problems.length === 0, 'P6 response signed and as the contract says', () => `${method} ${target} answered ${result.status} ${result.body}:\n    ${result.problems.join('\n    ')}`);
+    this.log(
+      `${method} ${target}${body === undefined ? '' : ` ${typeof body === 'string' ? body : json(body)}`} -> ${code}${result.json.data && typeof result.json.data['status'] === 'string' ? ` ${result.json.data['status']}` : ''}`,
+    );
+    check(
+      result.problems.length === 0,
+      'P6 response signed and as the contract says',
+      () => `${method} ${target} answered ${result.status} ${result.body}:\n    ${result.problems.join('\n    ')}`,
+    );
     this.checkFault(method, target, code, result.json.message);
     const known = spec.resultCodes[code];
-    check(known?.httpStatus === result.status, 'P6 response signed and as the contract says', `${method} ${target}: ${code} with HTTP ${result.status}, the catalogue says ${known?.httpStatus ?? 'nothing'}`);
+    check(
+      known?.httpStatus === result.status,
+      'P6 response signed and as the contract says',
+      `${method} ${target}: ${code} with HTTP ${result.status}, the catalogue says ${known?.httpStatus ?? 'nothing'}`,
+    );
     if ((code !== 'SUCCESS' && code !== 'INTERNAL_ERROR') || method === 'GET') {
-      check(before === this.fingerprint(), 'P5 a rejected request changes nothing', () => `${method} ${target} ${json(body)} answered ${code} but changed the sandbox's state`);
+      check(
+        before === this.fingerprint(),
+        'P5 a rejected request changes nothing',
+        () => `${method} ${target} ${json(body)} answered ${code} but changed the sandbox's state`,
+      );
     }
     return {...result, holdSeconds: this.lastHold};
   }
@@ -309,8 +352,16 @@ class World {
       );
       this.faults.splice(index, 1);
     } else if (pending) {
-      check(pending.resultCode !== 'SYSTEM_BUSY', P6, `${method} ${target} answered ${code}: the SYSTEM_BUSY fault set for ${operationId} should have answered it`);
-      check(code !== 'SUCCESS', P6, `${method} ${target} answered SUCCESS: the INTERNAL_ERROR fault set for ${operationId} should have answered it`);
+      check(
+        pending.resultCode !== 'SYSTEM_BUSY',
+        P6,
+        `${method} ${target} answered ${code}: the SYSTEM_BUSY fault set for ${operationId} should have answered it`,
+      );
+      check(
+        code !== 'SUCCESS',
+        P6,
+        `${method} ${target} answered SUCCESS: the INTERNAL_ERROR fault set for ${operationId} should have answered it`,
+      );
     }
   }
 
@@ -320,7 +371,8 @@ class World {
   }
 
   private idOf(op: WriteOp, object: JsonObject | undefined): string {
-    const field = op === 'createOrder' ? 'orderId' : op === 'refundOrder' ? 'refundId' : op === 'createAgreement' ? 'agreementId' : 'transferId';
+    const field =
+      op === 'createOrder' ? 'orderId' : op === 'refundOrder' ? 'refundId' : op === 'createAgreement' ? 'agreementId' : 'transferId';
     return String(object?.[field] ?? '');
   }
 
@@ -342,7 +394,17 @@ class World {
   /** An idempotent write (P5): replay, conflict or a fresh evaluation, by what this number was accepted with. */
   private async write(op: WriteOp, target: string, body: JsonObject, quoted = false, raw?: string): Promise<CallResult> {
     const namespace = namespaceOf[op];
-    const number = String(body[namespace === 'order' ? 'merchantOrderNo' : namespace === 'refund' ? 'merchantRefundNo' : namespace === 'agreement' ? 'merchantAgreementNo' : 'merchantTransferNo']);
+    const number = String(
+      body[
+        namespace === 'order'
+          ? 'merchantOrderNo'
+          : namespace === 'refund'
+            ? 'merchantRefundNo'
+            : namespace === 'agreement'
+              ? 'merchantAgreementNo'
+              : 'merchantTransferNo'
+      ],
+    );
     const key = `${namespace}/${number}`;
     const prior = this.accepted.get(key);
     const before = this.fingerprint();
@@ -353,30 +415,69 @@ class World {
     if (prior) {
       const same = prior.op === op && prior.target === target && isDeepStrictEqual(prior.body, body);
       if (code === 'SYSTEM_BUSY' || code === 'INTERNAL_ERROR') {
-        check(before === this.fingerprint(), P5, `a ${code} fault answered a ${same ? 'replay' : 'conflicting request'} of ${number}, which changed the state`);
+        check(
+          before === this.fingerprint(),
+          P5,
+          `a ${code} fault answered a ${same ? 'replay' : 'conflicting request'} of ${number}, which changed the state`,
+        );
       } else if (same) {
         check(code === 'SUCCESS', P5, `${op} ${number} with the body it was accepted with answered ${code}, not a replay`);
         check(replayed === 'true', P5, `the replay of ${op} ${number} has Idempotent-Replayed ${String(replayed)}`);
         const object = this.objectOf(op, result.json.data);
-        check(this.idOf(op, object) === prior.id, P5, `the replay of ${number} returned ${this.idOf(op, object)}, the first answer ${prior.id}`);
-        check(isDeepStrictEqual(object, clone(this.stored(namespace, number))), P5, () => `the replay of ${number} is not the object's current state:\n    replay ${json(object)}\n    stored ${json(this.stored(namespace, number))}`);
+        check(
+          this.idOf(op, object) === prior.id,
+          P5,
+          `the replay of ${number} returned ${this.idOf(op, object)}, the first answer ${prior.id}`,
+        );
+        check(
+          isDeepStrictEqual(object, clone(this.stored(namespace, number))),
+          P5,
+          () =>
+            `the replay of ${number} is not the object's current state:\n    replay ${json(object)}\n    stored ${json(this.stored(namespace, number))}`,
+        );
         if (op === 'createOrder' && prior.nextAction !== undefined) {
-          check(isDeepStrictEqual(result.json.data?.['nextAction'], prior.nextAction), P5, `the replay of ${number} returned another nextAction than the first answer`);
+          check(
+            isDeepStrictEqual(result.json.data?.['nextAction'], prior.nextAction),
+            P5,
+            `the replay of ${number} returned another nextAction than the first answer`,
+          );
         }
         check(before === this.fingerprint(), P5, `the replay of ${number} changed the state`);
       } else {
-        check(code === 'IDEMPOTENCY_CONFLICT', P5, () => `${op} ${number} with a different body (or kind, or order) than the accepted ${prior.op} answered ${code}`);
+        check(
+          code === 'IDEMPOTENCY_CONFLICT',
+          P5,
+          () => `${op} ${number} with a different body (or kind, or order) than the accepted ${prior.op} answered ${code}`,
+        );
         check(replayed === undefined, P5, `a conflict on ${number} carries Idempotent-Replayed`);
       }
     } else {
-      check(code !== 'IDEMPOTENCY_CONFLICT', P5, `${op} ${number} answered IDEMPOTENCY_CONFLICT, but no request with this number was ever accepted`);
-      check(replayed === undefined, P5, `${op} ${number} answered with Idempotent-Replayed ${String(replayed)}, but the number was never accepted`);
+      check(
+        code !== 'IDEMPOTENCY_CONFLICT',
+        P5,
+        `${op} ${number} answered IDEMPOTENCY_CONFLICT, but no request with this number was ever accepted`,
+      );
+      check(
+        replayed === undefined,
+        P5,
+        `${op} ${number} answered with Idempotent-Replayed ${String(replayed)}, but the number was never accepted`,
+      );
       if (code === 'SUCCESS') {
         const object = this.objectOf(op, result.json.data);
         const stored = this.stored(namespace, number);
         check(stored !== undefined, P5, `${op} ${number} answered SUCCESS but nothing is stored under the number`);
-        check(isDeepStrictEqual(object, clone(stored)), P5, () => `${op} ${number} answered another object than it stored:\n    answer ${json(object)}\n    stored ${json(stored)}`);
-        this.accepted.set(key, {op, target, body, id: this.idOf(op, object), ...(op === 'createOrder' ? {nextAction: result.json.data?.['nextAction']} : {})});
+        check(
+          isDeepStrictEqual(object, clone(stored)),
+          P5,
+          () => `${op} ${number} answered another object than it stored:\n    answer ${json(object)}\n    stored ${json(stored)}`,
+        );
+        this.accepted.set(key, {
+          op,
+          target,
+          body,
+          id: this.idOf(op, object),
+          ...(op === 'createOrder' ? {nextAction: result.json.data?.['nextAction']} : {}),
+        });
       } else if (code === 'INTERNAL_ERROR') {
         // The call was carried out (sandbox.yaml faults): the number is taken, the identical request replays it.
         const stored = this.stored(namespace, number);
@@ -400,8 +501,18 @@ class World {
         const no = this.resolveOrder(step.order);
         const result = await this.api('GET', `/v1/orders/${no}`);
         const stored = this.order(no);
-        if (stored) check(result.json.code === 'SUCCESS' && isDeepStrictEqual(result.json.data, clone(stored)), 'P5 idempotency', `Retrieve order ${no} does not return the stored order`);
-        else check(result.json.code === 'ORDER_NOT_FOUND', 'P5 a rejected request changes nothing', `Retrieve order ${no}, which does not exist, answered ${result.json.code}`);
+        if (stored)
+          check(
+            result.json.code === 'SUCCESS' && isDeepStrictEqual(result.json.data, clone(stored)),
+            'P5 idempotency',
+            `Retrieve order ${no} does not return the stored order`,
+          );
+        else
+          check(
+            result.json.code === 'ORDER_NOT_FOUND',
+            'P5 a rejected request changes nothing',
+            `Retrieve order ${no}, which does not exist, answered ${result.json.code}`,
+          );
         break;
       }
       case 'query':
@@ -410,7 +521,12 @@ class World {
       case 'cancel': {
         const no = this.resolveOrder(step.order, (order) => order['status'] === 'PENDING' || order['status'] === 'PROCESSING');
         const result = await this.api('POST', `/v1/orders/${no}/cancel`, {});
-        if (result.json.code === 'SUCCESS') check(result.json.data?.['status'] === 'CLOSED', 'P4 state machine', `Cancel order ${no} answered SUCCESS with the order ${String(result.json.data?.['status'])}`);
+        if (result.json.code === 'SUCCESS')
+          check(
+            result.json.data?.['status'] === 'CLOSED',
+            'P4 state machine',
+            `Cancel order ${no} answered SUCCESS with the order ${String(result.json.data?.['status'])}`,
+          );
         break;
       }
       case 'revoke': {
@@ -426,10 +542,18 @@ class World {
         break;
       case 'transfer': {
         const wallet = data.wallets.find((candidate) => candidate.phone === step.payee);
-        const payee: JsonObject = step.byWalletId ? {payeeType: 'WALLET_ID', walletId: wallet?.walletId ?? unknown.walletId} : {payeeType: 'PHONE', phoneNumber: step.payee};
+        const payee: JsonObject = step.byWalletId
+          ? {payeeType: 'WALLET_ID', walletId: wallet?.walletId ?? unknown.walletId}
+          : {payeeType: 'PHONE', phoneNumber: step.payee};
         const no = this.next('TRF');
         this.transferNos.push(no);
-        await this.write('transfer', payoutPath.WALLET, {merchantTransferNo: no, amount: {value: step.amount, currency: step.currency}, payee, remark: 'Property test', ...(step.notifyUrl ? {notifyUrl: step.notifyUrl} : {})});
+        await this.write('transfer', payoutPath.WALLET, {
+          merchantTransferNo: no,
+          amount: {value: step.amount, currency: step.currency},
+          payee,
+          remark: 'Property test',
+          ...(step.notifyUrl ? {notifyUrl: step.notifyUrl} : {}),
+        });
         break;
       }
       case 'bankTransfer':
@@ -438,16 +562,26 @@ class World {
       case 'cardPayout': {
         const no = this.next('CPO');
         this.transferNos.push(no);
-        await this.write('transferToBankCard', payoutPath.CARD, {merchantTransferNo: no, amount: {value: step.amount, currency: step.currency}, card: {cardNumber: step.card, expiryMonth: 12, expiryYear: 2028, holderName: 'Jonas Becker'}, ...(step.notifyUrl ? {notifyUrl: step.notifyUrl} : {})});
+        await this.write('transferToBankCard', payoutPath.CARD, {
+          merchantTransferNo: no,
+          amount: {value: step.amount, currency: step.currency},
+          card: {cardNumber: step.card, expiryMonth: 12, expiryYear: 2028, holderName: 'Jonas Becker'},
+          ...(step.notifyUrl ? {notifyUrl: step.notifyUrl} : {}),
+        });
         break;
       }
       case 'replay':
         await this.replay(step);
         break;
       case 'pay': {
-        const no = this.resolveOrder(step.order, (order) => order['status'] === 'PENDING' && shopperScenes.includes(String(order['scene'])));
+        const no = this.resolveOrder(
+          step.order,
+          (order) => order['status'] === 'PENDING' && shopperScenes.includes(String(order['scene'])),
+        );
         const order = this.order(no);
-        const methods = step.anyMethod ? ['WALLET', 'CARD', 'BANK_TRANSFER'] : (data.payments.scenes.find((scene) => scene.scene === order?.['scene'])?.methods ?? ['WALLET']);
+        const methods = step.anyMethod
+          ? ['WALLET', 'CARD', 'BANK_TRANSFER']
+          : (data.payments.scenes.find((scene) => scene.scene === order?.['scene'])?.methods ?? ['WALLET']);
         const method = methods[step.method % methods.length];
         const phone = step.phone ?? this.everydayWallet(order);
         const choice =
@@ -455,7 +589,11 @@ class World {
             ? ({method: 'CARD', cardNumber: step.card} as const)
             : method === 'BANK_TRANSFER'
               ? ({method: 'BANK_TRANSFER'} as const)
-              : ({method: 'WALLET', phone, pin: step.wrongPin ? '000000' : (data.wallets.find((wallet) => wallet.phone === phone)?.pin ?? '123456')} as const);
+              : ({
+                  method: 'WALLET',
+                  phone,
+                  pin: step.wrongPin ? '000000' : (data.wallets.find((wallet) => wallet.phone === phone)?.pin ?? '123456'),
+                } as const);
         await this.action(`shopper.pay ${no} ${json(choice)}`, () => this.engine.shopper.pay(clientId, no, choice));
         break;
       }
@@ -484,23 +622,41 @@ class World {
         const no = this.resolveOrder(step.order, (order) => order['status'] === 'PAID' || order['status'] === 'PARTIALLY_REFUNDED');
         const refundable = valueOf(this.order(no) ?? {}, 'refundableAmount') ?? 0;
         const amount = step.share === 'all' ? undefined : step.share === 'part' ? Math.max(1, Math.floor(refundable / 2)) : refundable + 1;
-        await this.action(`control.openChargeback ${no} ${step.reasonCode} ${String(amount)}`, () => this.engine.control.openChargeback(clientId, no, step.reasonCode, amount));
+        await this.action(`control.openChargeback ${no} ${step.reasonCode} ${String(amount)}`, () =>
+          this.engine.control.openChargeback(clientId, no, step.reasonCode, amount),
+        );
         break;
       }
       case 'resolveChargeback': {
-        const id = step.chargeback >= missingRef ? 'cbk_NoSuchChargeback00' : String(this.newest(this.snapshot.chargebacks, step.chargeback, (chargeback) => chargeback['status'] === 'OPEN')?.['chargebackId'] ?? 'cbk_NoSuchChargeback00');
-        await this.action(`control.resolveChargeback ${id} ${step.resolution}`, () => this.engine.control.resolveChargeback(clientId, id, step.resolution));
+        const id =
+          step.chargeback >= missingRef
+            ? 'cbk_NoSuchChargeback00'
+            : String(
+                this.newest(this.snapshot.chargebacks, step.chargeback, (chargeback) => chargeback['status'] === 'OPEN')?.[
+                  'chargebackId'
+                ] ?? 'cbk_NoSuchChargeback00',
+              );
+        await this.action(`control.resolveChargeback ${id} ${step.resolution}`, () =>
+          this.engine.control.resolveChargeback(clientId, id, step.resolution),
+        );
         break;
       }
       case 'createAgreement': {
         const no = this.next('AGR');
         this.agreementNos.push(no);
-        await this.write('createAgreement', '/v1/agreements', {merchantAgreementNo: no, description: 'Monthly plan', returnUrl: 'https://shop.example.com/agreements/return', ...(step.notifyUrl ? {notifyUrl: step.notifyUrl} : {})});
+        await this.write('createAgreement', '/v1/agreements', {
+          merchantAgreementNo: no,
+          description: 'Monthly plan',
+          returnUrl: 'https://shop.example.com/agreements/return',
+          ...(step.notifyUrl ? {notifyUrl: step.notifyUrl} : {}),
+        });
         break;
       }
       case 'authorizeAgreement': {
         const no = this.resolveAgreement(step.agreement, 'PENDING_AUTHORIZATION');
-        await this.action(`shopper.authorizeAgreement ${no} ${step.phone} ${String(step.approve)}`, () => this.engine.shopper.authorizeAgreement(clientId, no, step.phone, step.approve));
+        await this.action(`shopper.authorizeAgreement ${no} ${step.phone} ${String(step.approve)}`, () =>
+          this.engine.shopper.authorizeAgreement(clientId, no, step.phone, step.approve),
+        );
         break;
       }
       case 'cancelAgreement': {
@@ -510,7 +666,10 @@ class World {
       }
       case 'topUp': {
         const account = data.virtualAccounts.accounts[0];
-        if (account) await this.action(`control.topUpVirtualAccount ${account.iban} ${step.amount}`, () => this.engine.control.topUpVirtualAccount(clientId, account.iban, step.amount));
+        if (account)
+          await this.action(`control.topUpVirtualAccount ${account.iban} ${step.amount}`, () =>
+            this.engine.control.topUpVirtualAccount(clientId, account.iban, step.amount),
+          );
         break;
       }
       case 'fault': {
@@ -523,12 +682,20 @@ class World {
         const no = this.resolveOrder(step.order, (order) => order['status'] === 'PENDING' || order['status'] === 'PROCESSING');
         const expiresAt = isoSeconds(this.engine.clock.now() + step.seconds * 1000);
         const result = await this.api('POST', `/v1/orders/${no}/expiry-time`, {expiresAt});
-        if (result.json.code === 'SUCCESS') check(result.json.data?.['expiresAt'] === expiresAt, 'P5 idempotency', `Adjust order expiry time of ${no} to ${expiresAt} answered ${String(result.json.data?.['expiresAt'])}`);
+        if (result.json.code === 'SUCCESS')
+          check(
+            result.json.data?.['expiresAt'] === expiresAt,
+            'P5 idempotency',
+            `Adjust order expiry time of ${no} to ${expiresAt} answered ${String(result.json.data?.['expiresAt'])}`,
+          );
         break;
       }
       case 'redeliver': {
         const events = this.snapshot.events.map((record) => record.event as unknown as JsonObject);
-        const id = step.event >= missingRef ? 'ntf_NoSuchNotification00' : String(this.newest(events, step.event, () => true)?.['notificationId'] ?? 'ntf_NoSuchNotification00');
+        const id =
+          step.event >= missingRef
+            ? 'ntf_NoSuchNotification00'
+            : String(this.newest(events, step.event, () => true)?.['notificationId'] ?? 'ntf_NoSuchNotification00');
         await this.api('POST', `/v1/events/${id}/redeliver`);
         break;
       }
@@ -549,7 +716,9 @@ class World {
 
   private resolveAgreement(ref: number, status: string): string {
     if (ref >= missingRef) return 'AGR-none-000';
-    return String(this.newest(this.snapshot.agreements, ref, (agreement) => agreement['status'] === status)?.['merchantAgreementNo'] ?? 'AGR-none-000');
+    return String(
+      this.newest(this.snapshot.agreements, ref, (agreement) => agreement['status'] === status)?.['merchantAgreementNo'] ?? 'AGR-none-000',
+    );
   }
 
   /** The everyday test wallet of the order's currency (sandbox.yaml wallets: the first ACTIVE one). */
@@ -563,7 +732,12 @@ class World {
     const before = this.fingerprint();
     const result = await act();
     this.log(`${label} -> ${result.ok ? 'ok' : String(result.code)}`);
-    if (!result.ok) check(before === this.fingerprint(), 'P5 a rejected request changes nothing', `${label} was refused with ${String(result.code)} but changed the sandbox's state`);
+    if (!result.ok)
+      check(
+        before === this.fingerprint(),
+        'P5 a rejected request changes nothing',
+        `${label} was refused with ${String(result.code)} but changed the sandbox's state`,
+      );
   }
 
   private sceneFields(scene: string, payer: number): JsonObject {
@@ -577,19 +751,28 @@ class World {
       case 'DYNAMIC_QR':
         return {qrExpiresInSeconds: 300};
       case 'JSAPI':
-        return {walletAppId: 'wa_Sandbox001', payerWalletUserId: data.walletAuthCodes.codes[payer % data.walletAuthCodes.codes.length]?.userId ?? 'wu_Sandbox001'};
+        return {
+          walletAppId: 'wa_Sandbox001',
+          payerWalletUserId: data.walletAuthCodes.codes[payer % data.walletAuthCodes.codes.length]?.userId ?? 'wu_Sandbox001',
+        };
       case 'EWALLET':
         return {returnUrl: 'https://shop.example.com/return', terminalType: 'WEB'};
       case 'CASH_TOP_UP':
         return {payerPhoneNumber: '+10000000001'};
       case 'DIRECT_PAY': {
         // Tokens issued by agreements authorised in this session first (newest first), then the fixed ones.
-        const issued = this.snapshot.agreements.map((agreement) => agreement['payerAgreementToken']).filter((token): token is string => typeof token === 'string');
+        const issued = this.snapshot.agreements
+          .map((agreement) => agreement['payerAgreementToken'])
+          .filter((token): token is string => typeof token === 'string');
         const tokens = [...issued.reverse(), ...data.agreementTokens.tokens.map((token) => token.token), unknown.agreementToken];
         return {payerAgreementToken: tokens[payer % tokens.length] ?? unknown.agreementToken};
       }
       case 'QR_PAY':
-        return {payerPaymentCode: fixtures.paymentCodes[payer % fixtures.paymentCodes.length] ?? unknown.paymentCode, storeId: 'store-1', terminalId: 'till-1'};
+        return {
+          payerPaymentCode: fixtures.paymentCodes[payer % fixtures.paymentCodes.length] ?? unknown.paymentCode,
+          storeId: 'store-1',
+          terminalId: 'till-1',
+        };
       default:
         return {};
     }
@@ -612,7 +795,18 @@ class World {
     if (step.thenPay !== undefined && result.json.code === 'SUCCESS' && shopperScenes.includes(step.scene)) {
       await this.runDue();
       await this.checkAll();
-      await this.run({op: 'pay', order: 0, method: step.thenPay, anyMethod: false, phone: undefined, wrongPin: false, card: fixtures.paymentCards[0] ?? unknown.card}, '  then');
+      await this.run(
+        {
+          op: 'pay',
+          order: 0,
+          method: step.thenPay,
+          anyMethod: false,
+          phone: undefined,
+          wrongPin: false,
+          card: fixtures.paymentCards[0] ?? unknown.card,
+        },
+        '  then',
+      );
       return;
     }
   }
@@ -626,11 +820,25 @@ class World {
     const P8 = 'P8 Create order ending rules first (sandbox.yaml payments.precedence)';
     // Checks before the ending rules: the number, the currency, the amount limit.
     const currency = (body['amount'] as {currency: string}).currency;
-    if (amount.value > data.limits.maxAmount || this.tombstones.has(String(body['merchantOrderNo'])) || !data.merchant.balances.some((balance) => balance.currency === currency)) return;
-    if (rule?.kind === 'REJECTED') check(code === rule.resultCode, P8, `Create order ${String(body['merchantOrderNo'])} (${String(body['scene'])}) for ${amount.value} answered ${code}, the ending ${rule.ending} rule says ${String(rule.resultCode)}`);
+    if (
+      amount.value > data.limits.maxAmount ||
+      this.tombstones.has(String(body['merchantOrderNo'])) ||
+      !data.merchant.balances.some((balance) => balance.currency === currency)
+    )
+      return;
+    if (rule?.kind === 'REJECTED')
+      check(
+        code === rule.resultCode,
+        P8,
+        `Create order ${String(body['merchantOrderNo'])} (${String(body['scene'])}) for ${amount.value} answered ${code}, the ending ${rule.ending} rule says ${String(rule.resultCode)}`,
+      );
     if (code === 'SUCCESS') {
       const expected = rule?.kind === 'DELAYED' ? rule.responseDelaySeconds : undefined;
-      check(result.holdSeconds === expected, P8, `Create order ${String(body['merchantOrderNo'])} (${String(body['scene'])}, ${json(body['payerAgreementToken'] ?? body['payerPaymentCode'] ?? null)}) for ${amount.value}: response held ${String(result.holdSeconds)} s, the ending ${endingOf(amount.value)} rule says ${String(expected)}`);
+      check(
+        result.holdSeconds === expected,
+        P8,
+        `Create order ${String(body['merchantOrderNo'])} (${String(body['scene'])}, ${json(body['payerAgreementToken'] ?? body['payerPaymentCode'] ?? null)}) for ${amount.value}: response held ${String(result.holdSeconds)} s, the ending ${endingOf(amount.value)} rule says ${String(expected)}`,
+      );
     }
   }
 
@@ -655,10 +863,17 @@ class World {
     const country = account?.country ?? 'GB';
     const destinationCurrency = account?.currency ?? 'GBP';
     const local = account === undefined || (step.accountNumber && account.accountNumber !== undefined);
-    const bankAccount: JsonObject = local ? {accountType: 'ACCOUNT_NUMBER', accountNumber: account?.accountNumber ?? '12345678', routingCode: account?.routingCode ?? '000000'} : {accountType: 'IBAN', iban: account.iban};
+    const bankAccount: JsonObject = local
+      ? {accountType: 'ACCOUNT_NUMBER', accountNumber: account?.accountNumber ?? '12345678', routingCode: account?.routingCode ?? '000000'}
+      : {accountType: 'IBAN', iban: account.iban};
     let quoteId: string | undefined;
     if (step.source !== destinationCurrency) {
-      const quote = await this.api('POST', '/v1/bank-transfers/quotes', {sourceCurrency: step.source, destinationCountry: country, destinationCurrency, sourceAmount: {value: step.amount, currency: step.source}});
+      const quote = await this.api('POST', '/v1/bank-transfers/quotes', {
+        sourceCurrency: step.source,
+        destinationCountry: country,
+        destinationCurrency,
+        sourceAmount: {value: step.amount, currency: step.source},
+      });
       if (quote.json.code === 'SUCCESS') quoteId = String(quote.json.data?.['quoteId']);
     }
     const no = this.next('BTR');
@@ -683,24 +898,41 @@ class World {
     const P5 = 'P5 idempotency';
     if (step.what === 'balance') {
       const result = await this.api('GET', '/v1/balances');
-      const balances = (result.json.data?.['balances'] ?? []) as Array<{currency: string; available: {value: number}; pending: {value: number}; frozen: {value: number}}>;
+      const balances = (result.json.data?.['balances'] ?? []) as Array<{
+        currency: string;
+        available: {value: number};
+        pending: {value: number};
+        frozen: {value: number};
+      }>;
       const engine = this.engine.balances(clientId);
       for (const balance of balances) {
         const expected = engine.get(balance.currency);
         check(
-          expected && expected.available === balance.available.value && expected.pending === balance.pending.value && expected.frozen === balance.frozen.value,
+          expected &&
+            expected.available === balance.available.value &&
+            expected.pending === balance.pending.value &&
+            expected.frozen === balance.frozen.value,
           'P1 money is conserved',
           `Get balance says ${json(balance)}, balances() ${json(expected)}`,
         );
       }
-      check(balances.length === engine.size, 'P1 money is conserved', `Get balance lists ${balances.length} currencies, balances() ${engine.size}`);
+      check(
+        balances.length === engine.size,
+        'P1 money is conserved',
+        `Get balance lists ${balances.length} currencies, balances() ${engine.size}`,
+      );
       return;
     }
     if (step.what === 'refund') {
       const no = this.pick(this.refundNos, step.index) ?? 'RFD-none-000';
       const result = await this.api('GET', `/v1/refunds/${no}`);
       const stored = this.stored('refund', no);
-      if (stored) check(result.json.code === 'SUCCESS' && isDeepStrictEqual(result.json.data, clone(stored)), P5, `Query refund ${no} does not return the stored refund: ${result.body}`);
+      if (stored)
+        check(
+          result.json.code === 'SUCCESS' && isDeepStrictEqual(result.json.data, clone(stored)),
+          P5,
+          `Query refund ${no} does not return the stored refund: ${result.body}`,
+        );
       else check(result.json.code === 'REFUND_NOT_FOUND', P5, `Query refund ${no}, which does not exist, answered ${result.json.code}`);
       return;
     }
@@ -708,17 +940,31 @@ class World {
       const no = this.pick(this.agreementNos, step.index) ?? 'AGR-none-000';
       const result = await this.api('GET', `/v1/agreements/${no}`);
       const stored = this.stored('agreement', no);
-      if (stored) check(result.json.code === 'SUCCESS' && isDeepStrictEqual(result.json.data, clone(stored)), P5, `Query agreement ${no} does not return the stored agreement`);
-      else check(result.json.code === 'AGREEMENT_NOT_FOUND', P5, `Query agreement ${no}, which does not exist, answered ${result.json.code}`);
+      if (stored)
+        check(
+          result.json.code === 'SUCCESS' && isDeepStrictEqual(result.json.data, clone(stored)),
+          P5,
+          `Query agreement ${no} does not return the stored agreement`,
+        );
+      else
+        check(result.json.code === 'AGREEMENT_NOT_FOUND', P5, `Query agreement ${no}, which does not exist, answered ${result.json.code}`);
       return;
     }
     const no = this.pick(this.transferNos, step.index) ?? 'TRF-none-000';
     const result = await this.api('GET', `${payoutPath[step.kind]}/${no}`);
     const stored = this.stored('transfer', no);
     if (stored && kindOfPayout(String(stored['transferId'])) === step.kind) {
-      check(result.json.code === 'SUCCESS' && isDeepStrictEqual(result.json.data, clone(stored)), P5, `Query ${step.kind} payout ${no} does not return the stored payout`);
+      check(
+        result.json.code === 'SUCCESS' && isDeepStrictEqual(result.json.data, clone(stored)),
+        P5,
+        `Query ${step.kind} payout ${no} does not return the stored payout`,
+      );
     } else {
-      check(result.json.code === 'TRANSFER_NOT_FOUND', P5, `Query ${step.kind} payout ${no} (${stored ? `a ${kindOfPayout(String(stored['transferId']))} payout` : 'none'}) answered ${result.json.code}`);
+      check(
+        result.json.code === 'TRANSFER_NOT_FOUND',
+        P5,
+        `Query ${step.kind} payout ${no} (${stored ? `a ${kindOfPayout(String(stored['transferId']))} payout` : 'none'}) answered ${result.json.code}`,
+      );
     }
   }
 
@@ -744,8 +990,18 @@ class World {
         if (original.namespace === 'transfer') {
           const no = String(body['merchantTransferNo']);
           const amount = body['amount'];
-          if (op === 'transfer') await this.write('transferToBankCard', payoutPath.CARD, {merchantTransferNo: no, amount, card: {cardNumber: '4000000000000002', expiryMonth: 12, expiryYear: 2028, holderName: 'Jonas Becker'}} as JsonObject);
-          else await this.write('transfer', payoutPath.WALLET, {merchantTransferNo: no, amount, payee: {payeeType: 'PHONE', phoneNumber: '+10000000001'}} as JsonObject);
+          if (op === 'transfer')
+            await this.write('transferToBankCard', payoutPath.CARD, {
+              merchantTransferNo: no,
+              amount,
+              card: {cardNumber: '4000000000000002', expiryMonth: 12, expiryYear: 2028, holderName: 'Jonas Becker'},
+            } as JsonObject);
+          else
+            await this.write('transfer', payoutPath.WALLET, {
+              merchantTransferNo: no,
+              amount,
+              payee: {payeeType: 'PHONE', phoneNumber: '+10000000001'},
+            } as JsonObject);
           return;
         }
         if (original.namespace === 'refund') {
@@ -774,18 +1030,31 @@ class World {
   /** A request first rejected by its amount ending, sent again with the ending corrected: the number was not taken. */
   private async corrected(original: SentWrite): Promise<void> {
     const amount = original.body['amount'] as {value: number; currency: string};
-    const rule = original.op === 'createOrder' ? rejectingEnding.createOrder : original.op === 'refundOrder' ? rejectingEnding.refundOrder : original.namespace === 'transfer' ? rejectingEnding.payout : undefined;
+    const rule =
+      original.op === 'createOrder'
+        ? rejectingEnding.createOrder
+        : original.op === 'refundOrder'
+          ? rejectingEnding.refundOrder
+          : original.namespace === 'transfer'
+            ? rejectingEnding.payout
+            : undefined;
     if (!rule || endingOf(amount.value) !== rule.ending || original.firstCode !== rule.resultCode) {
       await this.write(original.op, original.target, clone(original.body), original.quoted);
       return;
     }
     const corrected = {value: amount.value - Number(rule.ending), currency: amount.currency};
     const body: JsonObject = {...clone(original.body), amount: corrected};
-    const number = String(body[original.namespace === 'order' ? 'merchantOrderNo' : original.namespace === 'refund' ? 'merchantRefundNo' : 'merchantTransferNo']);
+    const number = String(
+      body[
+        original.namespace === 'order' ? 'merchantOrderNo' : original.namespace === 'refund' ? 'merchantRefundNo' : 'merchantTransferNo'
+      ],
+    );
     const taken = this.accepted.has(`${original.namespace}/${number}`);
     const orderNo = original.target.split('/')[3] ?? '';
     const order = original.op === 'refundOrder' ? this.order(orderNo) : undefined;
-    const openChargeback = this.snapshot.chargebacks.some((chargeback) => chargeback['merchantOrderNo'] === orderNo && chargeback['status'] === 'OPEN');
+    const openChargeback = this.snapshot.chargebacks.some(
+      (chargeback) => chargeback['merchantOrderNo'] === orderNo && chargeback['status'] === 'OPEN',
+    );
     const result = await this.write(original.op, original.target, body, original.quoted);
     const code = result.json.code;
     if (taken || code === 'SYSTEM_BUSY' || code === 'INTERNAL_ERROR') return;
@@ -800,7 +1069,14 @@ class World {
       case 'refundOrder': {
         const refundable = valueOf(order ?? {}, 'refundableAmount') ?? 0;
         const orderCurrency = (order?.['amount'] as {currency?: string} | undefined)?.currency;
-        if (order && ['PAID', 'PARTIALLY_REFUNDED'].includes(String(order['status'])) && !openChargeback && corrected.value >= 1 && corrected.value <= refundable && orderCurrency === amount.currency) {
+        if (
+          order &&
+          ['PAID', 'PARTIALLY_REFUNDED'].includes(String(order['status'])) &&
+          !openChargeback &&
+          corrected.value >= 1 &&
+          corrected.value <= refundable &&
+          orderCurrency === amount.currency
+        ) {
           check(code === 'SUCCESS', P5, `${label} (refundable ${refundable}): ${code}`);
         }
         return;
@@ -858,16 +1134,30 @@ class World {
         // The starting funds are movements with a SANDBOX_FUNDING row (issue 29, I-9), so statements add up from day one.
         const seed = opening[index];
         check(
-          entry.row?.transactionType === 'SANDBOX_FUNDING' && seed?.currency === entry.currency && seed.available === available && seed.pending === pending && seed.frozen === frozen,
+          entry.row?.transactionType === 'SANDBOX_FUNDING' &&
+            seed?.currency === entry.currency &&
+            seed.available === available &&
+            seed.pending === pending &&
+            seed.frozen === frozen,
           P1,
           `ledger entry ${index} is not the opening balance ${json(seed)} with its SANDBOX_FUNDING row: ${json(entry)}`,
         );
       }
       if (entry.row) {
         totals.rows += net;
-        check(entry.row.gross + entry.row.fee === net, P1, () => `ledger entry ${entry.id} (${entry.memo}): its statement row's gross ${entry.row?.gross} + fee ${entry.row?.fee} is not its net ${net}`);
+        check(
+          entry.row.gross + entry.row.fee === net,
+          P1,
+          () =>
+            `ledger entry ${entry.id} (${entry.memo}): its statement row's gross ${entry.row?.gross} + fee ${entry.row?.fee} is not its net ${net}`,
+        );
       } else {
-        check(net === 0, P1, () => `ledger entry ${entry.id} (${entry.memo}) has no statement row but changes the total balance by ${net}: ${json(entry.legs)}`);
+        check(
+          net === 0,
+          P1,
+          () =>
+            `ledger entry ${entry.id} (${entry.memo}) has no statement row but changes the total balance by ${net}: ${json(entry.legs)}`,
+        );
       }
     });
     // What is reserved now: PROCESSING refunds and payouts (amount plus fee), OPEN chargebacks.
@@ -883,14 +1173,24 @@ class World {
     const balances = this.engine.balances(clientId);
     for (const seed of opening) {
       const totals = sum(seed.currency);
-      check(totals.legs === totals.rows, P1, `${seed.currency}: the ledger's legs sum to ${totals.legs}, the statement rows (starting funds included) to ${totals.rows}`);
+      check(
+        totals.legs === totals.rows,
+        P1,
+        `${seed.currency}: the ledger's legs sum to ${totals.legs}, the statement rows (starting funds included) to ${totals.rows}`,
+      );
       const balance = balances.get(seed.currency);
       check(
         balance && balance.available === totals.available && balance.pending === totals.pending && balance.frozen === totals.frozen,
         P1,
-        () => `${seed.currency}: balances() says ${json(balance)}, the ledger ${json({available: totals.available, pending: totals.pending, frozen: totals.frozen})}`,
+        () =>
+          `${seed.currency}: balances() says ${json(balance)}, the ledger ${json({available: totals.available, pending: totals.pending, frozen: totals.frozen})}`,
       );
-      check(totals.frozen === (reserved.get(seed.currency) ?? 0), P1, () => `${seed.currency}: frozen is ${totals.frozen}, but PROCESSING refunds and payouts and OPEN chargebacks reserve ${reserved.get(seed.currency) ?? 0}`);
+      check(
+        totals.frozen === (reserved.get(seed.currency) ?? 0),
+        P1,
+        () =>
+          `${seed.currency}: frozen is ${totals.frozen}, but PROCESSING refunds and payouts and OPEN chargebacks reserve ${reserved.get(seed.currency) ?? 0}`,
+      );
       check(totals.pending >= 0, P1, `${seed.currency}: pending balance ${totals.pending} is negative`);
     }
     check(balances.size === opening.length, P1, `balances() has ${balances.size} currencies, the merchant opened with ${opening.length}`);
@@ -920,17 +1220,32 @@ class World {
         if (chargeback['status'] !== 'WON') disputed += valueOf(chargeback, 'amount') ?? 0;
       }
       const status = String(order['status']);
-      const detail = () => `order ${no} ${status}, amount ${amount}: refunds succeeded ${succeeded}, processing ${processing}; disputed ${disputed}; refundableAmount ${valueOf(order, 'refundableAmount')}, refundedAmount ${valueOf(order, 'refundedAmount')}, disputedAmount ${String(valueOf(order, 'disputedAmount'))}`;
+      const detail = () =>
+        `order ${no} ${status}, amount ${amount}: refunds succeeded ${succeeded}, processing ${processing}; disputed ${disputed}; refundableAmount ${valueOf(order, 'refundableAmount')}, refundedAmount ${valueOf(order, 'refundedAmount')}, disputedAmount ${String(valueOf(order, 'disputedAmount'))}`;
       check(succeeded + processing + disputed <= amount, P2, () => `more than paid is refunded or disputed: ${detail()}`);
       check(valueOf(order, 'refundedAmount') === succeeded, P2, () => `refundedAmount is not the sum of succeeded refunds: ${detail()}`);
       if (paidStatuses.includes(status)) {
-        check(valueOf(order, 'refundableAmount') === amount - succeeded - processing - disputed, P2, () => `refundableAmount is not amount - succeeded - processing - disputed: ${detail()}`);
+        check(
+          valueOf(order, 'refundableAmount') === amount - succeeded - processing - disputed,
+          P2,
+          () => `refundableAmount is not amount - succeeded - processing - disputed: ${detail()}`,
+        );
       } else {
-        check(valueOf(order, 'refundableAmount') === 0 && refunds === 0 && chargebacks === 0, P2, () => `an unpaid order has a refundable amount, refunds or chargebacks: ${detail()}`);
+        check(
+          valueOf(order, 'refundableAmount') === 0 && refunds === 0 && chargebacks === 0,
+          P2,
+          () => `an unpaid order has a refundable amount, refunds or chargebacks: ${detail()}`,
+        );
       }
-      if (chargebacks > 0) check(valueOf(order, 'disputedAmount') === disputed, P2, () => `disputedAmount is not the sum of OPEN and LOST chargebacks: ${detail()}`);
+      if (chargebacks > 0)
+        check(
+          valueOf(order, 'disputedAmount') === disputed,
+          P2,
+          () => `disputedAmount is not the sum of OPEN and LOST chargebacks: ${detail()}`,
+        );
       if (status === 'PAID') check(succeeded === 0, P2, () => `a PAID order has succeeded refunds: ${detail()}`);
-      if (status === 'PARTIALLY_REFUNDED') check(succeeded > 0 && succeeded < amount, P2, () => `PARTIALLY_REFUNDED without a partial refund: ${detail()}`);
+      if (status === 'PARTIALLY_REFUNDED')
+        check(succeeded > 0 && succeeded < amount, P2, () => `PARTIALLY_REFUNDED without a partial refund: ${detail()}`);
       if (status === 'REFUNDED') check(succeeded === amount, P2, () => `REFUNDED but not refunded in full: ${detail()}`);
     }
   }
@@ -939,11 +1254,19 @@ class World {
   private checkTransitions(): void {
     const snapshot = this.snapshot;
     const now = new Map<string, Observed>();
-    for (const order of snapshot.orders) now.set(`order ${String(order['merchantOrderNo'])}`, {machine: 'OrderStatus', status: String(order['status'])});
-    for (const refund of snapshot.refunds) now.set(`refund ${String(refund['refundId'])}`, {machine: 'RefundStatus', status: String(refund['status'])});
-    for (const payout of snapshot.payouts) now.set(`payout ${String(payout['merchantTransferNo'])}`, {machine: machineOfPayout(String(payout['transferId'])), status: String(payout['status'])});
-    for (const agreement of snapshot.agreements) now.set(`agreement ${String(agreement['merchantAgreementNo'])}`, {machine: 'AgreementStatus', status: String(agreement['status'])});
-    for (const chargeback of snapshot.chargebacks) now.set(`chargeback ${String(chargeback['chargebackId'])}`, {machine: 'Chargeback', status: String(chargeback['status'])});
+    for (const order of snapshot.orders)
+      now.set(`order ${String(order['merchantOrderNo'])}`, {machine: 'OrderStatus', status: String(order['status'])});
+    for (const refund of snapshot.refunds)
+      now.set(`refund ${String(refund['refundId'])}`, {machine: 'RefundStatus', status: String(refund['status'])});
+    for (const payout of snapshot.payouts)
+      now.set(`payout ${String(payout['merchantTransferNo'])}`, {
+        machine: machineOfPayout(String(payout['transferId'])),
+        status: String(payout['status']),
+      });
+    for (const agreement of snapshot.agreements)
+      now.set(`agreement ${String(agreement['merchantAgreementNo'])}`, {machine: 'AgreementStatus', status: String(agreement['status'])});
+    for (const chargeback of snapshot.chargebacks)
+      now.set(`chargeback ${String(chargeback['chargebackId'])}`, {machine: 'Chargeback', status: String(chargeback['status'])});
     for (const [key, was] of this.observed) {
       const is = now.get(key);
       check(is !== undefined, 'P4 state machine', `${key} disappeared`);
@@ -955,23 +1278,45 @@ class World {
       }
       const machine = spec.stateMachines[was.machine];
       check(machine, 'P4 state machine', `the contract has no x-state-machine ${was.machine}`);
-      check(!machine.terminal.includes(was.status), 'P3 terminal states never change', `${key} (${was.machine}) left its terminal state ${was.status} for ${is.status}`);
-      check(machine.transitions.includes(`${was.status}>${is.status}`), 'P4 state machine', `${key} went from ${was.status} to ${is.status}, which ${was.machine} does not declare`);
+      check(
+        !machine.terminal.includes(was.status),
+        'P3 terminal states never change',
+        `${key} (${was.machine}) left its terminal state ${was.status} for ${is.status}`,
+      );
+      check(
+        machine.transitions.includes(`${was.status}>${is.status}`),
+        'P4 state machine',
+        `${key} went from ${was.status} to ${is.status}, which ${was.machine} does not declare`,
+      );
     }
     // Timed transitions happen on time: "PENDING to CLOSED: the expiry time passes", "PENDING_AUTHORIZATION to
     // EXPIRED: authorizationExpiresAt passes". Jobs run at their instant, so nothing waits past its time.
     const clock = this.engine.clock.now();
     for (const order of snapshot.orders) {
-      if (order['status'] === 'PENDING') check(clock < Date.parse(String(order['expiresAt'])), 'P4 state machine', `order ${String(order['merchantOrderNo'])} is still PENDING at ${isoSeconds(clock)}, after its expiresAt ${String(order['expiresAt'])}`);
+      if (order['status'] === 'PENDING')
+        check(
+          clock < Date.parse(String(order['expiresAt'])),
+          'P4 state machine',
+          `order ${String(order['merchantOrderNo'])} is still PENDING at ${isoSeconds(clock)}, after its expiresAt ${String(order['expiresAt'])}`,
+        );
     }
     for (const agreement of snapshot.agreements) {
-      if (agreement['status'] === 'PENDING_AUTHORIZATION') check(clock < Date.parse(String(agreement['authorizationExpiresAt'])), 'P4 state machine', `agreement ${String(agreement['merchantAgreementNo'])} still waits for authorization after ${String(agreement['authorizationExpiresAt'])}`);
+      if (agreement['status'] === 'PENDING_AUTHORIZATION')
+        check(
+          clock < Date.parse(String(agreement['authorizationExpiresAt'])),
+          'P4 state machine',
+          `agreement ${String(agreement['merchantAgreementNo'])} still waits for authorization after ${String(agreement['authorizationExpiresAt'])}`,
+        );
     }
     for (const [key, is] of now) {
       if (this.observed.has(key) || is.machine === 'Chargeback') continue;
       const machine = spec.stateMachines[is.machine];
       check(machine, 'P4 state machine', `the contract has no x-state-machine ${is.machine}`);
-      check(is.status === machine.initial || machine.transitions.includes(`${machine.initial}>${is.status}`), 'P4 state machine', `${key} appeared in ${is.status}, neither ${is.machine}'s initial state ${machine.initial} nor one declared transition from it`);
+      check(
+        is.status === machine.initial || machine.transitions.includes(`${machine.initial}>${is.status}`),
+        'P4 state machine',
+        `${key} appeared in ${is.status}, neither ${is.machine}'s initial state ${machine.initial} nor one declared transition from it`,
+      );
     }
     this.observed = now;
   }
@@ -979,7 +1324,8 @@ class World {
   /** Where the routing rules send an event (x-notification-delivery.routing), from the bodies the test sent. */
   private expectedUrl(eventType: string, payload: JsonObject): string | undefined {
     const rule = spec.delivery.routing.find((candidate) => candidate.prefixes.some((prefix) => eventType.startsWith(prefix)));
-    const urlOf = (namespace: Namespace, number: unknown) => (typeof number === 'string' ? (this.accepted.get(`${namespace}/${number}`)?.body['notifyUrl'] as string | undefined) : undefined);
+    const urlOf = (namespace: Namespace, number: unknown) =>
+      typeof number === 'string' ? (this.accepted.get(`${namespace}/${number}`)?.body['notifyUrl'] as string | undefined) : undefined;
     for (const source of rule?.sources ?? ['default']) {
       const url =
         source === 'order'
@@ -1017,9 +1363,24 @@ class World {
       } catch (error) {
         throw new PropertyFailure(`${P7}: ${label}: X-Signature ${(error as Error).message}`);
       }
-      check(header.keyVersion === data.merchant.providerKey.keyVersion, P7, `${label} is signed with provider key version ${header.keyVersion}`);
-      const canonical = canonicalString({method: 'POST', pathWithQuery: `${url.pathname}${url.search}`, clientId, timestamp: delivery.headers['X-Timestamp'] ?? '', nonce: delivery.headers['X-Nonce'] ?? '', body: delivery.body});
-      check(await verifyCanonical(canonical, header.signature, key), P7, `${label}: the signature does not verify with the provider test key`);
+      check(
+        header.keyVersion === data.merchant.providerKey.keyVersion,
+        P7,
+        `${label} is signed with provider key version ${header.keyVersion}`,
+      );
+      const canonical = canonicalString({
+        method: 'POST',
+        pathWithQuery: `${url.pathname}${url.search}`,
+        clientId,
+        timestamp: delivery.headers['X-Timestamp'] ?? '',
+        nonce: delivery.headers['X-Nonce'] ?? '',
+        body: delivery.body,
+      });
+      check(
+        await verifyCanonical(canonical, header.signature, key),
+        P7,
+        `${label}: the signature does not verify with the provider test key`,
+      );
       const pointer = webhookSchemaOf.get(String(body.eventType));
       check(pointer, P7, `${label}: no webhook of the contract declares the event type`);
       const problems = validator.problems(pointer, body);
@@ -1027,7 +1388,11 @@ class World {
       const expected = this.expectedUrl(String(body.eventType), body.data ?? {});
       check(delivery.url === expected, P7, `${label}: the routing rules send it to ${String(expected)}`);
       const status = statusOfEvent(String(body.eventType), body.data ?? {});
-      check(status.actual === status.expected, P7, `${label} carries ${String(status.field)} ${String(status.actual)}, the event says ${String(status.expected)}`);
+      check(
+        status.actual === status.expected,
+        P7,
+        `${label} carries ${String(status.field)} ${String(status.actual)}, the event says ${String(status.expected)}`,
+      );
     }
     // Every event with a URL was delivered (the test acknowledges all); the others are listed as NO_URL.
     const delivered = new Set(this.received.map((delivery) => (JSON.parse(delivery.body) as {notificationId: string}).notificationId));
@@ -1035,9 +1400,17 @@ class World {
       const event = record.event;
       const expected = this.expectedUrl(event.eventType, (event['notification'] as {data?: JsonObject} | undefined)?.data ?? {});
       if (expected === undefined) {
-        check(event.delivery.status === 'NO_URL' && !delivered.has(event.notificationId), P7, `${event.eventType} ${event.notificationId} has no URL by the routing rules, but is ${event.delivery.status}`);
+        check(
+          event.delivery.status === 'NO_URL' && !delivered.has(event.notificationId),
+          P7,
+          `${event.eventType} ${event.notificationId} has no URL by the routing rules, but is ${event.delivery.status}`,
+        );
       } else {
-        check(delivered.has(event.notificationId) && event.delivery.status === 'DELIVERED', P7, `${event.eventType} ${event.notificationId} for ${expected} is ${event.delivery.status}, not delivered`);
+        check(
+          delivered.has(event.notificationId) && event.delivery.status === 'DELIVERED',
+          P7,
+          `${event.eventType} ${event.notificationId} for ${expected} is ${event.delivery.status}, not delivered`,
+        );
       }
     }
   }
@@ -1071,8 +1444,16 @@ class World {
         else if (type === 'CLOSING_BALANCE') entry.closing = net;
         else {
           entry.movements += net;
-          check(Number(cell('gross_amount')) + Number(cell('fee_amount')) === net, P1, `${day} ${type} ${cell('provider_reference')}: gross + fee is not net`);
-          check(cell('completed_at').slice(0, 10) === day, P1, `${day} ${type} ${cell('provider_reference')} completed on ${cell('completed_at')}`);
+          check(
+            Number(cell('gross_amount')) + Number(cell('fee_amount')) === net,
+            P1,
+            `${day} ${type} ${cell('provider_reference')}: gross + fee is not net`,
+          );
+          check(
+            cell('completed_at').slice(0, 10) === day,
+            P1,
+            `${day} ${type} ${cell('provider_reference')} completed on ${cell('completed_at')}`,
+          );
           const identity = `${type}/${cell('provider_reference')}`;
           check(!seen.has(identity), P1, `${identity} appears twice in the statements`);
           seen.add(identity);
@@ -1080,10 +1461,20 @@ class World {
       }
       for (const [currency, entry] of byCurrency) {
         check(entry.opening !== undefined && entry.closing !== undefined, P1, `${day} ${currency}: no opening or closing row`);
-        check(entry.opening + entry.movements === entry.closing, P1, `${day} ${currency}: opening ${entry.opening} + movements ${entry.movements} is not closing ${entry.closing}`);
+        check(
+          entry.opening + entry.movements === entry.closing,
+          P1,
+          `${day} ${currency}: opening ${entry.opening} + movements ${entry.movements} is not closing ${entry.closing}`,
+        );
         const previous = carried?.get(currency);
-        if (previous !== undefined) check(previous === entry.opening, P1, `${day} ${currency} opens with ${entry.opening}, the day before closed with ${previous}`);
-        if (day === before) check(entry.opening === 0 && entry.movements === 0 && entry.closing === 0, P1, `${day}, before the merchant existed, ${currency}: ${json(entry)}, not 0, no rows, 0`);
+        if (previous !== undefined)
+          check(previous === entry.opening, P1, `${day} ${currency} opens with ${entry.opening}, the day before closed with ${previous}`);
+        if (day === before)
+          check(
+            entry.opening === 0 && entry.movements === 0 && entry.closing === 0,
+            P1,
+            `${day}, before the merchant existed, ${currency}: ${json(entry)}, not 0, no rows, 0`,
+          );
       }
       carried = new Map([...byCurrency].map(([currency, entry]) => [currency, entry.closing ?? 0]));
     }
@@ -1091,7 +1482,11 @@ class World {
     const balances = this.engine.balances(clientId);
     for (const [currency, closing] of carried ?? []) {
       const balance = balances.get(currency);
-      check(balance && balance.available + balance.pending + balance.frozen === closing, P1, `${currency}: today's closing balance ${closing} is not the balance ${json(balance)}`);
+      check(
+        balance && balance.available + balance.pending + balance.frozen === closing,
+        P1,
+        `${currency}: today's closing balance ${closing} is not the balance ${json(balance)}`,
+      );
     }
   }
 }
@@ -1132,7 +1527,10 @@ async function runSession(session: Session): Promise<void> {
     if (process.env['PBT_TRACE']) console.log(`session:\n${world.trace.join('\n')}`);
   } catch (error) {
     if (error instanceof PropertyFailure) {
-      const where = world.step < session.steps.length ? `at step #${world.step} of ${session.steps.length}: the steps after it never ran, so steps #0 to #${world.step} reproduce it` : 'at the end of the session';
+      const where =
+        world.step < session.steps.length
+          ? `at step #${world.step} of ${session.steps.length}: the steps after it never ran, so steps #0 to #${world.step} reproduce it`
+          : 'at the end of the session';
       error.message = `${error.message}\n  Failed ${where}. Trace (default notify URL ${String(session.defaultNotifyUrl)}):\n${world.trace.join('\n')}`;
     }
     throw error;
@@ -1154,7 +1552,16 @@ const regressions: Array<{readonly name: string; readonly session: Session}> = [
       steps: [
         {op: 'fault', resultCode: 'SYSTEM_BUSY', operationId: 'createOrder'},
         {op: 'fault', resultCode: 'INTERNAL_ERROR', operationId: 'createOrder'},
-        {op: 'createOrder', scene: 'HOSTED_PAYPAGE', amount: 1000, currency: 'USD', notifyUrl: undefined, payer: 0, expiresInSeconds: undefined, thenPay: undefined},
+        {
+          op: 'createOrder',
+          scene: 'HOSTED_PAYPAGE',
+          amount: 1000,
+          currency: 'USD',
+          notifyUrl: undefined,
+          payer: 0,
+          expiresInSeconds: undefined,
+          thenPay: undefined,
+        },
         {op: 'replay', request: 0, variant: 'same'},
       ],
     },
@@ -1168,7 +1575,16 @@ const regressions: Array<{readonly name: string; readonly session: Session}> = [
       steps: [
         {op: 'createAgreement', notifyUrl: undefined},
         {op: 'authorizeAgreement', agreement: 0, phone: '+10000000001', approve: true},
-        {op: 'createOrder', scene: 'DIRECT_PAY', amount: 1092, currency: 'USD', notifyUrl: undefined, payer: 0, expiresInSeconds: undefined, thenPay: undefined},
+        {
+          op: 'createOrder',
+          scene: 'DIRECT_PAY',
+          amount: 1092,
+          currency: 'USD',
+          notifyUrl: undefined,
+          payer: 0,
+          expiresInSeconds: undefined,
+          thenPay: undefined,
+        },
       ],
     },
   },
@@ -1182,7 +1598,12 @@ for (const {name, session} of regressions) {
 
 test(`the properties hold over ${numRuns} random sessions`, {timeout: 600_000}, async () => {
   for (const scene of Object.keys(spec.sceneFields)) {
-    if (!['HOSTED_PAYPAGE', 'IFRAME_PAYPAGE', 'IN_APP_SDK', 'DYNAMIC_QR', 'JSAPI', 'EWALLET', 'CASH_TOP_UP', 'DIRECT_PAY', 'QR_PAY'].includes(scene)) throw new Error(`The test builds no ${scene} order: add it to sceneFields().`);
+    if (
+      !['HOSTED_PAYPAGE', 'IFRAME_PAYPAGE', 'IN_APP_SDK', 'DYNAMIC_QR', 'JSAPI', 'EWALLET', 'CASH_TOP_UP', 'DIRECT_PAY', 'QR_PAY'].includes(
+        scene,
+      )
+    )
+      throw new Error(`The test builds no ${scene} order: add it to sceneFields().`);
   }
   const seed = process.env['PBT_SEED'] === undefined ? undefined : Number(process.env['PBT_SEED']);
   const path = process.env['PBT_PATH'];
@@ -1192,5 +1613,11 @@ test(`the properties hold over ${numRuns} random sessions`, {timeout: 600_000}, 
     }),
     {numRuns, includeErrorInReport: true, ...(seed !== undefined ? {seed} : {}), ...(path ? {path} : {})},
   );
-  if (tally) console.log([...tally].sort(([a], [b]) => a.localeCompare(b)).map(([what, count]) => `${String(count).padStart(6)}  ${what}`).join('\n'));
+  if (tally)
+    console.log(
+      [...tally]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([what, count]) => `${String(count).padStart(6)}  ${what}`)
+        .join('\n'),
+    );
 });

@@ -51,7 +51,12 @@ async function answerOf(response: Response): Promise<Answer> {
 
 /** A control call: JSON in and out, unsigned. */
 async function control(base: string, method: string, target: string, body?: unknown): Promise<Answer> {
-  return answerOf(await fetch(`${base}${target}`, {method, ...(body === undefined ? {} : {body: typeof body === 'string' ? body : JSON.stringify(body)})}));
+  return answerOf(
+    await fetch(`${base}${target}`, {
+      method,
+      ...(body === undefined ? {} : {body: typeof body === 'string' ? body : JSON.stringify(body)}),
+    }),
+  );
 }
 
 /** A signed API call, timestamped with the sandbox clock (which runs ahead once a test advances it). */
@@ -59,10 +64,19 @@ async function call(base: string, clientId: string, method: string, target: stri
   const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
   const timestamp = String((await control(base, 'GET', '/_sandbox/clock')).json['now']);
   const nonce = randomUUID();
-  const signature = await signCanonical(canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body: raw}), await merchantPrivateKey);
+  const signature = await signCanonical(
+    canonicalString({method, pathWithQuery: target, clientId, timestamp, nonce, body: raw}),
+    await merchantPrivateKey,
+  );
   const response = await fetch(`${base}${target}`, {
     method,
-    headers: {'Content-Type': 'application/json', 'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})},
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Client-Id': clientId,
+      'X-Timestamp': timestamp,
+      'X-Nonce': nonce,
+      'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature}),
+    },
     ...(raw === '' ? {} : {body: raw}),
   });
   return {...(await answerOf(response)), signed: {method, pathWithQuery: target, clientId, timestamp, nonce}};
@@ -71,11 +85,23 @@ async function call(base: string, clientId: string, method: string, target: stri
 /** Checks a response the way the guide tells merchants to: the 8-line response string, the provider test key. */
 async function responseVerifies(answer: SignedAnswer): Promise<boolean> {
   const header = parseSignatureHeader(answer.headers.get('X-Signature') ?? '');
-  const canonical = responseCanonicalString({request: answer.signed, status: answer.status, timestamp: answer.headers.get('X-Timestamp') ?? '', nonce: answer.headers.get('X-Nonce') ?? '', body: answer.text});
+  const canonical = responseCanonicalString({
+    request: answer.signed,
+    status: answer.status,
+    timestamp: answer.headers.get('X-Timestamp') ?? '',
+    nonce: answer.headers.get('X-Nonce') ?? '',
+    body: answer.text,
+  });
   return verifyCanonical(canonical, header.signature, await providerPublicKey);
 }
 
-const hostedOrder = (merchantOrderNo: string) => ({merchantOrderNo, amount: {value: 1000, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Server test', returnUrl: 'https://shop.example.com/return'});
+const hostedOrder = (merchantOrderNo: string) => ({
+  merchantOrderNo,
+  amount: {value: 1000, currency: 'USD'},
+  scene: 'HOSTED_PAYPAGE',
+  subject: 'Server test',
+  returnUrl: 'https://shop.example.com/return',
+});
 const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
@@ -102,7 +128,12 @@ async function receiver(status: number) {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8')});
+      received.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       response.writeHead(status, {'Content-Type': 'application/json'});
       response.end(status === 200 ? '{"code":"SUCCESS"}' : '{"code":"BROKEN"}');
     });
@@ -144,7 +175,12 @@ describe('the sandbox server', () => {
     const no = orderNo();
     const created = await call(base, clientId, 'POST', '/v1/orders', hostedOrder(no));
     assert.equal(created.json.code, 'SUCCESS', created.text);
-    const paid = await control(base, 'POST', '/_sandbox/shopper/pay', {clientId, merchantOrderNo: no, method: 'CARD', cardNumber: '4000000000000002'});
+    const paid = await control(base, 'POST', '/_sandbox/shopper/pay', {
+      clientId,
+      merchantOrderNo: no,
+      method: 'CARD',
+      cardNumber: '4000000000000002',
+    });
     assert.equal(paid.json['status'], 'PAID', paid.text);
     return no;
   }
@@ -164,7 +200,14 @@ describe('the sandbox server', () => {
 
   test('CORS for the portal and pages on this machine only: preflight answered, signing headers exposed', async () => {
     const preflight = (origin: string) =>
-      fetch(`${base}/v1/orders`, {method: 'OPTIONS', headers: {Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, x-client-id, x-timestamp, x-nonce, x-signature'}});
+      fetch(`${base}/v1/orders`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type, x-client-id, x-timestamp, x-nonce, x-signature',
+        },
+      });
     for (const origin of ['http://127.0.0.1:3100', 'http://localhost:3000', 'https://developers.example.com']) {
       const answer = await preflight(origin);
       assert.equal(answer.status, 204, origin);
@@ -189,14 +232,30 @@ describe('the sandbox server', () => {
       assert.equal(delivery.method, 'POST');
       assert.equal((JSON.parse(delivery.body) as {eventType: string}).eventType, 'ORDER.PAID');
       assert.equal(delivery.headers['x-client-id'], clientId);
-      const canonical = canonicalString({method: 'POST', pathWithQuery: '/notify', clientId, timestamp: String(delivery.headers['x-timestamp']), nonce: String(delivery.headers['x-nonce']), body: delivery.body});
+      const canonical = canonicalString({
+        method: 'POST',
+        pathWithQuery: '/notify',
+        clientId,
+        timestamp: String(delivery.headers['x-timestamp']),
+        nonce: String(delivery.headers['x-nonce']),
+        body: delivery.body,
+      });
       const header = parseSignatureHeader(String(delivery.headers['x-signature']));
-      assert.ok(await verifyCanonical(canonical, header.signature, await providerPublicKey), 'the notification verifies over POST, path, client ID, timestamp, nonce and body');
+      assert.ok(
+        await verifyCanonical(canonical, header.signature, await providerPublicKey),
+        'the notification verifies over POST, path, client ID, timestamp, nonce and body',
+      );
       const log = await until('the acknowledged attempt in the log', async () => {
-        const deliveries = (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{acknowledged: boolean; httpStatus?: number}>;
+        const deliveries = (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{
+          acknowledged: boolean;
+          httpStatus?: number;
+        }>;
         return deliveries.some((entry) => entry.acknowledged) ? deliveries : undefined;
       });
-      assert.deepEqual(log.map((entry) => [entry.acknowledged, entry.httpStatus]), [[true, 200]]);
+      assert.deepEqual(
+        log.map((entry) => [entry.acknowledged, entry.httpStatus]),
+        [[true, 200]],
+      );
     } finally {
       await endpoint.close();
     }
@@ -207,7 +266,12 @@ describe('the sandbox server', () => {
     try {
       const clientId = await merchantNotifying(endpoint.url);
       await paidOrder(clientId);
-      const attempts = async () => (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{notificationId: string; acknowledged: boolean; httpStatus?: number}>;
+      const attempts = async () =>
+        (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{
+          notificationId: string;
+          acknowledged: boolean;
+          httpStatus?: number;
+        }>;
       const [first] = await until('the first attempt', async () => ((await attempts()).length > 0 ? attempts() : undefined));
       assert.deepEqual([first?.acknowledged, first?.httpStatus], [false, 500]);
       const advanced = await control(base, 'POST', '/_sandbox/clock/advance', {seconds: 15});
@@ -232,21 +296,48 @@ describe('the sandbox server', () => {
     try {
       const clientId = await merchantNotifying('http://127.0.0.1:9/unused');
       const notifyUrl = `${endpoint.url}?shop=7`;
-      const simulated = await control(base, 'POST', '/_sandbox/notifications/simulate', {clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl});
+      const simulated = await control(base, 'POST', '/_sandbox/notifications/simulate', {
+        clientId,
+        operationId: 'chargeback',
+        scenario: 'opened',
+        notifyUrl,
+      });
       assert.equal(simulated.status, 200, simulated.text);
       const notificationId = String(simulated.json['notificationId']);
       assert.match(notificationId, /^ntf_[A-Za-z0-9]{20}$/);
-      assert.deepEqual(simulated.json['delivery'], {...(simulated.json['delivery'] as object), notificationId, url: notifyUrl, acknowledged: true, httpStatus: 200});
+      assert.deepEqual(simulated.json['delivery'], {
+        ...(simulated.json['delivery'] as object),
+        notificationId,
+        url: notifyUrl,
+        acknowledged: true,
+        httpStatus: 200,
+      });
       const [delivery] = endpoint.received;
       assert.equal(endpoint.received.length, 1, 'delivered before the answer, once');
       assert.ok(delivery);
       assert.equal(delivery.url, '/notify?shop=7');
       const body = JSON.parse(delivery.body) as {notificationId: string; eventType: string};
       assert.deepEqual([body.notificationId, body.eventType], [notificationId, 'CHARGEBACK.OPENED']);
-      const canonical = canonicalString({method: 'POST', pathWithQuery: '/notify?shop=7', clientId, timestamp: String(delivery.headers['x-timestamp']), nonce: String(delivery.headers['x-nonce']), body: delivery.body});
-      assert.ok(await verifyCanonical(canonical, parseSignatureHeader(String(delivery.headers['x-signature'])).signature, await providerPublicKey), 'signed over the path and query of the URL given');
-      const log = (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{notificationId: string; acknowledged: boolean}>;
-      assert.deepEqual(log.map((entry) => [entry.notificationId, entry.acknowledged]), [[notificationId, true]]);
+      const canonical = canonicalString({
+        method: 'POST',
+        pathWithQuery: '/notify?shop=7',
+        clientId,
+        timestamp: String(delivery.headers['x-timestamp']),
+        nonce: String(delivery.headers['x-nonce']),
+        body: delivery.body,
+      });
+      assert.ok(
+        await verifyCanonical(canonical, parseSignatureHeader(String(delivery.headers['x-signature'])).signature, await providerPublicKey),
+        'signed over the path and query of the URL given',
+      );
+      const log = (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{
+        notificationId: string;
+        acknowledged: boolean;
+      }>;
+      assert.deepEqual(
+        log.map((entry) => [entry.notificationId, entry.acknowledged]),
+        [[notificationId, true]],
+      );
     } finally {
       await endpoint.close();
     }
@@ -270,13 +361,27 @@ describe('the sandbox server', () => {
     try {
       const clientId = await merchantNotifying('http://127.0.0.1:9/unused');
       const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/notify`;
-      const pending = control(base, 'POST', '/_sandbox/notifications/simulate', {clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl: slowUrl});
+      const pending = control(base, 'POST', '/_sandbox/notifications/simulate', {
+        clientId,
+        operationId: 'chargeback',
+        scenario: 'opened',
+        notifyUrl: slowUrl,
+      });
       await until('the held endpoint is called', async () => (called ? true : undefined));
-      const quick = await control(base, 'POST', '/_sandbox/notifications/simulate', {clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl: fast.url});
+      const quick = await control(base, 'POST', '/_sandbox/notifications/simulate', {
+        clientId,
+        operationId: 'chargeback',
+        scenario: 'opened',
+        notifyUrl: fast.url,
+      });
       assert.equal(quick.status, 200, quick.text);
       assert.equal((quick.json['delivery'] as {acknowledged?: boolean} | null)?.acknowledged, true);
       const log = (await control(base, 'GET', `/_sandbox/notifications?clientId=${clientId}`)).json['deliveries'] as Array<{url: string}>;
-      assert.deepEqual(log.map((entry) => entry.url), [fast.url], 'the held delivery has no result yet: the answer did not wait for it');
+      assert.deepEqual(
+        log.map((entry) => entry.url),
+        [fast.url],
+        'the held delivery has no result yet: the answer did not wait for it',
+      );
       release();
       const first = await pending;
       assert.equal((first.json['delivery'] as {acknowledged?: boolean} | null)?.acknowledged, true);
@@ -293,8 +398,17 @@ describe('the sandbox server', () => {
     const badJson = await simulate('{"clientId": "sandbox-merchant-0001",');
     assert.deepEqual([badJson.status, badJson.json.code, badJson.json.message], [400, 'INVALID_PARAMETER', 'The body is not valid JSON.']);
     const unknownScenario = await simulate({clientId: testMerchant, operationId: 'paymentResult', scenario: 'shipped', notifyUrl});
-    assert.deepEqual([unknownScenario.status, unknownScenario.json.message], [400, 'paymentResultNotification has no scenario "shipped"; its scenarios are paid, paymentFailed, expired.']);
-    const badData = await simulate({clientId: testMerchant, operationId: 'paymentResult', scenario: 'paid', notifyUrl, data: {merchantOrderNo: 'ORD-1'}});
+    assert.deepEqual(
+      [unknownScenario.status, unknownScenario.json.message],
+      [400, 'paymentResultNotification has no scenario "shipped"; its scenarios are paid, paymentFailed, expired.'],
+    );
+    const badData = await simulate({
+      clientId: testMerchant,
+      operationId: 'paymentResult',
+      scenario: 'paid',
+      notifyUrl,
+      data: {merchantOrderNo: 'ORD-1'},
+    });
     assert.equal(badData.status, 400);
     assert.match(String(badData.json.message), /does not match the contract: \/data must have required property/);
     const dataNotObject = await simulate({clientId: testMerchant, operationId: 'paymentResult', scenario: 'paid', notifyUrl, data: 'paid'});
@@ -335,11 +449,22 @@ describe('the sandbox server', () => {
     assert.deepEqual([signedGarbage.status, signedGarbage.json.code], [400, 'INVALID_PARAMETER']);
     assert.match(String(signedGarbage.json.message), /JSON/);
     const controlGarbage = await control(base, 'POST', '/_sandbox/shopper/pay', '{nope');
-    assert.deepEqual([controlGarbage.status, controlGarbage.json.code, controlGarbage.json.message], [400, 'INVALID_PARAMETER', 'The body is not valid JSON.']);
-    const missingField = await control(base, 'POST', '/_sandbox/shopper/pay', {clientId: testMerchant, method: 'CARD', cardNumber: '4000000000000002'});
+    assert.deepEqual(
+      [controlGarbage.status, controlGarbage.json.code, controlGarbage.json.message],
+      [400, 'INVALID_PARAMETER', 'The body is not valid JSON.'],
+    );
+    const missingField = await control(base, 'POST', '/_sandbox/shopper/pay', {
+      clientId: testMerchant,
+      method: 'CARD',
+      cardNumber: '4000000000000002',
+    });
     assert.equal(missingField.status, 400);
     assert.match(String(missingField.json.message), /merchantOrderNo/);
-    const badMethod = await control(base, 'POST', '/_sandbox/shopper/pay', {clientId: testMerchant, merchantOrderNo: 'X', method: 'CHEQUE'});
+    const badMethod = await control(base, 'POST', '/_sandbox/shopper/pay', {
+      clientId: testMerchant,
+      merchantOrderNo: 'X',
+      method: 'CHEQUE',
+    });
     assert.match(String(badMethod.json.message), /^method must be one of WALLET, CARD, BANK_TRANSFER, CASH/);
     const notUtf8 = await fetch(`${base}/_sandbox/faults`, {method: 'POST', body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])});
     assert.equal(notUtf8.status, 400);
@@ -347,7 +472,11 @@ describe('the sandbox server', () => {
     const tooFar = await control(base, 'POST', '/_sandbox/clock/advance', {seconds: 1e12});
     assert.equal(tooFar.status, 400, 'a clock step past what dates can show is refused, not a crash');
     const unknownClient = await control(base, 'POST', '/_sandbox/shopper/abandon', {clientId: 'nobody-here', merchantOrderNo: 'X'});
-    assert.deepEqual([unknownClient.status, unknownClient.json.code], [401, 'UNKNOWN_CLIENT'], 'an action result keeps its code and that code’s status');
+    assert.deepEqual(
+      [unknownClient.status, unknownClient.json.code],
+      [401, 'UNKNOWN_CLIENT'],
+      'an action result keeps its code and that code’s status',
+    );
   });
 
   test('unknown paths and methods are 400 INVALID_PARAMETER, under /v1 and /_sandbox alike', async () => {
@@ -368,7 +497,9 @@ describe('the sandbox server', () => {
     const no = orderNo();
     const held = call(own.url, testMerchant, 'POST', '/v1/orders', {...hostedOrder(no), amount: {value: 1092, currency: 'USD'}});
     // The order exists before its answer is sent, and other requests are answered meanwhile.
-    await until('the held order', async () => ((await call(own.url, testMerchant, 'GET', `/v1/orders/${no}`)).json.code === 'SUCCESS' ? true : undefined));
+    await until('the held order', async () =>
+      (await call(own.url, testMerchant, 'GET', `/v1/orders/${no}`)).json.code === 'SUCCESS' ? true : undefined,
+    );
     assert.equal((await control(own.url, 'GET', '/_sandbox/health')).status, 200);
     const closing = Date.now();
     await own.close();
@@ -411,7 +542,8 @@ describe('the journal file', () => {
     }
   }
 
-  const orderExists = async (base: string, no: string) => (await call(base, testMerchant, 'GET', `/v1/orders/${no}`)).json.code === 'SUCCESS';
+  const orderExists = async (base: string, no: string) =>
+    (await call(base, testMerchant, 'GET', `/v1/orders/${no}`)).json.code === 'SUCCESS';
 
   test('keeps orders across a restart, ignores a torn last line, and appends cleanly after it', async () => {
     const file = path.join(directory, 'restart.journal');
@@ -431,7 +563,10 @@ describe('the journal file', () => {
       assert.equal((await call(base, testMerchant, 'POST', '/v1/orders', hostedOrder(second))).json.code, 'SUCCESS');
     });
     assert.ok(!readFileSync(file, 'utf8').includes(torn), 'the torn tail was cut off before the next append');
-    assert.deepEqual(await withSandbox(file, async (base) => [await orderExists(base, first), await orderExists(base, second)]), [true, true]);
+    assert.deepEqual(await withSandbox(file, async (base) => [await orderExists(base, first), await orderExists(base, second)]), [
+      true,
+      true,
+    ]);
   });
 
   test('a reset empties the journal too', async () => {
@@ -442,7 +577,10 @@ describe('the journal file', () => {
       assert.equal((await control(base, 'POST', '/_sandbox/reset')).status, 200);
       assert.equal((await call(base, testMerchant, 'GET', `/v1/orders/${no}`)).json.code, 'ORDER_NOT_FOUND');
     });
-    assert.equal(await withSandbox(file, async (base) => (await call(base, testMerchant, 'GET', `/v1/orders/${no}`)).json.code), 'ORDER_NOT_FOUND');
+    assert.equal(
+      await withSandbox(file, async (base) => (await call(base, testMerchant, 'GET', `/v1/orders/${no}`)).json.code),
+      'ORDER_NOT_FOUND',
+    );
   });
 
   test('compacts a journal past its threshold into the live records, losing nothing', async () => {
@@ -451,7 +589,8 @@ describe('the journal file', () => {
     await withSandbox(
       file,
       async (base) => {
-        for (const no of numbers) assert.equal((await call(base, testMerchant, 'POST', '/v1/orders', hostedOrder(no))).json.code, 'SUCCESS');
+        for (const no of numbers)
+          assert.equal((await call(base, testMerchant, 'POST', '/v1/orders', hostedOrder(no))).json.code, 'SUCCESS');
       },
       {compactAfterBytes: 4096},
     );
@@ -459,14 +598,27 @@ describe('the journal file', () => {
     // Without compaction: a header, the seeding batch and a batch per call (and per signature check's nonce).
     assert.ok(lines.length < numbers.length + 2, `compacted to ${lines.length} lines`);
     const found = await withSandbox(file, async (base) => Promise.all(numbers.map((no) => orderExists(base, no))));
-    assert.deepEqual(found, numbers.map(() => true));
+    assert.deepEqual(
+      found,
+      numbers.map(() => true),
+    );
   });
 
   test('export and import: the state moves to another sandbox, durably, and a bad body is a 400 that changes nothing', async () => {
     const no = orderNo();
     const exported = await withSandbox(path.join(directory, 'export-from.journal'), async (base) => {
       assert.equal((await call(base, testMerchant, 'POST', '/v1/orders', hostedOrder(no))).json.code, 'SUCCESS');
-      assert.equal((await control(base, 'POST', '/_sandbox/shopper/pay', {clientId: testMerchant, merchantOrderNo: no, method: 'CARD', cardNumber: '4000000000000002'})).status, 200);
+      assert.equal(
+        (
+          await control(base, 'POST', '/_sandbox/shopper/pay', {
+            clientId: testMerchant,
+            merchantOrderNo: no,
+            method: 'CARD',
+            cardNumber: '4000000000000002',
+          })
+        ).status,
+        200,
+      );
       const answer = await control(base, 'GET', '/_sandbox/export');
       assert.equal(answer.status, 200, answer.text);
       assert.match(answer.headers.get('Content-Disposition') ?? '', /^attachment; filename="sandbox-state-\d{4}-\d{2}-\d{2}\.json"$/);
@@ -500,7 +652,13 @@ describe('the journal file', () => {
     });
     // The journal holds the imported state alone.
     assert.deepEqual(await withSandbox(file, async (base) => [await orderExists(base, no), await orderExists(base, other)]), [true, false]);
-    assert.equal(await withSandbox(file, async (base) => ((await call(base, testMerchant, 'GET', `/v1/orders/${no}`)).json.data as {status: string}).status), 'PAID');
+    assert.equal(
+      await withSandbox(
+        file,
+        async (base) => ((await call(base, testMerchant, 'GET', `/v1/orders/${no}`)).json.data as {status: string}).status,
+      ),
+      'PAID',
+    );
   });
 
   test('refuses a damaged journal, a file that is not one, and a journal another sandbox holds, naming the file', async () => {
@@ -528,7 +686,10 @@ describe('npm run sandbox', () => {
   const script = path.join(repoRoot, 'scripts', 'sandbox.ts');
 
   /** Runs the command line until it exits; `onLine` sees each stdout line, and returning true stops the process with SIGTERM. */
-  function runCli(args: readonly string[], onLine?: (line: string) => Promise<boolean>): Promise<{code: number | null; stdout: string; stderr: string}> {
+  function runCli(
+    args: readonly string[],
+    onLine?: (line: string) => Promise<boolean>,
+  ): Promise<{code: number | null; stdout: string; stderr: string}> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe']});
       let stdout = '';
@@ -595,7 +756,10 @@ describe('npm run sandbox', () => {
         return true;
       });
       assert.equal(first.code, 0, first.stderr);
-      assert.match(firstLine, /^Veloxa Pay sandbox at http:\/\/127\.0\.0\.1:\d+ \(test merchant client ID sandbox-merchant-0001; data in .*sandbox\.journal\)/);
+      assert.match(
+        firstLine,
+        /^Veloxa Pay sandbox at http:\/\/127\.0\.0\.1:\d+ \(test merchant client ID sandbox-merchant-0001; data in .*sandbox\.journal\)/,
+      );
       let found = '';
       const second = await runCli(['--port', '0', '--data', data], async (line) => {
         if (!line.startsWith('Veloxa Pay sandbox at ')) return false;

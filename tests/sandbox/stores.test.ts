@@ -38,10 +38,20 @@ interface StoreKind {
 }
 
 const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
-const hostedOrder = (merchantOrderNo: string) => ({merchantOrderNo, amount: {value: 1000, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Store test', returnUrl: 'https://shop.example.com/return'});
+const hostedOrder = (merchantOrderNo: string) => ({
+  merchantOrderNo,
+  amount: {value: 1000, currency: 'USD'},
+  scene: 'HOSTED_PAYPAGE',
+  subject: 'Store test',
+  returnUrl: 'https://shop.example.com/return',
+});
 
 /** Runs `work` on an engine over a store at `place`, then closes both, as a restart would. */
-async function withEngine<T>(kind: StoreKind, place: string, work: (client: ReturnType<typeof sandboxClient>, engine: Awaited<ReturnType<typeof createNodeEngine>>) => Promise<T>): Promise<T> {
+async function withEngine<T>(
+  kind: StoreKind,
+  place: string,
+  work: (client: ReturnType<typeof sandboxClient>, engine: Awaited<ReturnType<typeof createNodeEngine>>) => Promise<T>,
+): Promise<T> {
   const store = kind.open(place);
   try {
     // Without rate limits: a test reads back many orders at once.
@@ -103,7 +113,9 @@ const kinds: StoreKind[] = [
 
 /** Runs `npm run sandbox` expecting it to stop by itself (a refusal); its exit code and what it printed. */
 function runCli(flags: readonly string[]): Promise<{code: number | null; output: string}> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), ...flags], {stdio: ['ignore', 'pipe', 'pipe']});
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), ...flags], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -113,7 +125,9 @@ function runCli(flags: readonly string[]): Promise<{code: number | null; output:
 
 /** Starts `npm run sandbox` with the store's flags; resolves with its URL once it prints its first line. */
 function startCli(flags: readonly string[]): Promise<{url: string; kill(): Promise<void>}> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), '--port', '0', ...flags], {stdio: ['ignore', 'pipe', 'pipe']});
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), '--port', '0', ...flags], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the sandbox did not start in 30 s:\n${output}`)), 30_000);
@@ -142,7 +156,9 @@ for (const kind of kinds) {
     test('keeps what it acknowledged across a restart', async () => {
       const place = await kind.fresh('restart');
       const no = orderNo();
-      await withEngine(kind, place, async (client) => assert.equal((await client.call('POST', '/v1/orders', hostedOrder(no))).json.code, 'SUCCESS'));
+      await withEngine(kind, place, async (client) =>
+        assert.equal((await client.call('POST', '/v1/orders', hostedOrder(no))).json.code, 'SUCCESS'),
+      );
       assert.equal(await withEngine(kind, place, (client) => orderCode(client, no)), 'SUCCESS');
     });
 
@@ -172,7 +188,10 @@ for (const kind of kinds) {
         assert.equal(await orderCode(client, own), 'SUCCESS', 'a refused import changes nothing');
         assert.equal((await engine.importState(exported)).ok, true);
       });
-      assert.deepEqual(await withEngine(kind, place, async (client) => [await orderCode(client, exportedNo), await orderCode(client, own)]), ['SUCCESS', 'ORDER_NOT_FOUND']);
+      assert.deepEqual(
+        await withEngine(kind, place, async (client) => [await orderCode(client, exportedNo), await orderCode(client, own)]),
+        ['SUCCESS', 'ORDER_NOT_FOUND'],
+      );
     });
 
     test('refuses a second sandbox while one runs, in one line with exit code 2; starts once the first has stopped', async () => {
@@ -208,7 +227,16 @@ for (const kind of kinds) {
       const sandbox = await startCli([...kind.flags(place), '--no-rate-limits']);
       const target = httpTarget(sandbox.url);
       // The command-line sandbox runs on the real clock.
-      const remote = sandboxClient({handle: (request) => target.call({...request, headers: Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => entry[1] !== undefined))}), now: () => Date.now()});
+      const remote = sandboxClient({
+        handle: (request) =>
+          target.call({
+            ...request,
+            headers: Object.fromEntries(
+              Object.entries(request.headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+            ),
+          }),
+        now: () => Date.now(),
+      });
       const acknowledged: string[] = [];
       let refusal: string | undefined;
       let killed = false;
@@ -222,7 +250,8 @@ for (const kind of kinds) {
         }
       });
       const deadline = Date.now() + 20_000;
-      while (acknowledged.length < 20 && refusal === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (acknowledged.length < 20 && refusal === undefined && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       assert.equal(refusal, undefined, `the sandbox refused an order before the kill: ${String(refusal)}`);
       assert.ok(acknowledged.length >= 20, `only ${acknowledged.length} orders acknowledged in 20 s`);
       await sandbox.kill();

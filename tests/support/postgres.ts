@@ -25,13 +25,20 @@ function binDirectory(): string {
   const find = () => {
     const root = '/usr/lib/postgresql';
     if (!existsSync(root)) return undefined;
-    const versions = readdirSync(root).filter((name) => existsSync(path.join(root, name, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(root)
+      .filter((name) => existsSync(path.join(root, name, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
     return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin');
   };
   const found = process.env['PG_BIN'] ?? find();
   if (found) return found;
-  if (!isRoot) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (Debian), or set PG_BIN to the folder of initdb and postgres.');
-  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null'], {stdio: 'inherit'});
+  if (!isRoot)
+    throw new Error(
+      'PostgreSQL is not installed: apt-get install -y postgresql (Debian), or set PG_BIN to the folder of initdb and postgres.',
+    );
+  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null'], {
+    stdio: 'inherit',
+  });
   const installed = find();
   if (!installed) throw new Error('apt-get installed postgresql, but no initdb is under /usr/lib/postgresql/*/bin.');
   return installed;
@@ -78,7 +85,11 @@ export async function startPostgres(): Promise<TestPostgres> {
   if (isRoot) execFileSync('chown', ['-R', 'postgres:postgres', folder]);
   const data = path.join(folder, 'data');
   const user = owner();
-  execFileSync(path.join(bin, 'initdb'), ['-D', data, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-sync'], {stdio: 'pipe', cwd: folder, ...user});
+  execFileSync(
+    path.join(bin, 'initdb'),
+    ['-D', data, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C', '--no-sync'],
+    {stdio: 'pipe', cwd: folder, ...user},
+  );
   const port = await freePort();
   const serverArgs = ['-D', data, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=60'];
   const server = spawn(path.join(bin, 'postgres'), serverArgs, {stdio: ['ignore', 'pipe', 'pipe'], cwd: folder, ...user});

@@ -47,10 +47,17 @@ function amountWith(endings: readonly string[], maxHundreds = 300) {
 }
 
 /** Mostly small amounts, sometimes above the sandbox's largest order or payout. */
-const paymentAmount = fc.oneof({arbitrary: amountWith(paymentEndings), weight: 12}, {arbitrary: amountWith(['00', '93'], 200_000), weight: 1});
+const paymentAmount = fc.oneof(
+  {arbitrary: amountWith(paymentEndings), weight: 12},
+  {arbitrary: amountWith(['00', '93'], 200_000), weight: 1},
+);
 const payoutAmount = fc.oneof({arbitrary: amountWith(payoutEndings), weight: 12}, {arbitrary: amountWith(['00'], 200_000), weight: 1});
 /** Mostly USD, the merchant's other currencies, and rarely one it does not hold (PERMISSION_DENIED). */
-const currency = fc.oneof({arbitrary: fc.constant('USD'), weight: 16}, {arbitrary: fc.constantFrom(...currencies), weight: 8}, {arbitrary: fc.constant('CHF'), weight: 1});
+const currency = fc.oneof(
+  {arbitrary: fc.constant('USD'), weight: 16},
+  {arbitrary: fc.constantFrom(...currencies), weight: 8},
+  {arbitrary: fc.constant('CHF'), weight: 1},
+);
 /**
  * A reference to an earlier object: 0 is the newest object that suits the step (a PENDING order to pay, a paid
  * one to refund...), 1 the one before, and so on; 45 and above name a number with no object behind it.
@@ -81,13 +88,46 @@ export type Step =
       readonly thenPay: number | undefined;
     }
   | {readonly op: 'retrieveOrder'; readonly order: number}
-  | {readonly op: 'query'; readonly what: 'refund' | 'payout' | 'agreement' | 'balance'; readonly index: number; readonly kind: 'WALLET' | 'BANK' | 'CARD'}
+  | {
+      readonly op: 'query';
+      readonly what: 'refund' | 'payout' | 'agreement' | 'balance';
+      readonly index: number;
+      readonly kind: 'WALLET' | 'BANK' | 'CARD';
+    }
   | {readonly op: 'cancel'; readonly order: number}
   | {readonly op: 'revoke'; readonly order: number; readonly freshNumber: boolean}
-  | {readonly op: 'refund'; readonly order: number; readonly size: 'ending' | 'rest' | 'above'; readonly amount: number; readonly wrongCurrency: boolean; readonly notifyUrl: string | undefined}
-  | {readonly op: 'transfer'; readonly payee: string; readonly byWalletId: boolean; readonly amount: number; readonly currency: string; readonly notifyUrl: string | undefined}
-  | {readonly op: 'bankTransfer'; readonly account: number; readonly accountNumber: boolean; readonly wrongName: boolean; readonly amount: number; readonly source: string; readonly notifyUrl: string | undefined}
-  | {readonly op: 'cardPayout'; readonly card: string; readonly amount: number; readonly currency: string; readonly notifyUrl: string | undefined}
+  | {
+      readonly op: 'refund';
+      readonly order: number;
+      readonly size: 'ending' | 'rest' | 'above';
+      readonly amount: number;
+      readonly wrongCurrency: boolean;
+      readonly notifyUrl: string | undefined;
+    }
+  | {
+      readonly op: 'transfer';
+      readonly payee: string;
+      readonly byWalletId: boolean;
+      readonly amount: number;
+      readonly currency: string;
+      readonly notifyUrl: string | undefined;
+    }
+  | {
+      readonly op: 'bankTransfer';
+      readonly account: number;
+      readonly accountNumber: boolean;
+      readonly wrongName: boolean;
+      readonly amount: number;
+      readonly source: string;
+      readonly notifyUrl: string | undefined;
+    }
+  | {
+      readonly op: 'cardPayout';
+      readonly card: string;
+      readonly amount: number;
+      readonly currency: string;
+      readonly notifyUrl: string | undefined;
+    }
   | {readonly op: 'replay'; readonly request: number; readonly variant: 'same' | 'reordered' | 'changed' | 'corrected' | 'otherKind'}
   | {
       readonly op: 'pay';
@@ -146,17 +186,45 @@ const advance: fc.Arbitrary<Step> = fc.record({
 });
 
 /** Write operations a fault may hit (their answers are checked like any other). */
-const faultOperations = ['createOrder', 'refundOrder', 'transfer', 'transferToBank', 'transferToBankCard', 'cancelOrder', 'revokeOrder', 'adjustOrderExpiryTime', 'createAgreement'];
+const faultOperations = [
+  'createOrder',
+  'refundOrder',
+  'transfer',
+  'transferToBank',
+  'transferToBankCard',
+  'cancelOrder',
+  'revokeOrder',
+  'adjustOrderExpiryTime',
+  'createAgreement',
+];
 
 export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   {arbitrary: createOrder, weight: 20},
   {arbitrary: fc.record({op: fc.constant('retrieveOrder' as const), order: ref}), weight: 1},
-  {arbitrary: fc.record({op: fc.constant('query' as const), what: fc.constantFrom('refund' as const, 'payout' as const, 'agreement' as const, 'balance' as const), index: ref, kind: fc.constantFrom('WALLET' as const, 'BANK' as const, 'CARD' as const)}), weight: 2},
+  {
+    arbitrary: fc.record({
+      op: fc.constant('query' as const),
+      what: fc.constantFrom('refund' as const, 'payout' as const, 'agreement' as const, 'balance' as const),
+      index: ref,
+      kind: fc.constantFrom('WALLET' as const, 'BANK' as const, 'CARD' as const),
+    }),
+    weight: 2,
+  },
   {arbitrary: fc.record({op: fc.constant('cancel' as const), order: ref}), weight: 2},
   {arbitrary: fc.record({op: fc.constant('revoke' as const), order: ref, freshNumber: fc.constant(false)}), weight: 2},
   {arbitrary: fc.record({op: fc.constant('revoke' as const), order: ref, freshNumber: fc.constant(true)}), weight: 1},
   {arbitrary: refund, weight: 10},
-  {arbitrary: fc.record({op: fc.constant('transfer' as const), payee: fc.constantFrom(...walletPhones), byWalletId: fc.boolean(), amount: payoutAmount, currency, notifyUrl: notify}), weight: 3},
+  {
+    arbitrary: fc.record({
+      op: fc.constant('transfer' as const),
+      payee: fc.constantFrom(...walletPhones),
+      byWalletId: fc.boolean(),
+      amount: payoutAmount,
+      currency,
+      notifyUrl: notify,
+    }),
+    weight: 3,
+  },
   {
     arbitrary: fc.record({
       op: fc.constant('bankTransfer' as const),
@@ -169,8 +237,24 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
     }),
     weight: 3,
   },
-  {arbitrary: fc.record({op: fc.constant('cardPayout' as const), card: fc.constantFrom(...payoutCards), amount: payoutAmount, currency, notifyUrl: notify}), weight: 3},
-  {arbitrary: fc.record({op: fc.constant('replay' as const), request: ref, variant: fc.constantFrom('same' as const, 'reordered' as const, 'changed' as const, 'corrected' as const, 'otherKind' as const)}), weight: 8},
+  {
+    arbitrary: fc.record({
+      op: fc.constant('cardPayout' as const),
+      card: fc.constantFrom(...payoutCards),
+      amount: payoutAmount,
+      currency,
+      notifyUrl: notify,
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('replay' as const),
+      request: ref,
+      variant: fc.constantFrom('same' as const, 'reordered' as const, 'changed' as const, 'corrected' as const, 'otherKind' as const),
+    }),
+    weight: 8,
+  },
   {
     arbitrary: fc.record({
       op: fc.constant('pay' as const),
@@ -186,14 +270,51 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   {arbitrary: fc.record({op: fc.constant('payCash' as const), order: ref}), weight: 2},
   {arbitrary: fc.record({op: fc.constant('scan' as const), order: ref, phone: wallet, wrongPin: rarely}), weight: 2},
   {arbitrary: fc.record({op: fc.constant('abandon' as const), order: ref}), weight: 1},
-  {arbitrary: fc.record({op: fc.constant('openChargeback' as const), order: ref, reasonCode: fc.constantFrom(...data.chargebacks.reasonCodes), share: fc.constantFrom('all' as const, 'part' as const, 'part' as const, 'above' as const)}), weight: 5},
-  {arbitrary: fc.record({op: fc.constant('resolveChargeback' as const), chargeback: ref, resolution: fc.constantFrom('WON' as const, 'LOST' as const)}), weight: 4},
+  {
+    arbitrary: fc.record({
+      op: fc.constant('openChargeback' as const),
+      order: ref,
+      reasonCode: fc.constantFrom(...data.chargebacks.reasonCodes),
+      share: fc.constantFrom('all' as const, 'part' as const, 'part' as const, 'above' as const),
+    }),
+    weight: 5,
+  },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('resolveChargeback' as const),
+      chargeback: ref,
+      resolution: fc.constantFrom('WON' as const, 'LOST' as const),
+    }),
+    weight: 4,
+  },
   {arbitrary: fc.record({op: fc.constant('createAgreement' as const), notifyUrl: notify}), weight: 2},
-  {arbitrary: fc.record({op: fc.constant('authorizeAgreement' as const), agreement: ref, phone: fc.constantFrom(...walletPhones), approve: fc.oneof({arbitrary: fc.constant(true), weight: 3}, {arbitrary: fc.constant(false), weight: 1})}), weight: 2},
+  {
+    arbitrary: fc.record({
+      op: fc.constant('authorizeAgreement' as const),
+      agreement: ref,
+      phone: fc.constantFrom(...walletPhones),
+      approve: fc.oneof({arbitrary: fc.constant(true), weight: 3}, {arbitrary: fc.constant(false), weight: 1}),
+    }),
+    weight: 2,
+  },
   {arbitrary: fc.record({op: fc.constant('cancelAgreement' as const), agreement: ref}), weight: 1},
   {arbitrary: fc.record({op: fc.constant('topUp' as const), amount: fc.integer({min: 1, max: 50_000})}), weight: 1},
-  {arbitrary: fc.record({op: fc.constant('fault' as const), resultCode: fc.constantFrom(...data.faults.codes.map((code) => code.resultCode)), operationId: fc.constantFrom(...faultOperations)}), weight: 1},
-  {arbitrary: fc.record({op: fc.constant('adjustExpiry' as const), order: ref, seconds: fc.constantFrom(-30, 59, 60, 120, 1800, 86_400, 604_800)}), weight: 2},
+  {
+    arbitrary: fc.record({
+      op: fc.constant('fault' as const),
+      resultCode: fc.constantFrom(...data.faults.codes.map((code) => code.resultCode)),
+      operationId: fc.constantFrom(...faultOperations),
+    }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('adjustExpiry' as const),
+      order: ref,
+      seconds: fc.constantFrom(-30, 59, 60, 120, 1800, 86_400, 604_800),
+    }),
+    weight: 2,
+  },
   {arbitrary: fc.record({op: fc.constant('redeliver' as const), event: ref}), weight: 1},
   {arbitrary: advance, weight: 10},
 );

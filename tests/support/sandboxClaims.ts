@@ -19,10 +19,9 @@ import {
   knownIbans,
   maskMatches,
   paymentRuleFor,
-  payoutOutcome,
   refundRuleFor,
-  type PayoutRequest,
 } from '../../src/sandbox/engine/rules/rules';
+import {payoutOutcome, type PayoutRequest} from '../../src/sandbox/engine/rules/payoutRules';
 import type {PaymentEndingRule, PayoutEndingRule, RefundEndingRule, SandboxData} from '../../src/sandbox/engine/rules/types';
 
 export interface Finding {
@@ -37,7 +36,25 @@ export const formatFinding = (finding: Finding): string => `${finding.where}: ${
 
 /** IBAN lengths of the countries a page might use, so that "FP2506051044XK7Q" is not taken for one. */
 const ibanLengths: Readonly<Record<string, number>> = {
-  AD: 24, AT: 20, BE: 16, CH: 21, CZ: 24, DE: 22, DK: 18, ES: 24, FI: 18, FR: 27, GB: 22, IE: 22, IT: 27, LU: 20, NL: 18, NO: 15, PL: 28, PT: 25, SE: 24,
+  AD: 24,
+  AT: 20,
+  BE: 16,
+  CH: 21,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  IE: 22,
+  IT: 27,
+  LU: 20,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  SE: 24,
 };
 
 function looksLikeIban(candidate: string): boolean {
@@ -108,7 +125,9 @@ export function unknownFixturesIn(text: string, sets: FixtureSets): string[] {
     const pin = match[1] ?? match[2] ?? '';
     if (!sets.pins.has(pin)) problems.push(`PIN ${pin} is not a test wallet's PIN`);
   }
-  for (const match of text.matchAll(/\b(walletId|payerPaymentCode|payerAgreementToken|iban|cardNumber|phoneNumber|accountNumber)["']?\s*[:=]\s*["'`]([^"'`]+)["'`]/g)) {
+  for (const match of text.matchAll(
+    /\b(walletId|payerPaymentCode|payerAgreementToken|iban|cardNumber|phoneNumber|accountNumber)["']?\s*[:=]\s*["'`]([^"'`]+)["'`]/g,
+  )) {
     const problem = fieldProblem(match[1] ?? '', match[2] ?? '', sets);
     if (problem) problems.push(problem);
   }
@@ -130,10 +149,13 @@ export function fieldProblem(field: string, value: string, sets: FixtureSets): s
     case 'cardNumber':
       return /^\d{13,19}$/.test(plain) && !sets.cards.has(plain) ? `cardNumber ${value} is not a test card` : undefined;
     case 'iban':
-      if (value.includes('*')) return [...sets.ibans].some((iban) => maskMatches(value, iban)) ? undefined : `iban ${value} masks no sandbox IBAN`;
+      if (value.includes('*'))
+        return [...sets.ibans].some((iban) => maskMatches(value, iban)) ? undefined : `iban ${value} masks no sandbox IBAN`;
       return /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(plain) && !sets.ibans.has(plain) ? `iban ${value} is not a sandbox IBAN` : undefined;
     case 'accountNumber':
-      return /^\d{6,17}$/.test(value) && !sets.accountNumbers.has(value) ? `accountNumber ${value} is not a sandbox bank account` : undefined;
+      return /^\d{6,17}$/.test(value) && !sets.accountNumbers.has(value)
+        ? `accountNumber ${value} is not a sandbox bank account`
+        : undefined;
     default:
       return undefined;
   }
@@ -160,7 +182,8 @@ export function endingMentions(sentence: string): Mention[] {
   const first = mentions[0];
   if (first) {
     for (const match of sentence.slice(first.end).matchAll(/`(\d{2})`/g)) {
-      if (match.index !== undefined) mentions.push({ending: match[1] ?? '', start: first.end + match.index, end: first.end + match.index + match[0].length});
+      if (match.index !== undefined)
+        mentions.push({ending: match[1] ?? '', start: first.end + match.index, end: first.end + match.index + match[0].length});
     }
   }
   // Money in major units: an ending statement unless it is a threshold ("any payment above USD 5.00").
@@ -203,20 +226,29 @@ export type Phrase = 'noAnswer' | 'declined' | 'insufficient' | 'expiredMethod' 
 const statusWords = new Set(['PENDING', 'PROCESSING', 'PAID', 'CLOSED', 'SUCCEEDED', 'FAILED', 'RETURNED', 'EXPIRED']);
 
 export function claimsIn(segment: string, knownCodes: ReadonlySet<string>): Claims {
-  const codes = [...segment.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)].map(([code]) => code).filter((code) => knownCodes.has(code) && !statusWords.has(code));
+  const codes = [...segment.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)]
+    .map(([code]) => code)
+    .filter((code) => knownCodes.has(code) && !statusWords.has(code));
   const events = [...segment.matchAll(/\b[A-Z][A-Z_]*\.[A-Z][A-Z_]*\b/g)].map(([event]) => event);
   const statuses = [...segment.matchAll(/`([A-Z_]+)`/g)].map((match) => match[1] ?? '').filter((word) => statusWords.has(word));
   const text = segment.toLowerCase();
   const phrases: Phrase[] = [];
   const failureWords = /declin|\bfail|reject|insufficient|expired|risk|no answer|never|unanswered/;
-  if (/no answer|never (?:gets? an answer|answered|completes?|get an answer)|unanswered|keeps? waiting/.test(text)) phrases.push('noAnswer');
-  if (/\b(?:is|are|be|been|gets?)\s+declined\b|:\s*declined\b|\bdeclined\s+(?:at|for|by|with|because|as|when)\b|\bdeclines?\s+(?:it|them|each|every|any)\b|\ba decline (?:by|for|as)\b/.test(text)) phrases.push('declined');
+  if (/no answer|never (?:gets? an answer|answered|completes?|get an answer)|unanswered|keeps? waiting/.test(text))
+    phrases.push('noAnswer');
+  if (
+    /\b(?:is|are|be|been|gets?)\s+declined\b|:\s*declined\b|\bdeclined\s+(?:at|for|by|with|because|as|when)\b|\bdeclines?\s+(?:it|them|each|every|any)\b|\ba decline (?:by|for|as)\b/.test(
+      text,
+    )
+  )
+    phrases.push('declined');
   if (/insufficient (?:balance|funds)/.test(text)) phrases.push('insufficient');
   if (/\b(?:card|wallet)\b[^.;]*\bexpired\b|\bexpired[- ](?:card|wallet)/.test(text)) phrases.push('expiredMethod');
   if (/risk/.test(text) && /declin/.test(text)) phrases.push('riskDecline');
   if (/risk/.test(text) && !/declin/.test(text) && /reject|\bfails?\b|no order/.test(text)) phrases.push('riskReject');
   if (/held|holds? (?:back|the (?:create order )?response)|read timeout/.test(text)) phrases.push('heldResponse');
-  if (/\b(?:succeeds?|success(?:ful(?:ly)?)?|approves?|approved|is paid|are paid|is accepted)\b/.test(text) && !failureWords.test(text)) phrases.push('success');
+  if (/\b(?:succeeds?|success(?:ful(?:ly)?)?|approves?|approved|is paid|are paid|is accepted)\b/.test(text) && !failureWords.test(text))
+    phrases.push('success');
   return {codes, events, statuses, phrases};
 }
 
@@ -233,18 +265,36 @@ interface RuleFacts {
 }
 
 function paymentFacts(data: SandboxData, rule: PaymentEndingRule): RuleFacts {
-  const effective = rule.then !== undefined ? (data.payments.endings.rules.find((candidate) => candidate.ending === rule.then) ?? rule) : rule;
+  const effective =
+    rule.then !== undefined ? (data.payments.endings.rules.find((candidate) => candidate.ending === rule.then) ?? rule) : rule;
   const variants = [effective.payer, effective.createOrder].filter((variant) => variant !== undefined);
-  const codes = [effective.failureCode, effective.resultCode, ...variants.map((variant) => variant.failureCode)].filter((code) => code !== undefined);
+  const codes = [effective.failureCode, effective.resultCode, ...variants.map((variant) => variant.failureCode)].filter(
+    (code) => code !== undefined,
+  );
   const events = [...(effective.events ?? []), ...variants.flatMap((variant) => variant.events)];
-  const statuses = new Set<string>([...(effective.orderStatus ? [effective.orderStatus] : []), ...variants.flatMap((variant) => [variant.orderStatus, variant.closeReason])]);
+  const statuses = new Set<string>([
+    ...(effective.orderStatus ? [effective.orderStatus] : []),
+    ...variants.flatMap((variant) => [variant.orderStatus, variant.closeReason]),
+  ]);
   if (effective.kind === 'DECLINED') statuses.add('FAILED').add('PENDING');
   if (effective.kind === 'SUCCEEDED' || effective.kind === 'DELAYED') statuses.add('SUCCEEDED');
   // Cash and bank transfer payments pass through PROCESSING whatever the ending (payments.methods).
   const slowMethods = data.payments.methods.some((method) => method.processingSeconds !== undefined);
-  if ((effective.processingSeconds ?? 0) > 0 || effective.kind === 'UNANSWERED' || (slowMethods && effective.at === 'ATTEMPT' && effective.kind !== 'FAILED')) statuses.add('PROCESSING');
+  if (
+    (effective.processingSeconds ?? 0) > 0 ||
+    effective.kind === 'UNANSWERED' ||
+    (slowMethods && effective.at === 'ATTEMPT' && effective.kind !== 'FAILED')
+  )
+    statuses.add('PROCESSING');
   if (effective.kind === 'UNANSWERED' || effective.kind === 'FAILED') statuses.add('PENDING').add('FAILED').add('CLOSED').add('EXPIRED');
-  return {summary: rule.summary, kind: effective.kind, codes: new Set(codes), events: new Set(events), statuses, heldResponse: rule.responseDelaySeconds !== undefined};
+  return {
+    summary: rule.summary,
+    kind: effective.kind,
+    codes: new Set(codes),
+    events: new Set(events),
+    statuses,
+    heldResponse: rule.responseDelaySeconds !== undefined,
+  };
 }
 
 function asyncFacts(rule: RefundEndingRule | PayoutEndingRule, events: readonly string[]): RuleFacts {
@@ -261,7 +311,9 @@ export function factsFor(data: SandboxData, domain: Domain, ending: string): Rul
     const rule = refundRuleFor(data, value);
     return asyncFacts(rule, rule.events);
   }
-  const rule = data.payouts.endings.rules.find((candidate) => candidate.ending === ending) ?? data.payouts.endings.rules.find((candidate) => candidate.ending === data.payouts.endings.default);
+  const rule =
+    data.payouts.endings.rules.find((candidate) => candidate.ending === ending) ??
+    data.payouts.endings.rules.find((candidate) => candidate.ending === data.payouts.endings.default);
   if (!rule) throw new Error('payout endings have no default rule');
   const events = rule.status ? data.payouts.products.flatMap((product) => (rule.status ? [product.events[rule.status]] : [])) : [];
   return asyncFacts(rule, events);
@@ -283,16 +335,16 @@ export function mismatch(claims: Claims, facts: RuleFacts, domain: Domain): stri
               ? facts.kind === 'DECLINED'
               : facts.kind === 'FAILED' || facts.kind === 'REJECTED'
             : phrase === 'insufficient'
-            ? facts.codes.has('INSUFFICIENT_FUNDS') || facts.codes.has('INSUFFICIENT_BALANCE')
-            : phrase === 'expiredMethod'
-              ? facts.codes.has('PAYMENT_METHOD_EXPIRED')
-              : phrase === 'riskDecline'
-                ? facts.codes.has(domain === 'payments' ? 'RISK_DECLINED' : 'RISK_REJECTED')
-                : phrase === 'riskReject'
-                  ? facts.codes.has('RISK_REJECTED')
-                  : phrase === 'heldResponse'
-                    ? facts.heldResponse
-                    : facts.kind === 'SUCCEEDED' || facts.kind === 'DELAYED';
+              ? facts.codes.has('INSUFFICIENT_FUNDS') || facts.codes.has('INSUFFICIENT_BALANCE')
+              : phrase === 'expiredMethod'
+                ? facts.codes.has('PAYMENT_METHOD_EXPIRED')
+                : phrase === 'riskDecline'
+                  ? facts.codes.has(domain === 'payments' ? 'RISK_DECLINED' : 'RISK_REJECTED')
+                  : phrase === 'riskReject'
+                    ? facts.codes.has('RISK_REJECTED')
+                    : phrase === 'heldResponse'
+                      ? facts.heldResponse
+                      : facts.kind === 'SUCCEEDED' || facts.kind === 'DELAYED';
       if (!fits) wrong.push(phraseLabels[phrase]);
     }
   }
@@ -362,7 +414,10 @@ export function endingProblemsIn(sentence: string, data: SandboxData, knownCodes
     const domain = domainOf(sentence, group[0]?.start ?? 0);
     const facts = group.map((mention) => factsFor(data, domain, mention.ending));
     const wrong = mismatch(claims, facts.length === 1 && facts[0] ? facts[0] : unionFacts(facts), domain);
-    if (wrong) problems.push(`ending ${endings} (${domain}) is said to give ${wrong}; api/sandbox.yaml: ${facts.map((fact) => fact.summary).join(' / ')}`);
+    if (wrong)
+      problems.push(
+        `ending ${endings} (${domain}) is said to give ${wrong}; api/sandbox.yaml: ${facts.map((fact) => fact.summary).join(' / ')}`,
+      );
   }
   return problems.reverse();
 }
@@ -404,7 +459,8 @@ export function pageFindings(file: string, text: string, data: SandboxData, know
     const inCode = fence !== undefined || fenceMatch !== null;
     if (inCode || /^(import|export)\s/.test(line)) return;
     for (const sentence of sentencesOf(line)) {
-      for (const message of endingProblemsIn(sentence, data, knownCodes)) findings.push({where, message: `${message} ("${sentence.trim().slice(0, 120)}")`});
+      for (const message of endingProblemsIn(sentence, data, knownCodes))
+        findings.push({where, message: `${message} ("${sentence.trim().slice(0, 120)}")`});
     }
   });
   return findings;
@@ -418,12 +474,32 @@ type JsonObject = {[key: string]: Json};
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: Json | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
 const money = (value: Json | undefined): {value: number; currency: string} | undefined =>
-  isObject(value) && typeof value.value === 'number' && typeof value.currency === 'string' ? {value: value.value, currency: value.currency} : undefined;
+  isObject(value) && typeof value.value === 'number' && typeof value.currency === 'string'
+    ? {value: value.value, currency: value.currency}
+    : undefined;
 
-const fixtureFields = new Set(['walletId', 'phoneNumber', 'payerPaymentCode', 'payerAgreementToken', 'iban', 'cardNumber', 'maskedCardNumber', 'maskedAccount', 'accountNumber', 'virtualAccountNumber']);
+const fixtureFields = new Set([
+  'walletId',
+  'phoneNumber',
+  'payerPaymentCode',
+  'payerAgreementToken',
+  'iban',
+  'cardNumber',
+  'maskedCardNumber',
+  'maskedAccount',
+  'accountNumber',
+  'virtualAccountNumber',
+]);
 
 /** Fixture fields with a value (or schema-level examples) that the sandbox does not know. */
-function fieldFindings(node: unknown, where: string, sets: FixtureSets, data: SandboxData, findings: Finding[], checkedExamples = false): void {
+function fieldFindings(
+  node: unknown,
+  where: string,
+  sets: FixtureSets,
+  data: SandboxData,
+  findings: Finding[],
+  checkedExamples = false,
+): void {
   if (Array.isArray(node)) {
     node.forEach((item, index) => fieldFindings(item, `${where}[${index}]`, sets, data, findings));
     return;
@@ -443,9 +519,13 @@ function fieldFindings(node: unknown, where: string, sets: FixtureSets, data: Sa
     if (key === 'properties' && isObject(value)) {
       for (const [property, schema] of Object.entries(value)) {
         if (!fixtureFields.has(property) || !isObject(schema)) continue;
-        const samples = [...(Array.isArray(schema.examples) ? schema.examples : []), ...(schema.example !== undefined ? [schema.example] : [])];
+        const samples = [
+          ...(Array.isArray(schema.examples) ? schema.examples : []),
+          ...(schema.example !== undefined ? [schema.example] : []),
+        ];
         for (const sample of samples) {
-          const problem = typeof sample === 'string' ? (maskedFieldProblem(property, sample, data) ?? fieldProblem(property, sample, sets)) : undefined;
+          const problem =
+            typeof sample === 'string' ? (maskedFieldProblem(property, sample, data) ?? fieldProblem(property, sample, sets)) : undefined;
           if (problem) findings.push({where: `${at}.${property}.examples`, message: problem});
         }
       }
@@ -453,7 +533,8 @@ function fieldFindings(node: unknown, where: string, sets: FixtureSets, data: Sa
     // The examples of a fixture field's schema were checked as that field just above.
     if (checkedExamples && (key === 'examples' || key === 'example')) continue;
     if (key === 'properties' && isObject(value)) {
-      for (const [property, schema] of Object.entries(value)) fieldFindings(schema, `${at}.${property}`, sets, data, findings, fixtureFields.has(property));
+      for (const [property, schema] of Object.entries(value))
+        fieldFindings(schema, `${at}.${property}`, sets, data, findings, fixtureFields.has(property));
       continue;
     }
     fieldFindings(value, at, sets, data, findings);
@@ -462,14 +543,23 @@ function fieldFindings(node: unknown, where: string, sets: FixtureSets, data: Sa
 
 function maskedFieldProblem(field: string, value: string, data: SandboxData): string | undefined {
   if (!value.includes('*')) {
-    if (field === 'virtualAccountNumber') return data.virtualAccounts.accounts.some((account) => account.iban === value) ? undefined : `virtualAccountNumber ${value} is not a sandbox virtual account`;
+    if (field === 'virtualAccountNumber')
+      return data.virtualAccounts.accounts.some((account) => account.iban === value)
+        ? undefined
+        : `virtualAccountNumber ${value} is not a sandbox virtual account`;
     return undefined;
   }
   const cards = [...knownCardNumbers(data)];
-  const accounts = data.bankAccounts.accounts.flatMap((account) => [account.iban, ...(account.accountNumber ? [account.accountNumber] : [])]);
-  const candidates = field === 'maskedCardNumber' ? cards : field === 'maskedAccount' ? [...accounts, ...cards] : field === 'iban' ? accounts : [];
+  const accounts = data.bankAccounts.accounts.flatMap((account) => [
+    account.iban,
+    ...(account.accountNumber ? [account.accountNumber] : []),
+  ]);
+  const candidates =
+    field === 'maskedCardNumber' ? cards : field === 'maskedAccount' ? [...accounts, ...cards] : field === 'iban' ? accounts : [];
   if (candidates.length === 0) return undefined;
-  return candidates.some((full) => maskMatches(value, full)) ? undefined : `${field} ${value} masks no sandbox ${field === 'maskedCardNumber' ? 'card' : 'account'}`;
+  return candidates.some((full) => maskMatches(value, full))
+    ? undefined
+    : `${field} ${value} masks no sandbox ${field === 'maskedCardNumber' ? 'card' : 'account'}`;
 }
 
 interface ExampleRef {
@@ -477,12 +567,22 @@ interface ExampleRef {
   readonly value: Json;
 }
 
-function mediaExamples(media: {examples?: Record<string, {value?: unknown}>} | undefined, label: string): Array<ExampleRef & {name: string}> {
-  return Object.entries(media?.examples ?? {}).map(([name, example]) => ({name, label: `${label} example "${name}"`, value: example.value as Json}));
+function mediaExamples(
+  media: {examples?: Record<string, {value?: unknown}>} | undefined,
+  label: string,
+): Array<ExampleRef & {name: string}> {
+  return Object.entries(media?.examples ?? {}).map(([name, example]) => ({
+    name,
+    label: `${label} example "${name}"`,
+    value: example.value as Json,
+  }));
 }
 
 /** Request, response and webhook examples of every operation, with a label naming the place. */
-function examplesOf(contract: Pick<LoadedContract, 'document' | 'operations'>): {requests: Map<string, Array<ExampleRef & {name: string}>>; responses: Map<string, Array<ExampleRef & {name: string}>>} {
+function examplesOf(contract: Pick<LoadedContract, 'document' | 'operations'>): {
+  requests: Map<string, Array<ExampleRef & {name: string}>>;
+  responses: Map<string, Array<ExampleRef & {name: string}>>;
+} {
   const requests = new Map<string, Array<ExampleRef & {name: string}>>();
   const responses = new Map<string, Array<ExampleRef & {name: string}>>();
   for (const location of contract.operations.values()) {
@@ -508,8 +608,10 @@ function orderFindings(order: JsonObject, where: string, data: SandboxData): str
   const amount = money(order.amount);
   if (!amount) return [];
   const rule = paymentRuleFor(data, amount.value);
-  if (rule.kind === 'REJECTED') return [`an order of ${amount.value} cannot exist: ending ${rule.ending} is rejected by Create order with ${rule.resultCode ?? ''}`];
-  const effective = rule.then !== undefined ? (data.payments.endings.rules.find((candidate) => candidate.ending === rule.then) ?? rule) : rule;
+  if (rule.kind === 'REJECTED')
+    return [`an order of ${amount.value} cannot exist: ending ${rule.ending} is rejected by Create order with ${rule.resultCode ?? ''}`];
+  const effective =
+    rule.then !== undefined ? (data.payments.endings.rules.find((candidate) => candidate.ending === rule.then) ?? rule) : rule;
   const attempt = isObject(order.lastAttempt) ? order.lastAttempt : undefined;
   const method = text(attempt?.paymentMethod) ?? text(order.paymentMethod);
   const methodRule = data.payments.methods.find((candidate) => candidate.method === method);
@@ -519,7 +621,9 @@ function orderFindings(order: JsonObject, where: string, data: SandboxData): str
   if (wasPaid) {
     const declineIgnored = effective.kind === 'DECLINED' && methodRule?.declines === false;
     if (!(effective.kind === 'SUCCEEDED' || effective.kind === 'DELAYED' || declineIgnored)) {
-      problems.push(`a paid order of ${amount.value}${method ? ` by ${method}` : ''}: api/sandbox.yaml says ending ${rule.ending}: ${rule.summary}`);
+      problems.push(
+        `a paid order of ${amount.value}${method ? ` by ${method}` : ''}: api/sandbox.yaml says ending ${rule.ending}: ${rule.summary}`,
+      );
     }
   }
   if (text(attempt?.status) === 'FAILED') {
@@ -529,15 +633,24 @@ function orderFindings(order: JsonObject, where: string, data: SandboxData): str
       ...Object.values(data.walletRules.payments).flatMap((outcome) => (outcome.failureCode ? [outcome.failureCode] : [])),
       ...(text(order.scene) === 'QR_PAY' && data.paymentCodes.unknown.failureCode ? [data.paymentCodes.unknown.failureCode] : []),
     ]);
-    const fromEnding = new Set([effective.failureCode, effective.payer?.failureCode, effective.createOrder?.failureCode].filter((value) => value !== undefined));
+    const fromEnding = new Set(
+      [effective.failureCode, effective.payer?.failureCode, effective.createOrder?.failureCode].filter((value) => value !== undefined),
+    );
     if (code !== undefined && !fromFixtures.has(code) && !fromEnding.has(code)) {
-      problems.push(`lastAttempt.failureCode ${code} cannot come from an amount ending ${rule.ending} (api/sandbox.yaml: ${rule.summary}) or from any test wallet, card or payment code`);
+      problems.push(
+        `lastAttempt.failureCode ${code} cannot come from an amount ending ${rule.ending} (api/sandbox.yaml: ${rule.summary}) or from any test wallet, card or payment code`,
+      );
     }
   }
   if (status === 'PROCESSING' || text(attempt?.status) === 'PROCESSING') {
     const slowMethod = methodRule?.processingSeconds !== undefined;
-    const slowRule = (effective.processingSeconds ?? 0) > 0 || (effective.kind === 'UNANSWERED' && (text(order.scene) === 'QR_PAY' || text(order.scene) === 'DIRECT_PAY'));
-    if (!slowMethod && !slowRule) problems.push(`a PROCESSING order of ${amount.value}${method ? ` by ${method}` : ''}: api/sandbox.yaml says ending ${rule.ending}: ${rule.summary}`);
+    const slowRule =
+      (effective.processingSeconds ?? 0) > 0 ||
+      (effective.kind === 'UNANSWERED' && (text(order.scene) === 'QR_PAY' || text(order.scene) === 'DIRECT_PAY'));
+    if (!slowMethod && !slowRule)
+      problems.push(
+        `a PROCESSING order of ${amount.value}${method ? ` by ${method}` : ''}: api/sandbox.yaml says ending ${rule.ending}: ${rule.summary}`,
+      );
   }
   return problems.map((problem) => `${where}: ${problem}`);
 }
@@ -548,9 +661,12 @@ function refundFindings(refund: JsonObject, where: string, data: SandboxData): s
   const origin = text(refund.origin) === 'REVOKE' ? 'REVOKE' : 'MERCHANT';
   const rule = refundRuleFor(data, amount.value, origin);
   const status = text(refund.status);
-  const problem = (message: string) => [`${where}: a refund of ${amount.value} ${message}; api/sandbox.yaml says ending ${rule.ending}: ${rule.summary}`];
+  const problem = (message: string) => [
+    `${where}: a refund of ${amount.value} ${message}; api/sandbox.yaml says ending ${rule.ending}: ${rule.summary}`,
+  ];
   if (rule.kind === 'REJECTED') return problem('cannot exist');
-  if (status === 'FAILED' && (rule.kind !== 'FAILED' || rule.failureCode !== text(refund.failureCode))) return problem(`cannot end FAILED with ${text(refund.failureCode) ?? 'no failureCode'}`);
+  if (status === 'FAILED' && (rule.kind !== 'FAILED' || rule.failureCode !== text(refund.failureCode)))
+    return problem(`cannot end FAILED with ${text(refund.failureCode) ?? 'no failureCode'}`);
   if (status === 'SUCCEEDED' && rule.kind === 'FAILED') return problem('cannot succeed');
   return [];
 }
@@ -562,14 +678,24 @@ function payoutRequestOf(payout: JsonObject, data: SandboxData): PayoutRequest |
   if (!amount) return undefined;
   if (id.startsWith('trf_')) {
     const payee = isObject(payout.payee) ? payout.payee : {};
-    return {product: 'WALLET', amount, payee: {...(text(payee.walletId) ? {walletId: text(payee.walletId)} : {}), ...(text(payee.phoneNumber) ? {phoneNumber: text(payee.phoneNumber)} : {})}};
+    return {
+      product: 'WALLET',
+      amount,
+      payee: {
+        ...(text(payee.walletId) ? {walletId: text(payee.walletId)} : {}),
+        ...(text(payee.phoneNumber) ? {phoneNumber: text(payee.phoneNumber)} : {}),
+      },
+    };
   }
   if (id.startsWith('btr_')) {
     const beneficiary = isObject(payout.beneficiary) ? payout.beneficiary : {};
     const masked = text(beneficiary.maskedAccount) ?? '';
-    const matches = data.bankAccounts.accounts.filter((account) => maskMatches(masked, account.iban) || (account.accountNumber !== undefined && maskMatches(masked, account.accountNumber)));
+    const matches = data.bankAccounts.accounts.filter(
+      (account) => maskMatches(masked, account.iban) || (account.accountNumber !== undefined && maskMatches(masked, account.accountNumber)),
+    );
     const account = matches[0];
-    if (!account || matches.length > 1) return `maskedAccount ${masked} ${account ? 'matches more than one' : 'matches no'} sandbox account`;
+    if (!account || matches.length > 1)
+      return `maskedAccount ${masked} ${account ? 'matches more than one' : 'matches no'} sandbox account`;
     const byIban = maskMatches(masked, account.iban);
     const destination = money(payout.destinationAmount);
     return {
@@ -578,7 +704,12 @@ function payoutRequestOf(payout: JsonObject, data: SandboxData): PayoutRequest |
       ...(destination ? {destinationCurrency: destination.currency} : {}),
       beneficiary: {
         ...(text(beneficiary.name) ? {name: text(beneficiary.name)} : {}),
-        account: byIban ? {iban: account.iban} : {...(account.accountNumber ? {accountNumber: account.accountNumber} : {}), ...(account.routingCode ? {routingCode: account.routingCode} : {})},
+        account: byIban
+          ? {iban: account.iban}
+          : {
+              ...(account.accountNumber ? {accountNumber: account.accountNumber} : {}),
+              ...(account.routingCode ? {routingCode: account.routingCode} : {}),
+            },
       },
     };
   }
@@ -599,17 +730,25 @@ function payoutFindings(payout: JsonObject, where: string, data: SandboxData): s
   if (!outcome.accepted) return [`${where}: this payout cannot exist: ${describeRejection(outcome)}`];
   const failureCode = text(payout.failureCode);
   if (status === 'FAILED' && (outcome.status !== 'FAILED' || outcome.failureCode !== failureCode)) {
-    return [`${where}: the sandbox ends this payout ${outcome.status}${outcome.failureCode ? ` with ${outcome.failureCode}` : ''} (${outcome.because}), not FAILED with ${failureCode ?? 'no failureCode'}`];
+    return [
+      `${where}: the sandbox ends this payout ${outcome.status}${outcome.failureCode ? ` with ${outcome.failureCode}` : ''} (${outcome.because}), not FAILED with ${failureCode ?? 'no failureCode'}`,
+    ];
   }
-  if (status === 'SUCCEEDED' && outcome.status !== 'SUCCEEDED') return [`${where}: the sandbox ends this payout FAILED with ${outcome.failureCode ?? ''} (${outcome.because})`];
+  if (status === 'SUCCEEDED' && outcome.status !== 'SUCCEEDED')
+    return [`${where}: the sandbox ends this payout FAILED with ${outcome.failureCode ?? ''} (${outcome.because})`];
   if (status === 'RETURNED' && (outcome.returnedAfterSeconds === undefined || outcome.returnFailureCode !== failureCode)) {
-    return [`${where}: the sandbox returns no bank transfer to this account${outcome.returnedAfterSeconds !== undefined ? ` with ${failureCode ?? 'no failureCode'}` : ''} (${outcome.because}); only the returning account in bankAccounts is returned`];
+    return [
+      `${where}: the sandbox returns no bank transfer to this account${outcome.returnedAfterSeconds !== undefined ? ` with ${failureCode ?? 'no failureCode'}` : ''} (${outcome.because}); only the returning account in bankAccounts is returned`,
+    ];
   }
   return [];
 }
 
 function eligibilityFindings(result: JsonObject, where: string, data: SandboxData): string[] {
-  const candidates = [...data.payoutCards.cards.map((card) => ({brand: card.brand, issuerCountry: card.issuerCountry, ...card.eligibility})), data.payoutCards.unknownCard.eligibility];
+  const candidates = [
+    ...data.payoutCards.cards.map((card) => ({brand: card.brand, issuerCountry: card.issuerCountry, ...card.eligibility})),
+    data.payoutCards.unknownCard.eligibility,
+  ];
   const fits = candidates.some(
     (candidate) =>
       candidate.eligible === result.eligible &&
@@ -635,7 +774,12 @@ function objectFindings(node: Json, where: string, data: SandboxData): string[] 
 }
 
 /** What the sandbox does with each request example, against the response example of the same name. */
-function requestFindings(operationId: string, example: ExampleRef & {name: string}, responses: ReadonlyArray<ExampleRef & {name: string}>, data: SandboxData): string[] {
+function requestFindings(
+  operationId: string,
+  example: ExampleRef & {name: string},
+  responses: ReadonlyArray<ExampleRef & {name: string}>,
+  data: SandboxData,
+): string[] {
   const body = example.value;
   if (!isObject(body)) return [];
   const amount = money(body.amount);
@@ -655,17 +799,29 @@ function requestFindings(operationId: string, example: ExampleRef & {name: strin
       const order = isObject(data_?.order) ? data_.order : undefined;
       if (!order || !paired) return [];
       const problems: string[] = [];
-      if (order.status !== outcome.orderStatus) problems.push(`${paired.label}: order.status is ${String(order.status)}, but the sandbox answers ${outcome.orderStatus} for the request example (${outcome.because})`);
+      if (order.status !== outcome.orderStatus)
+        problems.push(
+          `${paired.label}: order.status is ${String(order.status)}, but the sandbox answers ${outcome.orderStatus} for the request example (${outcome.because})`,
+        );
       const attempt = isObject(order.lastAttempt) ? order.lastAttempt : undefined;
-      if (attempt && outcome.attempt?.attemptStatus === 'FAILED' && outcome.attempt.kind === 'DECLINED' && attempt.failureCode !== outcome.attempt.failureCode) {
-        problems.push(`${paired.label}: lastAttempt.failureCode is ${String(attempt.failureCode)}, but the sandbox declines the request example with ${outcome.attempt.failureCode ?? ''} (${outcome.because})`);
+      if (
+        attempt &&
+        outcome.attempt?.attemptStatus === 'FAILED' &&
+        outcome.attempt.kind === 'DECLINED' &&
+        attempt.failureCode !== outcome.attempt.failureCode
+      ) {
+        problems.push(
+          `${paired.label}: lastAttempt.failureCode is ${String(attempt.failureCode)}, but the sandbox declines the request example with ${outcome.attempt.failureCode ?? ''} (${outcome.because})`,
+        );
       }
       return problems;
     }
     case 'refundOrder': {
       if (!amount) return [];
       const rule = refundRuleFor(data, amount.value);
-      return rule.kind === 'REJECTED' ? [`${where}: ${describeRejection({resultCode: rule.resultCode ?? '', because: `ending ${rule.ending}`})}`] : [];
+      return rule.kind === 'REJECTED'
+        ? [`${where}: ${describeRejection({resultCode: rule.resultCode ?? '', because: `ending ${rule.ending}`})}`]
+        : [];
     }
     case 'transfer':
     case 'transferToBank':
@@ -674,7 +830,14 @@ function requestFindings(operationId: string, example: ExampleRef & {name: strin
       let request: PayoutRequest;
       if (operationId === 'transfer') {
         const payee = isObject(body.payee) ? body.payee : {};
-        request = {product: 'WALLET', amount, payee: {...(text(payee.walletId) ? {walletId: text(payee.walletId)} : {}), ...(text(payee.phoneNumber) ? {phoneNumber: text(payee.phoneNumber)} : {})}};
+        request = {
+          product: 'WALLET',
+          amount,
+          payee: {
+            ...(text(payee.walletId) ? {walletId: text(payee.walletId)} : {}),
+            ...(text(payee.phoneNumber) ? {phoneNumber: text(payee.phoneNumber)} : {}),
+          },
+        };
       } else if (operationId === 'transferToBank') {
         const beneficiary = isObject(body.beneficiary) ? body.beneficiary : {};
         const account = isObject(beneficiary.account) ? beneficiary.account : {};
@@ -703,14 +866,18 @@ function requestFindings(operationId: string, example: ExampleRef & {name: strin
       if (iban === undefined) return [];
       const account = data.bankAccounts.accounts.find((candidate) => candidate.iban === iban);
       if (!account || !ibanCheckDigitsValid(iban) || account.behavior.kind === 'REJECTED') {
-        return [`${where}: the sandbox rejects the lookup of ${iban} with ${(!ibanCheckDigitsValid(iban) ? data.bankAccounts.invalidIban : data.bankAccounts.unknownAccount).resultCode ?? ''}`];
+        return [
+          `${where}: the sandbox rejects the lookup of ${iban} with ${(!ibanCheckDigitsValid(iban) ? data.bankAccounts.invalidIban : data.bankAccounts.unknownAccount).resultCode ?? ''}`,
+        ];
       }
       return responses.flatMap((response) => {
         const found = isObject(response.value) && isObject(response.value.data) ? response.value.data : undefined;
         if (!found || !response.label.includes('response 200')) return [];
         const expected = {holderName: account.holderName, bankName: account.bankName, bic: account.bic, country: account.country};
         const wrong = Object.entries(expected).filter(([key, value]) => found[key] !== undefined && found[key] !== value);
-        return wrong.length > 0 ? [`${response.label}: ${wrong.map(([key, value]) => `${key} should be ${String(value)}`).join(', ')} for ${iban}`] : [];
+        return wrong.length > 0
+          ? [`${response.label}: ${wrong.map(([key, value]) => `${key} should be ${String(value)}`).join(', ')} for ${iban}`]
+          : [];
       });
     }
     default:
@@ -735,4 +902,3 @@ export function contractExampleFindings(contract: Pick<LoadedContract, 'document
   }
   return [...new Set(problems)];
 }
-

@@ -36,7 +36,11 @@ export interface SandboxClientOptions {
 }
 
 /** Checks a response as a careful merchant would: signature over the 8-line string, then the contract's schema. */
-export async function responseProblems(request: {method: string; target: string; clientId: string; timestamp: string; nonce: string}, response: SandboxResponse, operationPointer: string | undefined): Promise<string[]> {
+export async function responseProblems(
+  request: {method: string; target: string; clientId: string; timestamp: string; nonce: string},
+  response: SandboxResponse,
+  operationPointer: string | undefined,
+): Promise<string[]> {
   const problems: string[] = [];
   const verification = await verifyResponse(request, response, await providerKey);
   if (verification.outcome === 'otherKeyVersion') problems.push(`signed with provider key ${verification.keyVersion}`);
@@ -56,7 +60,10 @@ export async function responseProblems(request: {method: string; target: string;
     // A status may name a shared response (components.responses) by $ref: validate against that one.
     const ref = (operation.responses?.[declared] as {$ref?: string} | undefined)?.$ref;
     const media = ref ? ref.slice(1) : `${operationPointer}/responses/${declared}`;
-    const pointer = declared === 'default' && !ref ? '/components/responses/Error/content/application~1json/schema' : `${media}/content/${pointerSegment('application/json')}/schema`;
+    const pointer =
+      declared === 'default' && !ref
+        ? '/components/responses/Error/content/application~1json/schema'
+        : `${media}/content/${pointerSegment('application/json')}/schema`;
     if (parsed !== undefined) problems.push(...validator.problems(pointer, parsed).map((problem) => `${response.status} body ${problem}`));
   }
   return problems;
@@ -78,10 +85,20 @@ export function sandboxClient(options: SandboxClientOptions) {
     clientId,
     async call(method: string, target: string, body?: unknown): Promise<CallResult> {
       const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-      const signed = await signRequest({clientId, keyVersion: options.keyVersion ?? 1, privateKey: await key}, {method, target, body: raw}, options.now());
+      const signed = await signRequest(
+        {clientId, keyVersion: options.keyVersion ?? 1, privateKey: await key},
+        {method, target, body: raw},
+        options.now(),
+      );
       const response = await options.handle(signed);
       const problems = await responseProblems(signed, response, operationPointerFor(method, target));
-      return {status: response.status, headers: response.headers, body: response.body, json: JSON.parse(response.body) as CallResult['json'], problems};
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: response.body,
+        json: JSON.parse(response.body) as CallResult['json'],
+        problems,
+      };
     },
   };
 }

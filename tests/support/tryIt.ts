@@ -30,11 +30,15 @@ export async function openTryIt(page: Page, path: string, summary: string): Prom
 export async function sendAndCheck(panel: Locator, expected: RegExp, what = '', send = true): Promise<void> {
   if (send) await panel.getByRole('button', {name: 'Send signed request'}).click();
   const checks = panel.getByRole('list', {name: 'Checks of the response'});
-  const status = panel.locator('strong').filter({hasText: /^HTTP \d{3}/}).first();
+  const status = panel
+    .locator('strong')
+    .filter({hasText: /^HTTP \d{3}/})
+    .first();
   // The first send of a page loads and starts the engine (its own chunk), which takes seconds on a busy machine.
   await expect(status).toBeVisible({timeout: 15_000});
   // On a wrong status, the message says which call and why: the response's own message.
-  if (!expected.test((await status.textContent()) ?? '')) throw new Error(`${what} answered ${await status.locator('xpath=..').textContent()}`);
+  if (!expected.test((await status.textContent()) ?? ''))
+    throw new Error(`${what} answered ${await status.locator('xpath=..').textContent()}`);
   await expect(checks).toContainText('Its signature verifies with the provider test key.');
   await expect(checks).toContainText('It matches the contract.');
 }

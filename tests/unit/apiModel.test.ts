@@ -35,7 +35,13 @@ describe('buildOperationView', () => {
     assert.equal(field(body.fields, 'merchantOrderNo').required, true);
     const amount = field(body.fields, 'amount');
     assert.equal(amount.typeName, 'PositiveMoney');
-    assert.deepEqual(amount.fields?.map((f) => [f.name, f.type, f.required]), [['value', 'integer', true], ['currency', 'string', true]]);
+    assert.deepEqual(
+      amount.fields?.map((f) => [f.name, f.type, f.required]),
+      [
+        ['value', 'integer', true],
+        ['currency', 'string', true],
+      ],
+    );
     assert.deepEqual(
       body.variants?.map((v) => v.title),
       ['HOSTED_PAYPAGE', 'IFRAME_PAYPAGE', 'IN_APP_SDK', 'DYNAMIC_QR', 'JSAPI', 'EWALLET', 'CASH_TOP_UP', 'DIRECT_PAY', 'QR_PAY'],
@@ -54,7 +60,7 @@ describe('buildOperationView', () => {
     assert.ok(createOrder.responses.some((r) => r.status === 'default'));
   });
 
-  test('response codes: the operation\'s own plus the common ones', () => {
+  test("response codes: the operation's own plus the common ones", () => {
     const codes = createOrder.resultCodes.map((c) => c.code);
     assert.ok(codes.includes('IDEMPOTENCY_CONFLICT'));
     assert.ok(codes.includes('INVALID_SIGNATURE'));
@@ -62,16 +68,34 @@ describe('buildOperationView', () => {
   });
 
   test('the shared error responses are shown once, under default, not as one block per status', () => {
-    assert.deepEqual(createOrder.responses.map((r) => r.status), ['200', 'default']);
+    assert.deepEqual(
+      createOrder.responses.map((r) => r.status),
+      ['200', 'default'],
+    );
     const errors = createOrder.responses.find((r) => r.status === 'default');
     assert.deepEqual(errors?.sharedErrorStatuses, ['400', '401', '409', '422', '429', '500', '503']);
     const getOrder = view('retrieveOrderDetail');
-    assert.deepEqual(getOrder.responses.find((r) => r.status === 'default')?.sharedErrorStatuses, ['400', '401', '404', '429', '500', '503']);
+    assert.deepEqual(getOrder.responses.find((r) => r.status === 'default')?.sharedErrorStatuses, [
+      '400',
+      '401',
+      '404',
+      '429',
+      '500',
+      '503',
+    ]);
   });
 
   test('state machines reachable from the operation', () => {
-    assert.deepEqual(createOrder.stateMachines.map((m) => m.schemaName), ['OrderStatus']);
-    assert.deepEqual(view('refundOrder').stateMachines.map((m) => m.schemaName).sort(), ['RefundStatus']);
+    assert.deepEqual(
+      createOrder.stateMachines.map((m) => m.schemaName),
+      ['OrderStatus'],
+    );
+    assert.deepEqual(
+      view('refundOrder')
+        .stateMachines.map((m) => m.schemaName)
+        .sort(),
+      ['RefundStatus'],
+    );
   });
 
   test('webhooks: payload, acknowledgement, delivery schedule, no response codes', () => {
@@ -84,7 +108,10 @@ describe('buildOperationView', () => {
 
   test('query parameters of a list call', () => {
     const page = view('queryOrderPage');
-    assert.deepEqual(page.queryParameters.map((p) => p.name), ['createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'status', 'scene', 'pageNo', 'pageSize']);
+    assert.deepEqual(
+      page.queryParameters.map((p) => p.name),
+      ['createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'status', 'scene', 'pageNo', 'pageSize'],
+    );
   });
 });
 
@@ -92,9 +119,16 @@ describe('code samples', () => {
   test('six languages, each with the signing step, for every operation', () => {
     for (const location of contract.operations.values()) {
       const samples = renderSamples(sampleInputFor(contract.document, location));
-      assert.deepEqual(samples.map((s) => s.language), ['curl', 'node', 'python', 'java', 'php', 'go']);
+      assert.deepEqual(
+        samples.map((s) => s.language),
+        ['curl', 'node', 'python', 'java', 'php', 'go'],
+      );
       for (const sample of samples) {
-        assert.match(sample.code, /RSA-SHA256|SHA256withRSA|OPENSSL_ALGO_SHA256|SignPKCS1v15|VerifyPKCS1v15|sha256/i, `${location.operationId} ${sample.language}`);
+        assert.match(
+          sample.code,
+          /RSA-SHA256|SHA256withRSA|OPENSSL_ALGO_SHA256|SignPKCS1v15|VerifyPKCS1v15|sha256/i,
+          `${location.operationId} ${sample.language}`,
+        );
       }
     }
   });
@@ -106,7 +140,10 @@ describe('code samples', () => {
       return found;
     };
     const input = sampleInputFor(contract.document, location('queryOrderPage'));
-    assert.equal(input.kind === 'request' && input.pathWithQuery, '/orders?createdFrom=2025-06-01T00%3A00%3A00Z&createdTo=2025-06-02T00%3A00%3A00Z&pageNo=1&pageSize=20');
+    assert.equal(
+      input.kind === 'request' && input.pathWithQuery,
+      '/orders?createdFrom=2025-06-01T00%3A00%3A00Z&createdTo=2025-06-02T00%3A00%3A00Z&pageNo=1&pageSize=20',
+    );
     const detail = sampleInputFor(contract.document, location('retrieveOrderDetail'));
     assert.equal(detail.kind === 'request' && detail.pathWithQuery, '/orders/ORD-20250601-0001');
   });
@@ -121,7 +158,10 @@ describe('notification routing (x-notification-delivery.routing)', () => {
   });
 
   test('a rule covers a webhook only when it covers all of its event types', () => {
-    const rules = [{events: 'ORDER.*', to: 'order'}, {events: 'TRANSFER.*, CARD_PAYOUT.*', to: 'payout'}];
+    const rules = [
+      {events: 'ORDER.*', to: 'order'},
+      {events: 'TRANSFER.*, CARD_PAYOUT.*', to: 'payout'},
+    ];
     assert.equal(routeOf(rules, ['CARD_PAYOUT.FAILED']), 'payout');
     assert.equal(routeOf(rules, ['ORDER.PAID', 'REFUND.FAILED']), undefined);
     assert.equal(routeOf(rules, []), undefined);

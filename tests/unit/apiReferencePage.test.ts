@@ -9,7 +9,14 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {buildOperationView} from '../../src/contract/apiModel';
 import {endpointBlock, firstSuccessExample} from '../../src/components/api/ApiReference/model';
-import {afterShopper, anchorScroll, callEntry, shopperEntry, timelineLength, withEntry} from '../../src/components/widgets/TryItPanel/model';
+import {
+  afterShopper,
+  anchorScroll,
+  callEntry,
+  shopperEntry,
+  timelineLength,
+  withEntry,
+} from '../../src/components/widgets/TryItPanel/model';
 import {formatAmount} from '../../src/components/widgets/SandboxConsole/view';
 import {scanApiPages} from '../../src/contract/node/apiPages';
 import {loadContract} from '../../src/contract/node/loadContract';
@@ -61,7 +68,8 @@ describe('Try it model', () => {
     let timeline = withEntry([], callEntry(at, {method: 'POST', target: '/v1/orders', status: 200, code: 'SUCCESS'}));
     assert.deepEqual(timeline, [{at: '14:05:09', kind: 'call', text: 'POST /v1/orders → HTTP 200 SUCCESS', ok: true}]);
     assert.equal(callEntry(at, {method: 'GET', target: '/v1/orders/X', status: 404, code: 'ORDER_NOT_FOUND'}).ok, false);
-    for (let index = 0; index < timelineLength + 3; index += 1) timeline = withEntry(timeline, shopperEntry(at, 'pay', {orderNo: `ORD-${index}`, cardNumber: '4111'}));
+    for (let index = 0; index < timelineLength + 3; index += 1)
+      timeline = withEntry(timeline, shopperEntry(at, 'pay', {orderNo: `ORD-${index}`, cardNumber: '4111'}));
     assert.equal(timeline.length, timelineLength);
     assert.match(timeline[timeline.length - 1]?.text ?? '', /ORD-10$/);
     assert.equal(shopperEntry(at, 'expire', {orderNo: 'X', cardNumber: '1'}).text, 'Sandbox clock moved on 7 days');

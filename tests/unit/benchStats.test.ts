@@ -64,14 +64,21 @@ describe('budgets against stock', () => {
 
   test('each budget broken is named with both figures', () => {
     // One byte or millisecond over each limit: compared unrounded, although the printed ratio rounds.
-    const broken = brokenBudgets('guide', figures({lighthousePerformance: 89, jsBytes: 150001, usableMs: 901, longTasksMs: 101}), stock, budgets);
+    const broken = brokenBudgets(
+      'guide',
+      figures({lighthousePerformance: 89, jsBytes: 150001, usableMs: 901, longTasksMs: 101}),
+      stock,
+      budgets,
+    );
     assert.equal(broken.length, 4);
     assert.match(broken[0] ?? '', /^guide lighthousePerformance: 89, stock 80 \(budget >= stock \+ 10\)$/);
     assert.match(broken[2] ?? '', /^guide usableMs: 901, stock 1000, ratio 0.9 \(budget <= 0.9x stock\)$/);
   });
 
   test('a missing figure (NaN) breaks its budget instead of passing it', () => {
-    assert.deepEqual(brokenBudgets('guide', {...withinBudgets, lighthousePerformance: NaN}, stock, budgets), ['guide lighthousePerformance: NaN, stock 80 (budget >= stock + 10)']);
+    assert.deepEqual(brokenBudgets('guide', {...withinBudgets, lighthousePerformance: NaN}, stock, budgets), [
+      'guide lighthousePerformance: NaN, stock 80 (budget >= stock + 10)',
+    ]);
   });
 
   test('the budget file is checked for known metrics and a limit', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {twinBytes, twinBytesTable} from '../../tooling/bench/twinBytes';
 
-test('counts each page type\'s HTML and twin, raw and gzip, and names a missing twin', () => {
+test("counts each page type's HTML and twin, raw and gzip, and names a missing twin", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'twin-bytes-'));
   try {
     const html = `<html>${'<p>payment</p>'.repeat(200)}</html>`;
@@ -17,7 +17,10 @@ test('counts each page type\'s HTML and twin, raw and gzip, and names a missing 
     writeFileSync(path.join(dir, 'docs', 'refund.md'), markdown);
     writeFileSync(path.join(dir, 'index.html'), html);
     writeFileSync(path.join(dir, 'index.md'), markdown);
-    const rows = twinBytes(dir, [['guide', '/docs/refund'], ['home', '/']]);
+    const rows = twinBytes(dir, [
+      ['guide', '/docs/refund'],
+      ['home', '/'],
+    ]);
     assert.deepEqual(rows[0]?.html, {raw: html.length, gzip: gzipSync(html, {level: 6}).length});
     assert.deepEqual(rows[1]?.twin, {raw: markdown.length, gzip: gzipSync(markdown, {level: 6}).length});
     const table = twinBytesTable(rows);

@@ -31,16 +31,25 @@ const selfAtom = 'https://developers.example.com/blog/atom.xml';
 describe('Blog feeds: self links', () => {
   test('atom.xml gets <link rel="self"> after its alternate link, once', () => {
     const patched = withAtomSelfLink(atom, selfAtom);
-    assert.match(patched, /<link rel="alternate" href="https:\/\/developers\.example\.com\/blog"\/>\n {4}<link rel="self" type="application\/atom\+xml" href="https:\/\/developers\.example\.com\/blog\/atom\.xml"\/>\n/);
+    assert.match(
+      patched,
+      /<link rel="alternate" href="https:\/\/developers\.example\.com\/blog"\/>\n {4}<link rel="self" type="application\/atom\+xml" href="https:\/\/developers\.example\.com\/blog\/atom\.xml"\/>\n/,
+    );
     assert.equal(withAtomSelfLink(patched, selfAtom), patched, 'a second pass adds nothing');
-    assert.match(withAtomSelfLink('<feed xmlns="http://www.w3.org/2005/Atom">\n<id>x</id>\n</feed>', selfAtom), /<feed [^>]*>\n {4}<link rel="self"/);
+    assert.match(
+      withAtomSelfLink('<feed xmlns="http://www.w3.org/2005/Atom">\n<id>x</id>\n</feed>', selfAtom),
+      /<feed [^>]*>\n {4}<link rel="self"/,
+    );
     assert.throws(() => withAtomSelfLink('<rss/>', selfAtom), /not an Atom feed/);
   });
 
   test('rss.xml gets <atom:link rel="self"> in its channel and the Atom namespace on <rss>', () => {
     const patched = withRssSelfLink(rss, 'https://developers.example.com/blog/rss.xml');
     assert.match(patched, /<rss version="2\.0" xmlns:dc="[^"]+" xmlns:atom="http:\/\/www\.w3\.org\/2005\/Atom">/);
-    assert.match(patched, /<channel>\n {8}<atom:link href="https:\/\/developers\.example\.com\/blog\/rss\.xml" rel="self" type="application\/rss\+xml"\/>\n/);
+    assert.match(
+      patched,
+      /<channel>\n {8}<atom:link href="https:\/\/developers\.example\.com\/blog\/rss\.xml" rel="self" type="application\/rss\+xml"\/>\n/,
+    );
     assert.equal(withRssSelfLink(patched, 'x'), patched);
   });
 

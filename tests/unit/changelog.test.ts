@@ -112,7 +112,8 @@ function parseXml(xml: string): XmlElement {
         at += 1;
         return {name: tag, attributes, children};
       }
-      if (xml.startsWith('<!', at) || xml.startsWith('<?', at)) throw new Error(`comments, CDATA and processing instructions are not expected (at ${at})`);
+      if (xml.startsWith('<!', at) || xml.startsWith('<?', at))
+        throw new Error(`comments, CDATA and processing instructions are not expected (at ${at})`);
       children.push(element());
     }
   };
@@ -127,7 +128,8 @@ function parseXml(xml: string): XmlElement {
 
 const childElements = (parent: XmlElement, name: string): XmlElement[] =>
   parent.children.filter((child): child is XmlElement => typeof child !== 'string' && child.name === name);
-const textOf = (element: XmlElement | undefined): string => (element ? element.children.map((child) => (typeof child === 'string' ? child : textOf(child))).join('') : '');
+const textOf = (element: XmlElement | undefined): string =>
+  element ? element.children.map((child) => (typeof child === 'string' ? child : textOf(child))).join('') : '';
 const only = (parent: XmlElement, name: string): XmlElement => {
   const found = childElements(parent, name);
   assert.equal(found.length, 1, `<${parent.name}> has one <${name}>`);
@@ -137,17 +139,21 @@ const only = (parent: XmlElement, name: string): XmlElement => {
 // --- Fixtures: small changelogs in the file's own format, checked against the real contract. ---
 
 const change = (extra = '') => `      - {type: added, breaking: false, area: Orders, text: A new field on orders.${extra}}\n`;
-const entry = (version: string, date: string, changes = change()) => `  - version: ${version}\n    date: ${date}\n    summary: What ${version} brings.\n    changes:\n${changes}`;
+const entry = (version: string, date: string, changes = change()) =>
+  `  - version: ${version}\n    date: ${date}\n    summary: What ${version} brings.\n    changes:\n${changes}`;
 const changelogText = (...entries: string[]) => `versions:\n${entries.join('')}`;
 const parse = (text: string): Changelog => parseChangelog('api/changelog.yaml', text, contract);
 
 function rejects(text: string, expected: RegExp): void {
-  assert.throws(() => parse(text), (error: unknown) => {
-    assert.ok(error instanceof ContractError, `a ContractError, got ${String(error)}`);
-    assert.match(error.message, /^api\/changelog\.yaml:\d+:\d+: /, 'names the file and the line');
-    assert.match(error.message, expected);
-    return true;
-  });
+  assert.throws(
+    () => parse(text),
+    (error: unknown) => {
+      assert.ok(error instanceof ContractError, `a ContractError, got ${String(error)}`);
+      assert.match(error.message, /^api\/changelog\.yaml:\d+:\d+: /, 'names the file and the line');
+      assert.match(error.message, expected);
+      return true;
+    },
+  );
 }
 
 describe('api/changelog.yaml', () => {
@@ -165,7 +171,11 @@ describe('api/changelog.yaml', () => {
   test('every operation it names has an API page to link to', () => {
     const pages = new Set(scanApiPages(repoRoot).map((page) => page.operationId));
     const named = new Set(changelog.versions.flatMap((version) => version.changes.flatMap((item) => item.operations ?? [])));
-    assert.deepEqual([...named].filter((operationId) => !pages.has(operationId)), [], 'operations without a page with <ApiOperation operationId="..." />');
+    assert.deepEqual(
+      [...named].filter((operationId) => !pages.has(operationId)),
+      [],
+      'operations without a page with <ApiOperation operationId="..." />',
+    );
   });
 
   test('inline code in its texts names fields, values and codes of the contract or the statement file, like page prose', () => {
@@ -176,9 +186,13 @@ describe('api/changelog.yaml', () => {
       names.add(column.name);
       for (const token of column.meaning.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? []) values.add(token);
     }
-    const texts = changelog.versions.flatMap((version) => [version.summary, ...version.changes.map((item) => item.text)].map((text) => ({version: version.version, text})));
+    const texts = changelog.versions.flatMap((version) =>
+      [version.summary, ...version.changes.map((item) => item.text)].map((text) => ({version: version.version, text})),
+    );
     const problems = texts.flatMap(({version, text}) =>
-      lintContent(changelogFile, text, {names, values, byPage: new Map()}, {isGuide: false, resolveLink: () => undefined}).map((problem) => `${version}: ${problem.message}`),
+      lintContent(changelogFile, text, {names, values, byPage: new Map()}, {isGuide: false, resolveLink: () => undefined}).map(
+        (problem) => `${version}: ${problem.message}`,
+      ),
     );
     assert.deepEqual(problems, []);
   });
@@ -189,7 +203,11 @@ describe('api/changelog.yaml', () => {
     assert.equal(about(/response canonical string/), 1, 'the response signature');
     assert.equal(about(/stays `PAID`/), 1, 'revoke keeps the order PAID');
     assert.equal(about(/no `merchantRefundNo`/), 1, 'revoke refunds without merchantRefundNo');
-    assert.equal(breaking.length, 3, 'additive changes, the deprecated omission of destinationCurrency and the PositiveMoney schema fix are not breaking');
+    assert.equal(
+      breaking.length,
+      3,
+      'additive changes, the deprecated omission of destinationCurrency and the PositiveMoney schema fix are not breaking',
+    );
   });
 });
 
@@ -198,7 +216,12 @@ const currentPattern = current.replace(/\./g, '\\.');
 
 describe('a bad changelog fails with the file, line and entry named', () => {
   test('a well-formed fixture passes', () => {
-    const parsed = parse(changelogText(entry(current, '2026-11-24', change(', operations: [createOrder, revokeOrder], codes: [ORDER_CLOSED]')), entry('1.0.0', '2025-06-01')));
+    const parsed = parse(
+      changelogText(
+        entry(current, '2026-11-24', change(', operations: [createOrder, revokeOrder], codes: [ORDER_CLOSED]')),
+        entry('1.0.0', '2025-06-01'),
+      ),
+    );
     assert.deepEqual(
       parsed.versions.map((version) => version.version),
       [current, '1.0.0'],
@@ -206,36 +229,83 @@ describe('a bad changelog fails with the file, line and entry named', () => {
   });
 
   test('versions out of order, or listed twice', () => {
-    rejects(changelogText(entry('1.0.0', '2025-06-01'), entry(current, '2026-11-24')), new RegExp(String.raw`versions\[1\] \(${currentPattern}\), version: must be older than 1\.0\.0, the entry above it: list versions newest first`));
-    rejects(changelogText(entry(current, '2026-11-24'), entry('1.0.0', '2025-06-01'), entry('1.0.1', '2025-05-01')), /versions\[2\] \(1\.0\.1\), version: must be older than 1\.0\.0, the entry above it/);
-    rejects(changelogText(entry(current, '2026-11-24'), entry(current, '2026-11-24')), new RegExp(String.raw`versions\[1\] \(${currentPattern}\), version: must be older than ${currentPattern}`));
+    rejects(
+      changelogText(entry('1.0.0', '2025-06-01'), entry(current, '2026-11-24')),
+      new RegExp(
+        String.raw`versions\[1\] \(${currentPattern}\), version: must be older than 1\.0\.0, the entry above it: list versions newest first`,
+      ),
+    );
+    rejects(
+      changelogText(entry(current, '2026-11-24'), entry('1.0.0', '2025-06-01'), entry('1.0.1', '2025-05-01')),
+      /versions\[2\] \(1\.0\.1\), version: must be older than 1\.0\.0, the entry above it/,
+    );
+    rejects(
+      changelogText(entry(current, '2026-11-24'), entry(current, '2026-11-24')),
+      new RegExp(String.raw`versions\[1\] \(${currentPattern}\), version: must be older than ${currentPattern}`),
+    );
   });
 
   test('semver order is numeric, not textual', () => {
-    assert.doesNotThrow(() => parse(changelogText(entry(current, '2026-11-24'), entry('1.0.10', '2025-06-01'), entry('1.0.9', '2025-05-01'))));
+    assert.doesNotThrow(() =>
+      parse(changelogText(entry(current, '2026-11-24'), entry('1.0.10', '2025-06-01'), entry('1.0.9', '2025-05-01'))),
+    );
   });
 
   test('a date later than the entry above it', () => {
-    rejects(changelogText(entry(current, '2026-11-24'), entry('1.0.0', '2026-12-01')), /versions\[1\] \(1\.0\.0\), date: 2026-12-01 is later than 2026-11-24/);
+    rejects(
+      changelogText(entry(current, '2026-11-24'), entry('1.0.0', '2026-12-01')),
+      /versions\[1\] \(1\.0\.0\), date: 2026-12-01 is later than 2026-11-24/,
+    );
   });
 
   test('a newest version other than the contract version', () => {
-    rejects(changelogText(entry('9.0.0', '2026-11-24')), new RegExp(`versions\\[0\\] \\(9\\.0\\.0\\), version: the newest entry is 9\\.0\\.0 but api/openapi\\.yaml is version ${current.replace(/\./g, '\\.')}`));
+    rejects(
+      changelogText(entry('9.0.0', '2026-11-24')),
+      new RegExp(
+        `versions\\[0\\] \\(9\\.0\\.0\\), version: the newest entry is 9\\.0\\.0 but api/openapi\\.yaml is version ${current.replace(/\./g, '\\.')}`,
+      ),
+    );
   });
 
   test('an operation or a response code the contract lacks', () => {
-    rejects(changelogText(entry(current, '2026-11-24', change(', operations: [createOrder, createOrders]'))), new RegExp(String.raw`versions\[0\] \(${currentPattern}\), changes\[0\]\.operations\[1\]: "createOrders" is not an operation or webhook`));
-    rejects(changelogText(entry(current, '2026-11-24', change(', codes: [ORDER_LOST]'))), /changes\[0\]\.codes\[0\]: "ORDER_LOST" is not in the x-result-codes catalogue/);
+    rejects(
+      changelogText(entry(current, '2026-11-24', change(', operations: [createOrder, createOrders]'))),
+      new RegExp(
+        String.raw`versions\[0\] \(${currentPattern}\), changes\[0\]\.operations\[1\]: "createOrders" is not an operation or webhook`,
+      ),
+    );
+    rejects(
+      changelogText(entry(current, '2026-11-24', change(', codes: [ORDER_LOST]'))),
+      /changes\[0\]\.codes\[0\]: "ORDER_LOST" is not in the x-result-codes catalogue/,
+    );
   });
 
   test('the shape: missing, unknown or mistyped fields', () => {
-    rejects(changelogText(entry(current, '2026-11-24', '      - {type: added, area: Orders, text: No breaking flag.}\n')), /changes\[0\]: "breaking" is required/);
-    rejects(changelogText(entry(current, '2026-11-24', '      - {type: improved, breaking: false, area: Orders, text: Better.}\n')), /changes\[0\]\.type: must be one of "added", "changed"/);
-    rejects(changelogText(entry(current, '2026-11-24', '      - {type: added, breaking: false, area: Checkout, text: New.}\n')), /changes\[0\]\.area: must be one of "Signing"/);
-    rejects(changelogText(entry(current, '2026-11-24', '      - {type: added, breaking: no, area: Orders, text: New.}\n')), /changes\[0\]\.breaking: must be boolean/);
+    rejects(
+      changelogText(entry(current, '2026-11-24', '      - {type: added, area: Orders, text: No breaking flag.}\n')),
+      /changes\[0\]: "breaking" is required/,
+    );
+    rejects(
+      changelogText(entry(current, '2026-11-24', '      - {type: improved, breaking: false, area: Orders, text: Better.}\n')),
+      /changes\[0\]\.type: must be one of "added", "changed"/,
+    );
+    rejects(
+      changelogText(entry(current, '2026-11-24', '      - {type: added, breaking: false, area: Checkout, text: New.}\n')),
+      /changes\[0\]\.area: must be one of "Signing"/,
+    );
+    rejects(
+      changelogText(entry(current, '2026-11-24', '      - {type: added, breaking: no, area: Orders, text: New.}\n')),
+      /changes\[0\]\.breaking: must be boolean/,
+    );
     rejects(changelogText(entry(current, '2026-11-24', change(', link: /docs/x'))), /changes\[0\]\.link: unknown field "link"/);
-    rejects(`versions:\n  - version: ${current}\n    date: 2026-11-24\n    summary: Nothing yet.\n    changes: []\n`, new RegExp(String.raw`versions\[0\] \(${currentPattern}\), changes: must NOT have fewer than 1 items`));
-    rejects(changelogText(entry(current, '2026-02-30')), new RegExp(String.raw`versions\[0\] \(${currentPattern}\), date: must be a date YYYY-MM-DD that exists`));
+    rejects(
+      `versions:\n  - version: ${current}\n    date: 2026-11-24\n    summary: Nothing yet.\n    changes: []\n`,
+      new RegExp(String.raw`versions\[0\] \(${currentPattern}\), changes: must NOT have fewer than 1 items`),
+    );
+    rejects(
+      changelogText(entry(current, '2026-02-30')),
+      new RegExp(String.raw`versions\[0\] \(${currentPattern}\), date: must be a date YYYY-MM-DD that exists`),
+    );
     rejects(changelogText(entry(`v${current}`, '2026-11-24')), /version: must be a version MAJOR\.MINOR\.PATCH/);
     rejects('versions: []\n', /\(top level\)|versions: must NOT have fewer than 1 items/);
   });
@@ -342,11 +412,20 @@ describe('the page view and the feed', () => {
     const feed = parseXml(buildChangelogFeed(view, site));
     const html = textOf(only(childElements(feed, 'entry')[0] as XmlElement, 'content'));
     // What a feed reader renders: markup of our own, the text's own "<", ">" and "&" as entities.
-    assert.match(html, new RegExp(String.raw`^<p>What ${currentPattern} brings\.</p><h3>Breaking changes</h3><ul><li><strong>Breaking\.</strong> <em>Changed</em>, Orders: `));
+    assert.match(
+      html,
+      new RegExp(
+        String.raw`^<p>What ${currentPattern} brings\.</p><h3>Breaking changes</h3><ul><li><strong>Breaking\.</strong> <em>Changed</em>, Orders: `,
+      ),
+    );
     assert.ok(html.includes('Revoke order answers <code>SUCCESS</code> where it said &lt;ORDER_NOT_FOUND&gt; &amp; more.'), html);
     assert.ok(html.includes('Operations: <a href="https://developers.example.com/docs/revoke">Revoke order</a>.'));
     assert.ok(html.includes('Response codes: <code>ORDER_NOT_FOUND</code>.'));
-    assert.ok(html.includes('<h3>Other changes</h3><ul><li><em>Added</em>, Orders: A new field on orders. Operations: <a href="https://developers.example.com/docs/createorder">Create order</a>.</li></ul>'));
+    assert.ok(
+      html.includes(
+        '<h3>Other changes</h3><ul><li><em>Added</em>, Orders: A new field on orders. Operations: <a href="https://developers.example.com/docs/createorder">Create order</a>.</li></ul>',
+      ),
+    );
     const older = textOf(only(childElements(feed, 'entry')[1] as XmlElement, 'content'));
     assert.match(older, /<h3>Changes<\/h3>/);
     assert.doesNotMatch(older, /Breaking/);
@@ -357,7 +436,10 @@ describe('the page view and the feed', () => {
     const allPages = new Map(
       changelog.versions
         .flatMap((version) => version.changes.flatMap((item) => item.operations ?? []))
-        .map((operationId): [string, ApiPage] => [operationId, {operationId, file: 'docs/x.md', url: `/docs/${operationId.toLowerCase()}`}]),
+        .map((operationId): [string, ApiPage] => [
+          operationId,
+          {operationId, file: 'docs/x.md', url: `/docs/${operationId.toLowerCase()}`},
+        ]),
     );
     const feed = parseXml(buildChangelogFeed(buildChangelogView(changelog, contract, allPages), site));
     assert.deepEqual(

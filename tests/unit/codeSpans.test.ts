@@ -27,6 +27,9 @@ describe('backtick spans in contract texts', () => {
     ];
     const unpaired = texts.filter((text) => (text.match(/`/g) ?? []).length % 2 === 1);
     assert.deepEqual(unpaired, []);
-    assert.ok(texts.some((text) => splitCodeSpans(text).some((run) => run.code)), 'some contract text carries inline code');
+    assert.ok(
+      texts.some((text) => splitCodeSpans(text).some((run) => run.code)),
+      'some contract text carries inline code',
+    );
   });
 });

@@ -9,9 +9,22 @@ const dark = accessibleCodeTheme(themes.dracula);
 const css = codeThemeCss({light, dark});
 
 test('each colour mode gets its background, text colour and token colours', () => {
-  assert.match(css, new RegExp(`\\[data-theme='light'\\] \\{ --prism-color: ${light.plain.color}; --prism-background-color: ${light.plain.backgroundColor}; \\}`));
-  assert.match(css, new RegExp(`\\[data-theme='dark'\\] \\{ --prism-color: ${dark.plain.color}; --prism-background-color: ${dark.plain.backgroundColor}; \\}`));
-  for (const [mode, theme] of [['light', light], ['dark', dark]] as const) {
+  assert.match(
+    css,
+    new RegExp(
+      `\\[data-theme='light'\\] \\{ --prism-color: ${light.plain.color}; --prism-background-color: ${light.plain.backgroundColor}; \\}`,
+    ),
+  );
+  assert.match(
+    css,
+    new RegExp(
+      `\\[data-theme='dark'\\] \\{ --prism-color: ${dark.plain.color}; --prism-background-color: ${dark.plain.backgroundColor}; \\}`,
+    ),
+  );
+  for (const [mode, theme] of [
+    ['light', light],
+    ['dark', dark],
+  ] as const) {
     const entry = theme.styles.find((candidate) => candidate.types.includes('string') && !candidate.languages);
     const colour = entry?.style.color;
     assert.ok(colour, `${mode} theme has a string colour`);

@@ -39,12 +39,20 @@ describe('lintContent rules', () => {
     assert.match(lint('Send `merchantOrderNumber` once.').join(), /merchantOrderNumber is not a name in the API contract/);
     assert.match(lint('Expect `ORDER_SETTLED`.').join(), /`ORDER_SETTLED` is not a value/);
     assert.match(lint('Listen for `ORDER.SHIPPED`.').join(), /`ORDER.SHIPPED` is not a value/);
-    assert.deepEqual(lint('Send `merchantOrderNo`, read `nextAction.cashierUrl`, branch on `INVALID_SIGNATURE` and `ORDER.PAID`; call `launchPayment()`; run `npm test`.'), []);
+    assert.deepEqual(
+      lint(
+        'Send `merchantOrderNo`, read `nextAction.cashierUrl`, branch on `INVALID_SIGNATURE` and `ORDER.PAID`; call `launchPayment()`; run `npm test`.',
+      ),
+      [],
+    );
   });
 
   test('inline code in a link to an API page must belong to that operation', () => {
     assert.deepEqual(lint('Pass [`amount.value`](./createorder.md).'), []);
-    assert.match(lint('Pass [`cashierUrl`](./createorder.md).').join(), /`cashierUrl` is not defined by the operation of \.\/createorder\.md/);
+    assert.match(
+      lint('Pass [`cashierUrl`](./createorder.md).').join(),
+      /`cashierUrl` is not defined by the operation of \.\/createorder\.md/,
+    );
   });
 
   test('identifiers inside code blocks are not checked', () => {
@@ -53,7 +61,12 @@ describe('lintContent rules', () => {
 
   test('guides need 300 words of prose; tables, code and headings do not count', () => {
     const words = (n: number) => Array.from({length: n}, () => 'word').join(' ');
-    assert.equal(proseWordCount(`---\ntitle: T\n---\n\n## Heading words here\n\n${words(10)}\n\n- ${words(5)}\n\n| a | b |\n\n\`\`\`bash\n${words(50)}\n\`\`\`\n`), 15);
+    assert.equal(
+      proseWordCount(
+        `---\ntitle: T\n---\n\n## Heading words here\n\n${words(10)}\n\n- ${words(5)}\n\n| a | b |\n\n\`\`\`bash\n${words(50)}\n\`\`\`\n`,
+      ),
+      15,
+    );
     assert.match(lint(words(299), true).join(), /only 299 words of prose/);
     assert.deepEqual(lint(words(300), true), []);
   });

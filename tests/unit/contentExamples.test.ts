@@ -18,12 +18,17 @@ const page = (value: unknown) => ['What comes back:', '', '```json', JSON.string
 describe('JSON examples on the pages', () => {
   test('every response, notification and order shown as JSON validates against the contract', () => {
     const {problems, checked} = checkJsonExamples(repoRoot);
-    assert.deepEqual(problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`), []);
+    assert.deepEqual(
+      problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`),
+      [],
+    );
     assert.ok(checked > 0, 'no example was checked: is the classification still finding them?');
   });
 
   test('catches what the review found: a Create order response whose order lacks updatedAt', () => {
-    const response = structuredClone(contractExample(contract, 'createOrder', 'ewallet', '200')) as {data: {order: Record<string, unknown>}};
+    const response = structuredClone(contractExample(contract, 'createOrder', 'ewallet', '200')) as {
+      data: {order: Record<string, unknown>};
+    };
     assert.deepEqual(check('x.md', page(response)).problems, [], 'the contract example itself passes');
     delete response.data.order['updatedAt'];
     const {problems} = check('x.md', page(response));
@@ -33,7 +38,9 @@ describe('JSON examples on the pages', () => {
   });
 
   test('catches a paid order without its fee and net amount (the direct pay page had one)', () => {
-    const response = structuredClone(contractExample(contract, 'createOrder', 'directPay', '200')) as {data: {order: Record<string, unknown>}};
+    const response = structuredClone(contractExample(contract, 'createOrder', 'directPay', '200')) as {
+      data: {order: Record<string, unknown>};
+    };
     assert.equal(response.data.order['status'], 'PAID');
     assert.deepEqual(check('x.md', page(response)).problems, [], 'the contract example itself passes');
     delete response.data.order['fee'];
@@ -44,7 +51,9 @@ describe('JSON examples on the pages', () => {
   });
 
   test('a bare order and a notification are checked too; request bodies and sketches are not', () => {
-    const order = structuredClone((contractExample(contract, 'createOrder', 'hostedPaypage', '200') as {data: {order: Record<string, unknown>}}).data.order);
+    const order = structuredClone(
+      (contractExample(contract, 'createOrder', 'hostedPaypage', '200') as {data: {order: Record<string, unknown>}}).data.order,
+    );
     order['status'] = 'SHIPPED';
     assert.equal(check('x.md', page(order)).problems.length, 1, 'an order with a status the contract lacks');
     const notification = structuredClone(contractExample(contract, 'paymentResultNotification', 'paid')) as {data: Record<string, unknown>};
@@ -56,9 +65,25 @@ describe('JSON examples on the pages', () => {
   });
 
   test('blocks are found with their line, indented ones included, and classified by the members only that kind has', () => {
-    const text = ['Intro', '', '```json', '{"code": "SUCCESS", "requestId": "req_1"}', '```', '', '  ```json title="x"', '  {"notificationId": "n", "eventType": "ORDER.PAID", "data": {}}', '  ```'].join('\n');
+    const text = [
+      'Intro',
+      '',
+      '```json',
+      '{"code": "SUCCESS", "requestId": "req_1"}',
+      '```',
+      '',
+      '  ```json title="x"',
+      '  {"notificationId": "n", "eventType": "ORDER.PAID", "data": {}}',
+      '  ```',
+    ].join('\n');
     const blocks = jsonBlocks(text);
-    assert.deepEqual(blocks.map((block) => block.line), [3, 7]);
-    assert.deepEqual(blocks.map((block) => exampleKind(JSON.parse(block.source))), ['response', 'notification']);
+    assert.deepEqual(
+      blocks.map((block) => block.line),
+      [3, 7],
+    );
+    assert.deepEqual(
+      blocks.map((block) => exampleKind(JSON.parse(block.source))),
+      ['response', 'notification'],
+    );
   });
 });

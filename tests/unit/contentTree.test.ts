@@ -31,8 +31,20 @@ function sidebarDocIds(items: readonly SidebarEntry[]): string[] {
 
 /** Each docs section's routes: the contract's and the portal's extra pages (src/extraRoutes.ts). */
 const sections = [
-  {...contentSections.docs, contractRoutes: contract.pages.docs ?? [], routes: sitePages(contract, 'docs'), extras: extraRoutes.docs, sidebar: docsSidebars.docs},
-  {...contentSections.demos, contractRoutes: contract.pages.demos ?? [], routes: sitePages(contract, 'demos'), extras: extraRoutes.demos, sidebar: demosSidebars.demos},
+  {
+    ...contentSections.docs,
+    contractRoutes: contract.pages.docs ?? [],
+    routes: sitePages(contract, 'docs'),
+    extras: extraRoutes.docs,
+    sidebar: docsSidebars.docs,
+  },
+  {
+    ...contentSections.demos,
+    contractRoutes: contract.pages.demos ?? [],
+    routes: sitePages(contract, 'demos'),
+    extras: extraRoutes.demos,
+    sidebar: demosSidebars.demos,
+  },
 ] as const;
 
 for (const section of sections) {
@@ -51,10 +63,26 @@ for (const section of sections) {
     test('the extra pages of src/extraRoutes.ts are new URLs of this section, each with a reason', () => {
       const extras: ReadonlyArray<{readonly path: string; readonly reason: string}> = section.extras;
       const prefix = `${section.routeBasePath}/`;
-      assert.deepEqual(extras.filter(({path}) => !path.startsWith(prefix) || path.endsWith('/')), [], `extra pages must start with ${prefix} and have no trailing slash`);
-      assert.deepEqual(extras.filter(({path}) => section.contractRoutes.includes(path)), [], 'extra pages the route contract now lists: delete them from src/extraRoutes.ts');
-      assert.deepEqual(extras.filter(({path}, index) => extras.findIndex((other) => other.path === path) !== index), [], 'extra pages listed twice');
-      assert.deepEqual(extras.filter(({reason}) => reason.trim().length < 10), [], 'extra pages without a reason');
+      assert.deepEqual(
+        extras.filter(({path}) => !path.startsWith(prefix) || path.endsWith('/')),
+        [],
+        `extra pages must start with ${prefix} and have no trailing slash`,
+      );
+      assert.deepEqual(
+        extras.filter(({path}) => section.contractRoutes.includes(path)),
+        [],
+        'extra pages the route contract now lists: delete them from src/extraRoutes.ts',
+      );
+      assert.deepEqual(
+        extras.filter(({path}, index) => extras.findIndex((other) => other.path === path) !== index),
+        [],
+        'extra pages listed twice',
+      );
+      assert.deepEqual(
+        extras.filter(({reason}) => reason.trim().length < 10),
+        [],
+        'extra pages without a reason',
+      );
     });
 
     test('every route of the contract and the extra pages has exactly one source file', () => {
@@ -66,15 +94,31 @@ for (const section of sections) {
 
     test('no source file publishes a route outside the contract and the extra pages', () => {
       const stray = [...published.keys()].filter((url) => !section.routes.includes(url));
-      assert.deepEqual(stray, [], 'URLs neither routes.json nor src/extraRoutes.ts lists (add a new page to src/extraRoutes.ts, with its reason)');
+      assert.deepEqual(
+        stray,
+        [],
+        'URLs neither routes.json nor src/extraRoutes.ts lists (add a new page to src/extraRoutes.ts, with its reason)',
+      );
     });
 
     test('every doc is in the sidebar exactly once, and the sidebar names no unknown doc', () => {
       const ids = sidebarDocIds(section.sidebar);
       const known = new Set(sources.map((source) => docId(source.relativePath)));
-      assert.deepEqual(ids.filter((id) => !known.has(id)), [], 'sidebar ids without a file');
-      assert.deepEqual(ids.filter((id, index) => ids.indexOf(id) !== index), [], 'ids listed twice');
-      assert.deepEqual([...known].filter((id) => !ids.includes(id)), [], 'docs missing from the sidebar');
+      assert.deepEqual(
+        ids.filter((id) => !known.has(id)),
+        [],
+        'sidebar ids without a file',
+      );
+      assert.deepEqual(
+        ids.filter((id, index) => ids.indexOf(id) !== index),
+        [],
+        'ids listed twice',
+      );
+      assert.deepEqual(
+        [...known].filter((id) => !ids.includes(id)),
+        [],
+        'docs missing from the sidebar',
+      );
     });
 
     test('every page has a title, a sidebar label and a description', () => {
@@ -94,6 +138,9 @@ describe('aliases', () => {
 
   test('every alias points at a page of the contract', () => {
     const pages = new Set(Object.values(contract.pages).flat());
-    assert.deepEqual(routeAliases.filter(({to}) => !pages.has(to)), []);
+    assert.deepEqual(
+      routeAliases.filter(({to}) => !pages.has(to)),
+      [],
+    );
   });
 });

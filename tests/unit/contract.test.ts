@@ -19,16 +19,48 @@ const original = readFileSync(contractFile, 'utf8');
 const contract = loadContract(contractFile);
 
 const expectedOperations = [
-  'createOrder', 'queryOrderPage', 'retrieveOrderDetail', 'retrieveOrderPayer', 'cancelOrder', 'revokeOrder', 'refundOrder',
-  'adjustOrderExpiryTime', 'getCashierUrl', 'queryRefund', 'queryRefundPage', 'transfer', 'queryTransfer', 'getIbanHolderName',
-  'listCountriesAndCurrencies', 'calculateRate', 'transferToBank', 'queryTransferToBank', 'verifyCardPayoutEligibility',
-  'transferToBankCard', 'queryBankCardTransfer', 'getBalance', 'downloadStatement',
-  'listTransfers', 'listBankTransfers', 'listCardPayouts', 'listEvents', 'redeliverEvent', 'createAgreement', 'queryAgreement',
-  'cancelAgreement', 'exchangeWalletAuthCode',
+  'createOrder',
+  'queryOrderPage',
+  'retrieveOrderDetail',
+  'retrieveOrderPayer',
+  'cancelOrder',
+  'revokeOrder',
+  'refundOrder',
+  'adjustOrderExpiryTime',
+  'getCashierUrl',
+  'queryRefund',
+  'queryRefundPage',
+  'transfer',
+  'queryTransfer',
+  'getIbanHolderName',
+  'listCountriesAndCurrencies',
+  'calculateRate',
+  'transferToBank',
+  'queryTransferToBank',
+  'verifyCardPayoutEligibility',
+  'transferToBankCard',
+  'queryBankCardTransfer',
+  'getBalance',
+  'downloadStatement',
+  'listTransfers',
+  'listBankTransfers',
+  'listCardPayouts',
+  'listEvents',
+  'redeliverEvent',
+  'createAgreement',
+  'queryAgreement',
+  'cancelAgreement',
+  'exchangeWalletAuthCode',
 ];
 const expectedWebhooks = [
-  'paymentResultNotification', 'refundResultNotification', 'chargebackNotification', 'transferNotification',
-  'transferToBankNotification', 'bankCardTransferNotification', 'vamTopUpNotification', 'agreementNotification',
+  'paymentResultNotification',
+  'refundResultNotification',
+  'chargebackNotification',
+  'transferNotification',
+  'transferToBankNotification',
+  'bankCardTransferNotification',
+  'vamTopUpNotification',
+  'agreementNotification',
 ];
 
 describe('the contract', () => {
@@ -47,7 +79,10 @@ describe('the contract', () => {
   });
 
   test('names the sandbox and production API of src/brand.ts as its servers, with a versioned base path', () => {
-    assert.deepEqual(contract.document.servers?.map((s) => s.url), [`https://${brand.hosts.sandboxApi}/v1`, `https://${brand.hosts.productionApi}/v1`]);
+    assert.deepEqual(
+      contract.document.servers?.map((s) => s.url),
+      [`https://${brand.hosts.sandboxApi}/v1`, `https://${brand.hosts.productionApi}/v1`],
+    );
   });
 
   test('every operation and webhook has request and response examples', () => {
@@ -82,12 +117,20 @@ describe('bad contracts fail with a message naming file and field', () => {
     ],
     [
       'an example that breaks its schema',
-      (t) => t.replace('amount: {value: 1250, currency: USD}\n                  scene: HOSTED_PAYPAGE', 'amount: {value: "12.50", currency: USD}\n                  scene: HOSTED_PAYPAGE'),
+      (t) =>
+        t.replace(
+          'amount: {value: 1250, currency: USD}\n                  scene: HOSTED_PAYPAGE',
+          'amount: {value: "12.50", currency: USD}\n                  scene: HOSTED_PAYPAGE',
+        ),
       /openapi\.yaml: createOrder request body, example "hostedPaypage" does not match its schema: \/amount\/value must be integer/,
     ],
     [
       'an unknown field in an example',
-      (t) => t.replace('reason: One item returned\n                  notifyUrl', 'reason: One item returned\n                  colour: blue\n                  notifyUrl'),
+      (t) =>
+        t.replace(
+          'reason: One item returned\n                  notifyUrl',
+          'reason: One item returned\n                  colour: blue\n                  notifyUrl',
+        ),
       /refundOrder request body, example "partialRefund" does not match its schema: .*\("colour"\)/,
     ],
     [
@@ -102,7 +145,11 @@ describe('bad contracts fail with a message naming file and field', () => {
     ],
     [
       'a state machine naming an unknown state',
-      (t) => t.replace('{from: PENDING, to: PAID, trigger: The payment succeeds}', '{from: PENDING, to: SETTLED, trigger: The payment succeeds}'),
+      (t) =>
+        t.replace(
+          '{from: PENDING, to: PAID, trigger: The payment succeeds}',
+          '{from: PENDING, to: SETTLED, trigger: The payment succeeds}',
+        ),
       /components\.schemas\.OrderStatus\.x-state-machine\.transitions\[0\]\.to: "SETTLED" is not a state/,
     ],
   ];
@@ -129,7 +176,10 @@ describe('API pages that disagree with the contract fail', () => {
 
   test('a page naming an unknown operation', () => {
     const site = siteWith({'docs/pay.mdx': '---\ntitle: Pay\n---\n\n<ApiOperation operationId="createOrdr" />\n'});
-    assert.throws(() => checkApiPages(contract, scanApiPages(site)), /docs\/pay\.mdx: <ApiOperation operationId="createOrdr" \/> names no operation/);
+    assert.throws(
+      () => checkApiPages(contract, scanApiPages(site)),
+      /docs\/pay\.mdx: <ApiOperation operationId="createOrdr" \/> names no operation/,
+    );
   });
 
   test('two pages for one operation', () => {
@@ -137,7 +187,10 @@ describe('API pages that disagree with the contract fail', () => {
       'docs/a.mdx': '<ApiOperation operationId="createOrder" />\n',
       'docs/b.mdx': '<ApiOperation operationId="createOrder" />\n',
     });
-    assert.throws(() => checkApiPages(contract, scanApiPages(site)), /docs\/b\.mdx: operation "createOrder" already has a page, docs\/a\.mdx/);
+    assert.throws(
+      () => checkApiPages(contract, scanApiPages(site)),
+      /docs\/b\.mdx: operation "createOrder" already has a page, docs\/a\.mdx/,
+    );
   });
 
   test('operations without a page', () => {

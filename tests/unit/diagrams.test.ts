@@ -5,7 +5,13 @@ import path from 'node:path';
 import {test} from 'node:test';
 import type {Root} from 'mdast';
 import {collectDiagrams} from '../../plugins/content/mermaid-diagrams/collectDiagrams';
-import {describeDiagram, diagramDirectory, diagramFileName, diagramThemes, storeDiagrams} from '../../plugins/content/mermaid-diagrams/diagramStore';
+import {
+  describeDiagram,
+  diagramDirectory,
+  diagramFileName,
+  diagramThemes,
+  storeDiagrams,
+} from '../../plugins/content/mermaid-diagrams/diagramStore';
 import remarkMermaidDiagrams from '../../plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
 
 const siteDir = path.resolve(__dirname, '..', '..');
@@ -14,7 +20,10 @@ const stored = new Set(readdirSync(path.join(siteDir, diagramDirectory)));
 
 test('the content and the contract have diagrams to draw', () => {
   assert.ok(diagrams.length > 40, `only ${diagrams.length} diagrams found`);
-  assert.ok(diagrams.some(({where}) => where.startsWith('api/openapi.yaml')), 'the contract state machines are missing');
+  assert.ok(
+    diagrams.some(({where}) => where.startsWith('api/openapi.yaml')),
+    'the contract state machines are missing',
+  );
 });
 
 test('every diagram is drawn in both colour modes, so a fresh checkout builds without a browser', () => {
@@ -26,7 +35,11 @@ test('every diagram is drawn in both colour modes, so a fresh checkout builds wi
 
 test('static/diagrams holds no file that no diagram uses', () => {
   const used = new Set(diagrams.flatMap(({source}) => diagramThemes.map((theme) => diagramFileName(source, theme))));
-  assert.deepEqual([...stored].filter((file) => !used.has(file)), [], 'run npm run diagrams to remove unused files');
+  assert.deepEqual(
+    [...stored].filter((file) => !used.has(file)),
+    [],
+    'run npm run diagrams to remove unused files',
+  );
 });
 
 test('stored drawings are standalone SVG with a pixel size', () => {
@@ -56,13 +69,18 @@ test('the remark plugin swaps a stored diagram for <MermaidDiagram> with both fi
   const [first] = diagrams;
   assert.ok(first);
   const {source} = first;
-  const tree: Root = {type: 'root', children: [{type: 'code', lang: 'mermaid', value: source, position: {start: {line: 3, column: 1}, end: {line: 5, column: 4}}}]};
+  const tree: Root = {
+    type: 'root',
+    children: [{type: 'code', lang: 'mermaid', value: source, position: {start: {line: 3, column: 1}, end: {line: 5, column: 4}}}],
+  };
   await remarkMermaidDiagrams({siteDir})(tree, {path: path.join(siteDir, 'docs', 'example.md')});
   const [importNode, element] = tree.children;
   assert.equal(importNode?.type, 'mdxjsEsm');
   assert.ok(element?.type === 'mdxJsxFlowElement', 'the code block became a JSX element');
   assert.equal(element.name, 'MermaidDiagram');
-  const attributes = Object.fromEntries(element.attributes.flatMap((attribute) => (attribute.type === 'mdxJsxAttribute' ? [[attribute.name, attribute.value]] : [])));
+  const attributes = Object.fromEntries(
+    element.attributes.flatMap((attribute) => (attribute.type === 'mdxJsxAttribute' ? [[attribute.name, attribute.value]] : [])),
+  );
   assert.equal(attributes.light, diagramFileName(source, 'light'));
   assert.equal(attributes.dark, diagramFileName(source, 'dark'));
   assert.ok(Number(attributes.width) > 0 && Number(attributes.height) > 0);

@@ -20,11 +20,17 @@ describe('frontMatterField', () => {
 
 describe('docUrl', () => {
   test('uses the file path without extension', () => {
-    assert.equal(docUrl('docs', {relativePath: 'refund/order-refund-query.md', text: '---\ntitle: Q\n---\n'}), '/docs/refund/order-refund-query');
+    assert.equal(
+      docUrl('docs', {relativePath: 'refund/order-refund-query.md', text: '---\ntitle: Q\n---\n'}),
+      '/docs/refund/order-refund-query',
+    );
     assert.equal(docId('sdks/online-JAVA.mdx'), 'sdks/online-JAVA');
   });
   test('honours an absolute slug', () => {
-    assert.equal(docUrl('docs', {relativePath: 'general/integration-guide.mdx', text: '---\nslug: /integration-guide\n---\n'}), '/docs/integration-guide');
+    assert.equal(
+      docUrl('docs', {relativePath: 'general/integration-guide.mdx', text: '---\nslug: /integration-guide\n---\n'}),
+      '/docs/integration-guide',
+    );
     assert.equal(docUrl('/demos/', {relativePath: 'a.md', text: '---\nslug: /b\n---\n'}), '/demos/b');
   });
   test('rejects a relative slug with the file named', () => {

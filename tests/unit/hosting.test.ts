@@ -50,7 +50,10 @@ describe('hosting configuration', () => {
     assert.equal(headersFor(hosting.headers, '/blog/atom.xml').get('Content-Type'), 'application/atom+xml; charset=utf-8');
     assert.equal(headersFor(hosting.headers, '/blog/rss.xml').get('Content-Type'), 'application/rss+xml; charset=utf-8');
     assert.equal(headersFor(hosting.headers, '/sitemap.xml').get('Content-Type'), undefined);
-    assert.match(nginx, /location ~ \^\/\(api-changelog\|blog\/atom\)\\\.xml\$ \{\s*types \{ \}\s*default_type "application\/atom\+xml; charset=utf-8";/);
+    assert.match(
+      nginx,
+      /location ~ \^\/\(api-changelog\|blog\/atom\)\\\.xml\$ \{\s*types \{ \}\s*default_type "application\/atom\+xml; charset=utf-8";/,
+    );
     assert.match(nginx, /location = \/blog\/rss\.xml \{\s*types \{ \}\s*default_type "application\/rss\+xml; charset=utf-8";/);
   });
 
@@ -60,7 +63,8 @@ describe('hosting configuration', () => {
     assert.equal(headersFor(hosting.headers, '/docs/createorder').get('Content-Type'), undefined);
     assert.equal(headersFor(hosting.headers, '/llms.txt').get('Content-Type'), 'text/plain; charset=utf-8');
     assert.equal(headersFor(hosting.headers, '/llms-full.txt').get('Content-Type'), 'text/plain; charset=utf-8');
-    for (const file of ['/llms-api.txt', '/llms-samples-go.txt']) assert.equal(headersFor(hosting.headers, file).get('Content-Type'), 'text/plain; charset=utf-8');
+    for (const file of ['/llms-api.txt', '/llms-samples-go.txt'])
+      assert.equal(headersFor(hosting.headers, file).get('Content-Type'), 'text/plain; charset=utf-8');
     assert.equal(headersFor(hosting.headers, '/docs/createorder').get('Vary'), 'Accept');
     const mdLocation = nginx.slice(nginx.indexOf('location ~ \\.md$'));
     assert.match(mdLocation, /^location ~ \\\.md\$ \{\s*types \{ \}\s*default_type "text\/markdown; charset=utf-8";/);
@@ -76,7 +80,8 @@ describe('hosting configuration', () => {
       hosting.redirects.map(({from, to, status}) => [from, to, status]),
       routeAliases.map(({from, to}) => [from, to, 301]),
     );
-    for (const {from, to} of routeAliases) assert.ok(nginx.includes(`location = ${from} { return 301 ${to}; }`), `nginx.conf lacks ${from}`);
+    for (const {from, to} of routeAliases)
+      assert.ok(nginx.includes(`location = ${from} { return 301 ${to}; }`), `nginx.conf lacks ${from}`);
   });
 
   test('the parsers reject malformed files', () => {

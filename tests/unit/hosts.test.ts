@@ -50,14 +50,26 @@ function sandboxClientIdsIn(text: string): string[] {
  * on purpose, to check the matchers.
  */
 function filesToCheck(): string[] {
-  const folders = [...allContentSections.map((section) => section.folder), 'api', 'src', 'static', 'plugins', 'scripts', 'tooling', 'tests', 'sidebars'];
+  const folders = [
+    ...allContentSections.map((section) => section.folder),
+    'api',
+    'src',
+    'static',
+    'plugins',
+    'scripts',
+    'tooling',
+    'tests',
+    'sidebars',
+  ];
   const underFolders = folders.flatMap((folder) =>
     readdirSync(path.join(repoRoot, folder), {recursive: true, encoding: 'utf8'})
       .filter((file) => /\.(md|mdx|ts|tsx|js|css|svg|yml|yaml|json)$/.test(file))
       .map((file) => path.join(folder, file).split(path.sep).join('/')),
   );
   const self = path.relative(repoRoot, __filename).split(path.sep).join('/');
-  return [...new Set([...underFolders, 'docusaurus.config.ts', 'README.md', 'CONTRIBUTING.md', 'redocly.yaml'])].filter((file) => file !== self).sort();
+  return [...new Set([...underFolders, 'docusaurus.config.ts', 'README.md', 'CONTRIBUTING.md', 'redocly.yaml'])]
+    .filter((file) => file !== self)
+    .sort();
 }
 
 /** Regular expressions in the contract escape their dots (pattern: '^https://files\\.example\\.com/'): read them as hosts too. */
@@ -72,24 +84,36 @@ describe('hosts', () => {
     assert.ok(isExampleHost(brand.supportEmail.split('@')[1] ?? ''), 'support email domain');
   });
 
-  test('the contract\'s servers are brand\'s API hosts', () => {
+  test("the contract's servers are brand's API hosts", () => {
     const contract = loadContract(path.join(repoRoot, contractRelativePath));
     const hosts = (contract.document.servers ?? []).map((server) => new URL(server.url).hostname);
     assert.deepEqual(hosts, [brand.hosts.sandboxApi, brand.hosts.productionApi]);
   });
 
-  test('every example.com host the contract, the content and the code name is one of brand\'s', () => {
-    const offenders = files.flatMap(({file, text}) => exampleHostsIn(text).filter((host) => !brandHosts.has(host)).map((host) => `${file}: ${host}`));
+  test("every example.com host the contract, the content and the code name is one of brand's", () => {
+    const offenders = files.flatMap(({file, text}) =>
+      exampleHostsIn(text)
+        .filter((host) => !brandHosts.has(host))
+        .map((host) => `${file}: ${host}`),
+    );
     assert.deepEqual([...new Set(offenders)], [], 'name these hosts in src/brand.ts, or use one it has');
   });
 
-  test('every example.com address is brand\'s support address', () => {
-    const offenders = files.flatMap(({file, text}) => exampleAddressesIn(text).filter((address) => address !== brand.supportEmail).map((address) => `${file}: ${address}`));
+  test("every example.com address is brand's support address", () => {
+    const offenders = files.flatMap(({file, text}) =>
+      exampleAddressesIn(text)
+        .filter((address) => address !== brand.supportEmail)
+        .map((address) => `${file}: ${address}`),
+    );
     assert.deepEqual(offenders, []);
   });
 
-  test('every sandbox client ID named is brand\'s', () => {
-    const offenders = files.flatMap(({file, text}) => sandboxClientIdsIn(text).filter((id) => id !== brand.sandboxClientId).map((id) => `${file}: ${id}`));
+  test("every sandbox client ID named is brand's", () => {
+    const offenders = files.flatMap(({file, text}) =>
+      sandboxClientIdsIn(text)
+        .filter((id) => id !== brand.sandboxClientId)
+        .map((id) => `${file}: ${id}`),
+    );
     assert.deepEqual([...new Set(offenders)], []);
   });
 
@@ -106,11 +130,14 @@ describe('hosts', () => {
   });
 
   test('the matchers find hosts, addresses and client IDs, with or without a scheme', () => {
-    assert.deepEqual(urlHostsIn('see https://api.realbank.test/v1 and http://SHOP.example.com').filter((host) => !isExampleHost(host)), ['api.realbank.test']);
-    assert.deepEqual(exampleHostsIn('Call `payments.example.com`, then https://files.example.com/x; the rule no-server-example.com is off.'), [
-      'payments.example.com',
-      'files.example.com',
-    ]);
+    assert.deepEqual(
+      urlHostsIn('see https://api.realbank.test/v1 and http://SHOP.example.com').filter((host) => !isExampleHost(host)),
+      ['api.realbank.test'],
+    );
+    assert.deepEqual(
+      exampleHostsIn('Call `payments.example.com`, then https://files.example.com/x; the rule no-server-example.com is off.'),
+      ['payments.example.com', 'files.example.com'],
+    );
     assert.deepEqual(exampleAddressesIn('Write to help@example.com.'), ['help@example.com']);
     assert.deepEqual(sandboxClientIdsIn('client ID `sandbox-merchant-0002`'), ['sandbox-merchant-0002']);
     assert.deepEqual(exampleHostsIn(unescapeDots(String.raw`pattern: '^https://files\.example\.com/'`)), ['files.example.com']);

@@ -25,7 +25,12 @@ test('the structural accessibility rules are on', () => {
 });
 
 test('an inactive tab panel is not seen, as assistive technology does not see it', () => {
-  assert.deepEqual(rules('<div role=tabpanel><div role=region aria-label=Hosts>a</div></div><div role=tabpanel hidden><div role=region aria-label=Hosts>b</div></div>'), []);
+  assert.deepEqual(
+    rules(
+      '<div role=tabpanel><div role=region aria-label=Hosts>a</div></div><div role=tabpanel hidden><div role=region aria-label=Hosts>b</div></div>',
+    ),
+    [],
+  );
   assert.doesNotMatch(normalisedMarkup('<div hidden><p>gone</div><p>kept'), /gone/);
 });
 
@@ -41,7 +46,13 @@ test('client-side redirect pages are recognised', () => {
 
 test('the pages shared out among processes give what one process gives, in the order of the files', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'html-check-'));
-  const bodies = ['<p>Fine', '<h4>Skipped levels</h4>', '<p id=a>One</p><p id=a>Two</p>', '<p>Fine too', '<img src=a.svg><input type=text id=q>'];
+  const bodies = [
+    '<p>Fine',
+    '<h4>Skipped levels</h4>',
+    '<p id=a>One</p><p id=a>Two</p>',
+    '<p>Fine too',
+    '<img src=a.svg><input type=text id=q>',
+  ];
   const files = bodies.map((body, index) => {
     const file = path.join(dir, `page-${index}.html`);
     writeFileSync(file, page(body));
@@ -51,6 +62,9 @@ test('the pages shared out among processes give what one process gives, in the o
   writeFileSync(files.at(-1) ?? '', '<!DOCTYPE html><meta charset="UTF-8"><meta http-equiv="refresh" content="0; url=/docs/x">');
   const alone = checkHtmlFiles(files);
   assert.equal(alone.checked, bodies.length);
-  assert.deepEqual(new Set(alone.problems.map((problem) => path.basename(problem.file))), new Set(['page-1.html', 'page-2.html', 'page-4.html']));
+  assert.deepEqual(
+    new Set(alone.problems.map((problem) => path.basename(problem.file))),
+    new Set(['page-1.html', 'page-2.html', 'page-4.html']),
+  );
   assert.deepEqual(await checkHtmlFilesInParallel(files, 2), alone);
 });

@@ -22,7 +22,10 @@ describe('inline scripts against the Content-Security-Policy', () => {
   });
 
   test('reads hashes from script-src, falling back to default-src', () => {
-    assert.deepEqual([...allowedScriptHashes("default-src 'self'; script-src 'self' 'sha256-abc=' 'sha512-def='")], ["'sha256-abc='", "'sha512-def='"]);
+    assert.deepEqual(
+      [...allowedScriptHashes("default-src 'self'; script-src 'self' 'sha256-abc=' 'sha512-def='")],
+      ["'sha256-abc='", "'sha512-def='"],
+    );
     assert.deepEqual([...allowedScriptHashes("default-src 'self' 'sha256-xyz='")], ["'sha256-xyz='"]);
     assert.deepEqual([...allowedScriptHashes("style-src 'sha256-abc='")], []);
   });
@@ -39,7 +42,10 @@ describe('inline scripts against the Content-Security-Policy', () => {
     assert.equal(report.blocked.length, 1, 'one line per script, not per page');
     assert.match(report.blocked[0] ?? '', new RegExp(`^${cspHash('added()').replace(/[+/=]/g, '\\$&')} \\(first on /a: "added\\(\\)"`));
     assert.deepEqual(report.unused, [stale]);
-    assert.deepEqual(checkInlineScripts(pages, () => `script-src ${allowed} ${cspHash('added()')}`), {blocked: [], unused: []});
+    assert.deepEqual(
+      checkInlineScripts(pages, () => `script-src ${allowed} ${cspHash('added()')}`),
+      {blocked: [], unused: []},
+    );
   });
 
   test('the production policy allows inline scripts by hash only', () => {
@@ -50,7 +56,7 @@ describe('inline scripts against the Content-Security-Policy', () => {
 });
 
 describe('page-script loader', () => {
-  test('is safe to inline and reads the page template\'s script list', () => {
+  test("is safe to inline and reads the page template's script list", () => {
     const source = pageScriptLoaderSource();
     assert.match(source, /getElementById\('page-scripts'\)/);
     assert.doesNotThrow(() => new Function(source));

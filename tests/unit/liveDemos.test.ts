@@ -9,7 +9,16 @@ import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {checkNotification, type InboxNotification} from '../../src/components/widgets/SandboxConsole/notificationChecks';
-import {flows, LiveDemoRun, outcomesFor, readReplayQuery, replayQuery, type FlowId, type Outcome, type RunView} from '../../src/components/demo/live/model';
+import {
+  flows,
+  LiveDemoRun,
+  outcomesFor,
+  readReplayQuery,
+  replayQuery,
+  type FlowId,
+  type Outcome,
+  type RunView,
+} from '../../src/components/demo/live/model';
 import {handedMessage, handoverFragment} from '../../src/lib/signatureDiagnosis/handover';
 import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
 import {inPageTarget} from '../../src/sandbox/client/inPage';
@@ -35,7 +44,12 @@ async function setUp() {
     clock,
     transport: {
       deliver: async (delivery) => {
-        inbox.push({url: delivery.url, headers: {...delivery.headers}, body: delivery.body, receivedAt: new Date(clock.now()).toISOString()});
+        inbox.push({
+          url: delivery.url,
+          headers: {...delivery.headers},
+          body: delivery.body,
+          receivedAt: new Date(clock.now()).toISOString(),
+        });
         return {status: 200, body: '{"code":"SUCCESS"}'};
       },
     },
@@ -43,20 +57,36 @@ async function setUp() {
   const target = inPageTarget(engine);
   const clientId = data.merchant.clientId;
   const providerKey = {key: await importPublicKey(pem('provider-test-public.pem')), keyVersion: 1};
-  const client = merchantClient({target, signer: {clientId, keyVersion: 1, privateKey: await importPrivateKey(pem('merchant-test-private.pem'))}, providerKey});
+  const client = merchantClient({
+    target,
+    signer: {clientId, keyVersion: 1, privateKey: await importPrivateKey(pem('merchant-test-private.pem'))},
+    providerKey,
+  });
   let counter = 0;
-  const ports = {target, client, inbox: () => inbox, check: (entry: InboxNotification) => checkNotification(entry, clientId, providerKey, []), data, newId: () => `T${(counter += 1).toString().padStart(4, '0')}`};
+  const ports = {
+    target,
+    client,
+    inbox: () => inbox,
+    check: (entry: InboxNotification) => checkNotification(entry, clientId, providerKey, []),
+    data,
+    newId: () => `T${(counter += 1).toString().padStart(4, '0')}`,
+  };
   return {engine, ports, clientId, client};
 }
 
 const notificationsOf = (view: RunView) => view.events.flatMap((event) => (event.kind === 'notification' ? [event] : []));
 const eventTypes = (view: RunView) => notificationsOf(view).map((event) => (JSON.parse(event.entry.body) as {eventType: string}).eventType);
-const allVerify = (view: RunView) => notificationsOf(view).every((event) => event.checked.signature.outcome === 'pass' && event.checked.timestamp.outcome === 'pass' && event.checked.clientId.outcome === 'pass');
+const allVerify = (view: RunView) =>
+  notificationsOf(view).every(
+    (event) =>
+      event.checked.signature.outcome === 'pass' && event.checked.timestamp.outcome === 'pass' && event.checked.clientId.outcome === 'pass',
+  );
 
 describe('live demo outcomes come from the sandbox data', () => {
   test('success, each attempt decline with its code, the creation rejection, expiry, abandon and refund', () => {
     const ids = outcomes.map((candidate) => candidate.id);
-    for (const id of ['approve', 'decline-51', 'decline-54', 'decline-58', 'rejected-59', 'expiry', 'abandon', 'refund']) assert.ok(ids.includes(id), `${id} in ${ids.join(', ')}`);
+    for (const id of ['approve', 'decline-51', 'decline-54', 'decline-58', 'rejected-59', 'expiry', 'abandon', 'refund'])
+      assert.ok(ids.includes(id), `${id} in ${ids.join(', ')}`);
     assert.equal(outcome('decline-51').failureCode, 'INSUFFICIENT_FUNDS');
     assert.match(outcome('decline-51').testValue, /ending 51 with the card 4000000000000002/);
   });
@@ -72,13 +102,24 @@ for (const flowId of Object.keys(flows) as FlowId[]) {
       assert.equal(view.orderStatus, 'PAID');
       assert.ok(eventTypes(view).includes('ORDER.PAID'), eventTypes(view).join());
       assert.ok(allVerify(view));
-      assert.ok(view.events.filter((event) => event.kind === 'call').every((event) => event.kind === 'call' && event.call.verification.outcome === 'verified'), 'every response verifies');
+      assert.ok(
+        view.events
+          .filter((event) => event.kind === 'call')
+          .every((event) => event.kind === 'call' && event.call.verification.outcome === 'verified'),
+        'every response verifies',
+      );
       assert.equal(view.amount, flows[flowId].baseAmount);
       if (flowId === 'iframe') {
         const types = view.events.flatMap((event) => (event.kind === 'message' ? [event.data['type']] : []));
         assert.deepEqual(types, ['veloxa:ready', 'veloxa:payment_submitted', 'veloxa:payment_succeeded']);
       }
-      if (flowId === 'paylink') assert.deepEqual(view.screen, {kind: 'return', status: 'PAID', title: 'This link has been paid', text: '60.00 USD for Deposit: made-to-measure tent. No second payment is taken.'});
+      if (flowId === 'paylink')
+        assert.deepEqual(view.screen, {
+          kind: 'return',
+          status: 'PAID',
+          title: 'This link has been paid',
+          text: '60.00 USD for Deposit: made-to-measure tent. No second payment is taken.',
+        });
     });
 
     test('a decline leaves the order PENDING with ORDER.PAYMENT_FAILED; expiry closes it with ORDER.CLOSED', async () => {
@@ -95,7 +136,11 @@ for (const flowId of Object.keys(flows) as FlowId[]) {
         assert.deepEqual(expired.orders.length, 2, 'the link creates a new order after the first expired');
         assert.equal(expired.screen.kind, 'cashier');
         const second = expired.events.find((event) => event.kind === 'state' && event.object.endsWith('-2'));
-        assert.deepEqual(second && second.kind === 'state' ? [second.from, second.to] : [], [undefined, 'PENDING'], 'the new order starts new, not from the closed one');
+        assert.deepEqual(
+          second && second.kind === 'state' ? [second.from, second.to] : [],
+          [undefined, 'PENDING'],
+          'the new order starts new, not from the closed one',
+        );
       } else assert.equal(expired.orderStatus, 'CLOSED');
     });
   });
@@ -108,7 +153,10 @@ describe('live demo: the other outcomes', () => {
     assert.equal(view.orders.length, 0);
     assert.equal(view.screen.kind, 'failed-start');
     const calls = view.events.flatMap((event) => (event.kind === 'call' ? [event] : []));
-    assert.deepEqual(calls.map((call) => [call.operationId, call.code]), [['createOrder', 'RISK_REJECTED']]);
+    assert.deepEqual(
+      calls.map((call) => [call.operationId, call.code]),
+      [['createOrder', 'RISK_REJECTED']],
+    );
     assert.equal(view.amount % 100, 59);
   });
 
@@ -154,19 +202,31 @@ describe('live demo: the other outcomes', () => {
     assert.equal(first.orderStatus, 'PENDING');
   });
 
-  test('reset closes only this run\'s open order: another order of the sandbox stays PENDING', async () => {
+  test("reset closes only this run's open order: another order of the sandbox stays PENDING", async () => {
     const {ports, client} = await setUp();
-    const other = await client.call({method: 'POST', target: '/v1/orders', body: JSON.stringify({merchantOrderNo: 'ORD-NOT-THE-DEMO', amount: {value: 1000, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Other', returnUrl: 'https://shop.example.com/r'})});
+    const other = await client.call({
+      method: 'POST',
+      target: '/v1/orders',
+      body: JSON.stringify({
+        merchantOrderNo: 'ORD-NOT-THE-DEMO',
+        amount: {value: 1000, currency: 'USD'},
+        scene: 'HOSTED_PAYPAGE',
+        subject: 'Other',
+        returnUrl: 'https://shop.example.com/r',
+      }),
+    });
     assert.equal(JSON.parse(other.response.body).code, 'SUCCESS');
     const run = new LiveDemoRun(ports, 'hosted', outcome('abandon'));
     await run.runToEnd();
     await run.closeOpenOrders();
-    const status = async (no: string) => (JSON.parse((await client.call({method: 'GET', target: `/v1/orders/${no}`, body: ''})).response.body) as {data: {status: string}}).data.status;
+    const status = async (no: string) =>
+      (JSON.parse((await client.call({method: 'GET', target: `/v1/orders/${no}`, body: ''})).response.body) as {data: {status: string}})
+        .data.status;
     assert.equal(await status(run.merchantOrderNo), 'CLOSED');
     assert.equal(await status('ORD-NOT-THE-DEMO'), 'PENDING');
   });
 
-  test('the replay query restores flow, outcome and amount, and ignores another flow\'s or a malformed one', () => {
+  test("the replay query restores flow, outcome and amount, and ignores another flow's or a malformed one", () => {
     const decline = outcome('decline-58');
     const query = replayQuery({flow: 'iframe', outcome: decline, amount: 4258});
     assert.deepEqual(readReplayQuery(query, 'iframe', outcomes), {outcome: decline, amount: 4258});

@@ -19,7 +19,9 @@ function walkthroughFigures(text: string) {
   const csv = /```text\n(statement_date,[^`]*?)```/.exec(text)?.[1];
   const download = /^# (\{"fileName":.*\})$/m.exec(text)?.[1];
   const paid = /^POST \/payments\/notify ORDER\.PAID (ntf_\w+) (\S+)$/m.exec(text);
-  const balances = [...text.matchAll(/^# (\{"currency":"USD".*\})$/gm)].map((match) => JSON.parse(match[1] ?? '{}') as {available: number; pending: number});
+  const balances = [...text.matchAll(/^# (\{"currency":"USD".*\})$/gm)].map(
+    (match) => JSON.parse(match[1] ?? '{}') as {available: number; pending: number},
+  );
   if (!csv || !download || !paid) throw new Error('the walk-through lacks its statement, its download answer or the ORDER.PAID line');
   return {csv, download: JSON.parse(download) as {fileName: string; rowCount: number; sha256: string}, paidAt: paid[2] ?? '', balances};
 }
@@ -50,8 +52,20 @@ describe('Local sandbox walk-through: figures of one real run', () => {
     const day = rows[0]?.split(',')[0] ?? '';
     assert.equal(figures.download.fileName, `statement-${day}-USD.csv.gz`);
     assert.equal(figures.download.rowCount, rows.length);
-    assert.equal(column(figures.csv, 'PAYMENT', 'completed_at'), figures.paidAt, 'the ORDER.PAID line is printed when the payment completes');
-    assert.equal(Number(column(figures.csv, 'CLOSING_BALANCE', 'net_amount')), figures.balances.at(-1)?.available, 'closing balance = available after the clock moved');
-    assert.equal(Number(column(figures.csv, 'PAYMENT', 'net_amount')), figures.balances[0]?.pending, 'the net amount waits in pending first');
+    assert.equal(
+      column(figures.csv, 'PAYMENT', 'completed_at'),
+      figures.paidAt,
+      'the ORDER.PAID line is printed when the payment completes',
+    );
+    assert.equal(
+      Number(column(figures.csv, 'CLOSING_BALANCE', 'net_amount')),
+      figures.balances.at(-1)?.available,
+      'closing balance = available after the clock moved',
+    );
+    assert.equal(
+      Number(column(figures.csv, 'PAYMENT', 'net_amount')),
+      figures.balances[0]?.pending,
+      'the net amount waits in pending first',
+    );
   });
 });

@@ -6,8 +6,22 @@ const page = {pid: 7, tid: 1};
 const ms = 1000;
 
 /** A top-level task on the page's main thread: start and durations in milliseconds. */
-const task = (start: number, wall: number, cpu: number): TraceEvent => ({name: 'RunTask', ph: 'X', ...page, ts: start * ms, dur: wall * ms, tdur: cpu * ms});
-const layout = (start: number, wall: number): TraceEvent => ({name: 'Layout', ph: 'X', ...page, ts: start * ms, dur: wall * ms, tdur: wall * ms});
+const task = (start: number, wall: number, cpu: number): TraceEvent => ({
+  name: 'RunTask',
+  ph: 'X',
+  ...page,
+  ts: start * ms,
+  dur: wall * ms,
+  tdur: cpu * ms,
+});
+const layout = (start: number, wall: number): TraceEvent => ({
+  name: 'Layout',
+  ph: 'X',
+  ...page,
+  ts: start * ms,
+  dur: wall * ms,
+  tdur: wall * ms,
+});
 
 const preamble: TraceEvent[] = [
   {name: 'thread_name', ph: 'M', ...page, ts: 0, args: {name: 'CrRendererMain'}},
@@ -58,7 +72,10 @@ describe("the main thread's cost of a page load", () => {
 
   test('a trace without a first paint, its main thread or its navigation start is refused with a reason', () => {
     assert.throws(() => mainThreadCost([task(200, 40, 40)], 4), /no firstContentfulPaint/);
-    assert.throws(() => mainThreadCost([{name: 'firstContentfulPaint', ph: 'R', ...page, ts: 0}], 4), /no CrRendererMain thread in process 7/);
+    assert.throws(
+      () => mainThreadCost([{name: 'firstContentfulPaint', ph: 'R', ...page, ts: 0}], 4),
+      /no CrRendererMain thread in process 7/,
+    );
     const withoutNavigation = preamble.filter((event) => event.name !== 'navigationStart');
     assert.throws(() => mainThreadCost(withoutNavigation, 4), /no navigationStart before its firstContentfulPaint/);
   });

@@ -27,8 +27,17 @@ const convert = (content: string, extra: Partial<Parameters<typeof buildTwin>[0]
 describe('Markdown twins: converting a page', () => {
   test('starts with the title, the description and the source URL; leaves out navbar, breadcrumbs and footer', () => {
     const {markdown, entry} = convert('<p>Body text.</p>');
-    assert.equal(markdown, '# Create order\n\n> What the page is for.\n\nSource: https://developers.example.com/docs/createorder\n\nBody text.\n');
-    assert.deepEqual(entry, {path: '/docs/createorder', markdown: '/docs/createorder.md', title: 'Create order', description: 'What the page is for.', section: 'docs'});
+    assert.equal(
+      markdown,
+      '# Create order\n\n> What the page is for.\n\nSource: https://developers.example.com/docs/createorder\n\nBody text.\n',
+    );
+    assert.deepEqual(entry, {
+      path: '/docs/createorder',
+      markdown: '/docs/createorder.md',
+      title: 'Create order',
+      description: 'What the page is for.',
+      section: 'docs',
+    });
   });
 
   test('a code block keeps its language, title and plain text, without line numbers or button labels', () => {
@@ -47,7 +56,8 @@ describe('Markdown twins: converting a page', () => {
   });
 
   test('a diagram becomes a mermaid block with its source, not its images', () => {
-    const {markdown} = convert(`<figure data-diagram=""><img src="/diagrams/a.svg" alt="Sequence diagram."><img src="/diagrams/b.svg" alt="Sequence diagram.">
+    const {markdown} =
+      convert(`<figure data-diagram=""><img src="/diagrams/a.svg" alt="Sequence diagram."><img src="/diagrams/b.svg" alt="Sequence diagram.">
 <details><summary>Diagram as text</summary><pre><code>sequenceDiagram
     A->>B: Hello</code></pre></details></figure>`);
     assert.match(markdown, /```mermaid\nsequenceDiagram\n {4}A->>B: Hello\n```/);
@@ -55,7 +65,9 @@ describe('Markdown twins: converting a page', () => {
   });
 
   test('internal page links point to twins, anchors kept; files and external links stay links of their own', () => {
-    const {markdown} = convert(`<p><a href="/docs/refund#request">Refund</a>, <a href="/openapi.yaml">YAML</a>, <a href="https://example.org/x">out</a>, <a href="#local">here</a>, <a href="/">home</a></p><h2 id="x">Part<a href="#x" class="hash-link">&#8203;</a></h2>`);
+    const {markdown} = convert(
+      `<p><a href="/docs/refund#request">Refund</a>, <a href="/openapi.yaml">YAML</a>, <a href="https://example.org/x">out</a>, <a href="#local">here</a>, <a href="/">home</a></p><h2 id="x">Part<a href="#x" class="hash-link">&#8203;</a></h2>`,
+    );
     assert.match(markdown, /\[Refund\]\(https:\/\/developers\.example\.com\/docs\/refund\.md#request\)/);
     assert.match(markdown, /\[YAML\]\(https:\/\/developers\.example\.com\/openapi\.yaml\)/);
     assert.match(markdown, /\[out\]\(https:\/\/example\.org\/x\)/);
@@ -65,14 +77,16 @@ describe('Markdown twins: converting a page', () => {
   });
 
   test("a demo's mock screen reads as its name and its words one by one, fake buttons apart", () => {
-    const {markdown} = convert(`<figure class="frame_a phone_b" aria-label="Phone screen: Veloxa Pay"><div class="screen_c"><p class="merchant_d">Corner Bakery</p>
+    const {markdown} =
+      convert(`<figure class="frame_a phone_b" aria-label="Phone screen: Veloxa Pay"><div class="screen_c"><p class="merchant_d">Corner Bakery</p>
 <dl><div><dt>Total<dd>48.00 USD</div></dl><div class="row_e"><span class="button_f">Pay 48.00 USD</span><span class="button_f">Cancel</span></div><span aria-hidden="true">•••</span></div></figure>`);
     assert.match(markdown, /^> _Phone screen: Veloxa Pay:_ Corner Bakery · Total · 48\.00 USD · Pay 48\.00 USD · Cancel$/m);
     assert.doesNotMatch(markdown, /USDCancel|•/);
   });
 
   test('every tab of a tab group, each under its label; buttons are left out', () => {
-    const {markdown} = convert(`<div class="theme-tabs-container tabs-container"><ul role="tablist"><li role="tab">Node.js<li role="tab">Python</ul>
+    const {markdown} =
+      convert(`<div class="theme-tabs-container tabs-container"><ul role="tablist"><li role="tab">Node.js<li role="tab">Python</ul>
 <div><div role="tabpanel"><p>Node text</p></div><div role="tabpanel" hidden><p>Python text</p></div></div></div><button type="button">Try Create order in the sandbox</button>`);
     assert.match(markdown, /\*\*Node\.js\*\*\n\nNode text\n\n\*\*Python\*\*\n\nPython text/);
     assert.doesNotMatch(markdown, /Try Create order/);
@@ -99,10 +113,25 @@ describe('Markdown twins: helpers', () => {
 
   test('fields are listed with dotted paths; fences outgrow backticks in the code', () => {
     const rows = flattenFields([
-      {name: 'amount', required: true, type: 'object', constraints: [], fields: [{name: 'value', required: true, type: 'integer', constraints: []}]},
-      {name: 'items', required: false, type: 'array of object', constraints: [], fields: [{name: 'sku', required: true, type: 'string', constraints: []}]},
+      {
+        name: 'amount',
+        required: true,
+        type: 'object',
+        constraints: [],
+        fields: [{name: 'value', required: true, type: 'integer', constraints: []}],
+      },
+      {
+        name: 'items',
+        required: false,
+        type: 'array of object',
+        constraints: [],
+        fields: [{name: 'sku', required: true, type: 'string', constraints: []}],
+      },
     ]);
-    assert.deepEqual(rows.map((row) => row.path), ['amount', 'amount.value', 'items', 'items[].sku']);
+    assert.deepEqual(
+      rows.map((row) => row.path),
+      ['amount', 'amount.value', 'items', 'items[].sku'],
+    );
     assert.equal(fenced('a ``` b', 'md'), '````md\na ``` b\n````');
   });
 
@@ -120,7 +149,8 @@ describe('Markdown twins: helpers', () => {
     const input = {siteTitle: 'Veloxa Pay', summary: 'One API.', siteUrl, entries};
     const text = llmsTxt(input);
     assert.match(text, /^# Veloxa Pay\n\n> One API\.\n\n/);
-    for (const rule of [/createVeloxaClient/, /private key/i, /sandbox/, /idempotent/i, /X-Timestamp/, /nonce/, /X-Client-Id/]) assert.match(text, rule);
+    for (const rule of [/createVeloxaClient/, /private key/i, /sandbox/, /idempotent/i, /X-Timestamp/, /nonce/, /X-Client-Id/])
+      assert.match(text, rule);
     assert.match(text, /## Docs\n\n- \[Refund\]\(https:\/\/developers\.example\.com\/docs\/refund\.md\): Give money back\.\n/);
     assert.match(text, /## Optional\n\n- \[A post\]\(https:\/\/developers\.example\.com\/blog\/x\.md\)\n/);
     const full = llmsFullTxt(input, new Map([['/docs/refund.md', '# Refund\n\nBody.\n']]));
@@ -130,7 +160,18 @@ describe('Markdown twins: helpers', () => {
 
 describe('Markdown twins: which pages get one', () => {
   test("the build's routes, less search, 404, pagination and test pages; home first, then the sidebars' order, then the rest", () => {
-    const routes = ['/blog', '/blog/page/2', '/docs/refund/', '/404.html', '/search', '/tests/crash', '/docs/integration-guide', '/', '/demos/dynqr', '/markdown-page'];
+    const routes = [
+      '/blog',
+      '/blog/page/2',
+      '/docs/refund/',
+      '/404.html',
+      '/search',
+      '/tests/crash',
+      '/docs/integration-guide',
+      '/',
+      '/demos/dynqr',
+      '/markdown-page',
+    ];
     const pages = twinPages(routes, ['/docs/integration-guide', '/docs/refund', '/docs/not-built']);
     assert.deepEqual(pages, [
       {path: '/', section: 'general'},
@@ -151,26 +192,63 @@ describe('Markdown twins: files an assistant can hold (issue 29, D15: llms-full.
       {name: 'llms-api.txt', bytes: 783_809},
       {name: 'llms-samples-go.txt', bytes: maxLlmsFileBytes},
     ]);
-    assert.deepEqual(problems, [{page: '/llms-full.txt', message: 'is 2,836,759 bytes, over the 1,000,000-byte limit for a file an assistant loads whole'}]);
+    assert.deepEqual(problems, [
+      {page: '/llms-full.txt', message: 'is 2,836,759 bytes, over the 1,000,000-byte limit for a file an assistant loads whole'},
+    ]);
   });
 
   test('llms.txt lists the bundle files with what each holds, before the pages; a bundle says what it holds', () => {
-    const labels = new Map([['curl', 'curl'], ['node', 'Node.js'], ['python', 'Python'], ['java', 'Java'], ['php', 'PHP'], ['go', 'Go']] as const);
+    const labels = new Map([
+      ['curl', 'curl'],
+      ['node', 'Node.js'],
+      ['python', 'Python'],
+      ['java', 'Java'],
+      ['php', 'PHP'],
+      ['go', 'Go'],
+    ] as const);
     const files = llmsFiles(labels);
-    assert.deepEqual(files.map((file) => file.path), ['/llms-full.txt', '/llms-api.txt', '/llms-samples-node.txt', '/llms-samples-python.txt', '/llms-samples-java.txt', '/llms-samples-php.txt', '/llms-samples-go.txt']);
+    assert.deepEqual(
+      files.map((file) => file.path),
+      [
+        '/llms-full.txt',
+        '/llms-api.txt',
+        '/llms-samples-node.txt',
+        '/llms-samples-python.txt',
+        '/llms-samples-java.txt',
+        '/llms-samples-php.txt',
+        '/llms-samples-go.txt',
+      ],
+    );
     const entries: TwinEntry[] = [{path: '/docs/refund', markdown: '/docs/refund.md', title: 'Refund', description: '', section: 'docs'}];
     const text = llmsTxt({siteTitle: 'Veloxa Pay', summary: 'One API.', siteUrl, entries}, files);
-    assert.match(text, /## Whole-site files\n\n- \[Guides\]\(https:\/\/developers\.example\.com\/llms-full\.txt\): every page except the API reference/);
+    assert.match(
+      text,
+      /## Whole-site files\n\n- \[Guides\]\(https:\/\/developers\.example\.com\/llms-full\.txt\): every page except the API reference/,
+    );
     assert.match(text, /- \[Code samples: Go\]\(https:\/\/developers\.example\.com\/llms-samples-go\.txt\): the Go code sample/);
     assert.ok(text.indexOf('## Whole-site files') < text.indexOf('## Docs'));
-    const full = llmsFullTxt({siteTitle: 'Veloxa Pay', summary: 'One API.', siteUrl, entries}, new Map([['/docs/refund.md', '# Refund\n']]), 'This file holds the guides.');
+    const full = llmsFullTxt(
+      {siteTitle: 'Veloxa Pay', summary: 'One API.', siteUrl, entries},
+      new Map([['/docs/refund.md', '# Refund\n']]),
+      'This file holds the guides.',
+    );
     assert.match(full, /^# Veloxa Pay\n\n> One API\.\n\nThis file holds the guides\.\n\nInstructions/);
-    const samples = llmsSamplesTxt('Veloxa Pay', 'Go', [{title: 'Refund', twinUrl: `${siteUrl}/docs/refund.md`, endpoint: '**Endpoint:** `POST /v1/refunds`', fenced: '```go\npackage main\n```'}]);
+    const samples = llmsSamplesTxt('Veloxa Pay', 'Go', [
+      {
+        title: 'Refund',
+        twinUrl: `${siteUrl}/docs/refund.md`,
+        endpoint: '**Endpoint:** `POST /v1/refunds`',
+        fenced: '```go\npackage main\n```',
+      },
+    ]);
     assert.match(samples, /^# Veloxa Pay code samples: Go\n/);
-    assert.match(samples, /## Refund\n\n\*\*Endpoint:\*\* `POST \/v1\/refunds`\. Reference: https:\/\/developers\.example\.com\/docs\/refund\.md\n\n```go\npackage main\n```/);
+    assert.match(
+      samples,
+      /## Refund\n\n\*\*Endpoint:\*\* `POST \/v1\/refunds`\. Reference: https:\/\/developers\.example\.com\/docs\/refund\.md\n\n```go\npackage main\n```/,
+    );
   });
 
-  test("the bundled API reference: curl only, other languages named with their file, shared codes and repeated tables given once", () => {
+  test('the bundled API reference: curl only, other languages named with their file, shared codes and repeated tables given once', () => {
     const references = apiPageReferences(repoRoot);
     const cancel = references.get('/docs/cancel');
     const retrieve = references.get('/docs/retrieveorderdetail');
@@ -201,7 +279,10 @@ describe('Markdown twins: files an assistant can hold (issue 29, D15: llms-full.
     assert.match(full, new RegExp(`\\| \`${common.code}\` \\|`));
     assert.doesNotMatch(first, new RegExp(`\\| \`${common.code}\` \\|`));
     assert.match(first, /every call can answer with the codes listed in \[Response codes\]/);
-    assert.match(second, /_The same as under "Header parameters" of \[Cancel order\]\(https:\/\/developers\.example\.com\/docs\/cancel\.md\), above\._/);
+    assert.match(
+      second,
+      /_The same as under "Header parameters" of \[Cancel order\]\(https:\/\/developers\.example\.com\/docs\/cancel\.md\), above\._/,
+    );
     assert.doesNotMatch(first, /The same as under/);
     assert.ok(first.length < full.length / 2, `the bundled version (${first.length}) is under half the page's twin (${full.length})`);
   });

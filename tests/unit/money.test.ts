@@ -67,9 +67,14 @@ describe('the currency table', () => {
   const contractText = readFileSync(path.join(repoRoot, 'api', 'openapi.yaml'), 'utf8');
 
   test('has an exponent for every currency the contract names in a field or an example', () => {
-    const named = new Set([...contractText.matchAll(/\b(?:currency|Currency|sourceCurrency|destinationCurrency):\s*"?([A-Z]{3})\b/g)].map((match) => match[1] ?? ''));
+    const named = new Set(
+      [...contractText.matchAll(/\b(?:currency|Currency|sourceCurrency|destinationCurrency):\s*"?([A-Z]{3})\b/g)].map(
+        (match) => match[1] ?? '',
+      ),
+    );
     assert.ok(named.has('USD') && named.size >= 4, `found ${[...named].join(', ')}`);
-    for (const code of named) assert.ok(Object.hasOwn(currencyExponents, code), `${code} is used in api/openapi.yaml but has no exponent in src/lib/money.ts`);
+    for (const code of named)
+      assert.ok(Object.hasOwn(currencyExponents, code), `${code} is used in api/openapi.yaml but has no exponent in src/lib/money.ts`);
   });
 
   test("Create order's page shows the same table and the same code as src/lib/money.ts", () => {

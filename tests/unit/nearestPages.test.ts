@@ -29,7 +29,10 @@ describe('nearest pages of the not-found page', () => {
   ];
   for (const [missing, expected] of cases) {
     test(`${missing} -> ${expected.join(', ') || 'nothing'}`, () => {
-      assert.deepEqual(nearestPages(missing, pages).map((page) => page.path), expected);
+      assert.deepEqual(
+        nearestPages(missing, pages).map((page) => page.path),
+        expected,
+      );
     });
   }
 

@@ -18,7 +18,10 @@ const otherRules = [/compare `updatedAt`/i, /ignore anything older/i, /updatedAt
 
 test('the partial states the version rule once', () => {
   const text = readFileSync(path.join(repoRoot, partial), 'utf8');
-  assert.match(text, /Apply a notification only if its `data\.version` is greater than the `version` you hold; otherwise ignore it, because it is stale or a duplicate/);
+  assert.match(
+    text,
+    /Apply a notification only if its `data\.version` is greater than the `version` you hold; otherwise ignore it, because it is stale or a duplicate/,
+  );
   assert.match(text, /Never move an object out of a final state/);
 });
 
@@ -27,7 +30,11 @@ test('every page that talks about the order of notifications renders the orderin
   const talking = pages.filter((file) => aboutOrdering.test(file.text));
   assert.ok(talking.length >= 8, `found ${talking.length} pages about ordering`);
   for (const page of talking) {
-    assert.match(page.text, /^import NotificationOrdering from '@site\/docs\/_partials\/notification-ordering\.mdx';$/m, `${page.file} imports the rule`);
+    assert.match(
+      page.text,
+      /^import NotificationOrdering from '@site\/docs\/_partials\/notification-ordering\.mdx';$/m,
+      `${page.file} imports the rule`,
+    );
     assert.match(page.text, /^<NotificationOrdering \/>$/m, `${page.file} renders the rule`);
   }
   for (const page of pages) {

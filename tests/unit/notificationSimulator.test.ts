@@ -41,11 +41,18 @@ describe('the notification simulator', () => {
     );
     const payment = spec.webhooks[0];
     assert.deepEqual(payment?.eventTypes, ['ORDER.PAID', 'ORDER.PAYMENT_FAILED', 'ORDER.CLOSED']);
-    assert.deepEqual(payment?.scenarios.map((scenario) => scenario.name), ['paid', 'paymentFailed', 'expired']);
+    assert.deepEqual(
+      payment?.scenarios.map((scenario) => scenario.name),
+      ['paid', 'paymentFailed', 'expired'],
+    );
     const pointers = validatedPointers(spec);
     for (const webhook of spec.webhooks) {
       assert.ok(pointers.includes(webhook.bodySchemaPointer), `${webhook.key}'s body validator is compiled for the browser`);
-      for (const scenario of webhook.scenarios) assert.ok(webhook.eventTypes.includes(String((scenario.value as {eventType?: string}).eventType)), `${webhook.key}/${scenario.name}`);
+      for (const scenario of webhook.scenarios)
+        assert.ok(
+          webhook.eventTypes.includes(String((scenario.value as {eventType?: string}).eventType)),
+          `${webhook.key}/${scenario.name}`,
+        );
     }
     // The test merchant has no default URL in the sandbox data, so the panel starts from the contract's example one.
     const data = notificationSimulatorData(loadContract(path.join(repoRoot, 'api', 'openapi.yaml')).document, spec);
@@ -59,7 +66,11 @@ describe('the notification simulator', () => {
     const key = await importPublicKey(providerPublicKeyPem);
     for (const webhook of spec.webhooks) {
       for (const scenario of webhook.scenarios) {
-        const result = await engine.control.simulateNotification(clientId, {operationId: webhook.operationId, scenario: scenario.name, notifyUrl});
+        const result = await engine.control.simulateNotification(clientId, {
+          operationId: webhook.operationId,
+          scenario: scenario.name,
+          notifyUrl,
+        });
         assert.ok(result.ok, JSON.stringify(result));
         await engine.runDue();
         await engine.settle();
@@ -75,10 +86,24 @@ describe('the notification simulator', () => {
         assert.deepEqual(validator.problems(webhook.bodySchemaPointer, body), [], `${webhook.key}/${scenario.name}`);
         assert.equal(delivery.url, notifyUrl);
         const header = parseSignatureHeader(delivery.headers['X-Signature'] ?? '');
-        const canonical = canonicalString({method: 'POST', pathWithQuery: '/hooks/veloxa?source=sim', clientId, timestamp: delivery.headers['X-Timestamp'] ?? '', nonce: delivery.headers['X-Nonce'] ?? '', body: delivery.body});
+        const canonical = canonicalString({
+          method: 'POST',
+          pathWithQuery: '/hooks/veloxa?source=sim',
+          clientId,
+          timestamp: delivery.headers['X-Timestamp'] ?? '',
+          nonce: delivery.headers['X-Nonce'] ?? '',
+          body: delivery.body,
+        });
         assert.ok(await verifyCanonical(canonical, header.signature, key), `${webhook.key}/${scenario.name} verifies`);
         // Signed over another path, it does not verify: the check above can fail.
-        const tampered = canonicalString({method: 'POST', pathWithQuery: '/hooks/veloxa', clientId, timestamp: delivery.headers['X-Timestamp'] ?? '', nonce: delivery.headers['X-Nonce'] ?? '', body: delivery.body});
+        const tampered = canonicalString({
+          method: 'POST',
+          pathWithQuery: '/hooks/veloxa',
+          clientId,
+          timestamp: delivery.headers['X-Timestamp'] ?? '',
+          nonce: delivery.headers['X-Nonce'] ?? '',
+          body: delivery.body,
+        });
         assert.equal(await verifyCanonical(tampered, header.signature, key), false);
       }
     }
@@ -114,22 +139,39 @@ describe('the notification simulator', () => {
 
   test('edited data replaces the example when it matches the contract, and is refused with its problems listed when it does not', async () => {
     const {engine, clientId, received} = await setUp();
-    const example = sandboxFiles().spec.webhooks.find((webhook) => webhook.key === 'paymentResult')?.scenarios[0]?.value as {data: Record<string, unknown>};
+    const example = sandboxFiles().spec.webhooks.find((webhook) => webhook.key === 'paymentResult')?.scenarios[0]?.value as {
+      data: Record<string, unknown>;
+    };
     const edited = {...example.data, merchantOrderNo: 'ORD-MINE-42'};
-    const accepted = await engine.control.simulateNotification(clientId, {operationId: 'paymentResultNotification', scenario: 'paid', data: edited, notifyUrl});
+    const accepted = await engine.control.simulateNotification(clientId, {
+      operationId: 'paymentResultNotification',
+      scenario: 'paid',
+      data: edited,
+      notifyUrl,
+    });
     assert.ok(accepted.ok);
     await engine.runDue();
     await engine.settle();
     assert.equal((JSON.parse(received[0]?.body ?? '{}') as {data: {merchantOrderNo: string}}).data.merchantOrderNo, 'ORD-MINE-42');
 
-    const refused = await engine.control.simulateNotification(clientId, {operationId: 'paymentResult', scenario: 'paid', data: {...example.data, amount: {value: '12.50', currency: 'USD'}, status: 'SOLD'}, notifyUrl});
+    const refused = await engine.control.simulateNotification(clientId, {
+      operationId: 'paymentResult',
+      scenario: 'paid',
+      data: {...example.data, amount: {value: '12.50', currency: 'USD'}, status: 'SOLD'},
+      notifyUrl,
+    });
     assert.equal(refused.ok, false);
     assert.ok(!refused.ok);
     assert.equal(refused.code, 'INVALID_PARAMETER');
     assert.match(refused.message, /does not match the contract/);
     assert.match(refused.message, /\/data\/amount\/value/);
     assert.match(refused.message, /\/data\/status/);
-    const notObject = await engine.control.simulateNotification(clientId, {operationId: 'paymentResult', scenario: 'paid', data: [1, 2], notifyUrl});
+    const notObject = await engine.control.simulateNotification(clientId, {
+      operationId: 'paymentResult',
+      scenario: 'paid',
+      data: [1, 2],
+      notifyUrl,
+    });
     assert.ok(!notObject.ok);
     assert.match(notObject.message, /data must be a JSON object/);
     assert.equal(received.length, 1, 'nothing refused was sent');
@@ -141,10 +183,21 @@ describe('the notification simulator', () => {
     const unknownWebhook = await engine.control.simulateNotification(clientId, {operationId: 'orderShipped', scenario: 'paid', notifyUrl});
     assert.ok(!unknownWebhook.ok);
     assert.match(unknownWebhook.message, /orderShipped is not a notification of the contract; one of paymentResultNotification, /);
-    const unknownScenario = await engine.control.simulateNotification(clientId, {operationId: 'paymentResult', scenario: 'refunded', notifyUrl});
+    const unknownScenario = await engine.control.simulateNotification(clientId, {
+      operationId: 'paymentResult',
+      scenario: 'refunded',
+      notifyUrl,
+    });
     assert.ok(!unknownScenario.ok);
-    assert.equal(unknownScenario.message, 'paymentResultNotification has no scenario "refunded"; its scenarios are paid, paymentFailed, expired.');
-    const badUrl = await engine.control.simulateNotification(clientId, {operationId: 'paymentResult', scenario: 'paid', notifyUrl: 'ftp://shop.example.com/x'});
+    assert.equal(
+      unknownScenario.message,
+      'paymentResultNotification has no scenario "refunded"; its scenarios are paid, paymentFailed, expired.',
+    );
+    const badUrl = await engine.control.simulateNotification(clientId, {
+      operationId: 'paymentResult',
+      scenario: 'paid',
+      notifyUrl: 'ftp://shop.example.com/x',
+    });
     assert.ok(!badUrl.ok);
     assert.match(badUrl.message, /notifyUrl must be an http or https URL/);
     // The test merchant has no default notification URL in the sandbox data.
@@ -169,9 +222,19 @@ describe('the notification simulator', () => {
       rawNotificationRequest('http://127.0.0.1:8080/n?k=v', {'X-Nonce': 'n1'}, '{"a":1}'),
       'POST /n?k=v HTTP/1.1\nHost: 127.0.0.1:8080\nX-Nonce: n1\n\n{"a":1}',
     );
-    const commands = localSimulateCommands('http://127.0.0.1:4010', {clientId: 'sandbox-merchant-0001', operationId: 'paymentResultNotification', scenario: 'paid', notifyUrl: 'http://127.0.0.1:8080/n', data: {subject: "Bob's order"}});
+    const commands = localSimulateCommands('http://127.0.0.1:4010', {
+      clientId: 'sandbox-merchant-0001',
+      operationId: 'paymentResultNotification',
+      scenario: 'paid',
+      notifyUrl: 'http://127.0.0.1:8080/n',
+      data: {subject: "Bob's order"},
+    });
     assert.match(commands.simulate, /^curl -sS -X POST http:\/\/127\.0\.0\.1:4010\/_sandbox\/notifications\/simulate/);
-    assert.ok(commands.simulate.includes(`-d '{"clientId":"sandbox-merchant-0001","operationId":"paymentResultNotification","scenario":"paid","notifyUrl":"http://127.0.0.1:8080/n","data":{"subject":"Bob'\\''s order"}}'`));
+    assert.ok(
+      commands.simulate.includes(
+        `-d '{"clientId":"sandbox-merchant-0001","operationId":"paymentResultNotification","scenario":"paid","notifyUrl":"http://127.0.0.1:8080/n","data":{"subject":"Bob'\\''s order"}}'`,
+      ),
+    );
     assert.equal(commands.log, "curl -sS 'http://127.0.0.1:4010/_sandbox/notifications?clientId=sandbox-merchant-0001'");
   });
 });

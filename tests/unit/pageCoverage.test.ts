@@ -3,7 +3,17 @@ import {test} from 'node:test';
 import {coveringPages, isStylingHook, stylingHooks} from '../support/pageCoverage';
 
 test('styling hooks are CSS-module classes, theme classes and Infima modifiers', () => {
-  for (const hook of ['fieldTable_x9Q1', 'codeBlock_bY9V', 'theme-admonition-tip', 'alert--warning', 'button--primary', 'get_MDQZ', 'code___Q2', 'menu__link', 'table-of-contents__link']) {
+  for (const hook of [
+    'fieldTable_x9Q1',
+    'codeBlock_bY9V',
+    'theme-admonition-tip',
+    'alert--warning',
+    'button--primary',
+    'get_MDQZ',
+    'code___Q2',
+    'menu__link',
+    'table-of-contents__link',
+  ]) {
     assert.equal(isStylingHook(hook), true, hook);
   }
   for (const plain of ['token', 'keyword', 'navbar', 'col', 'language-json', 'margin-top', 'clean-list']) {
@@ -12,7 +22,8 @@ test('styling hooks are CSS-module classes, theme classes and Infima modifiers',
 });
 
 test('hooks are read from quoted and unquoted class attributes', () => {
-  const html = '<div class=wrapper_AbC1><p class="alert alert--info theme-admonition">x</p><span class=token>y</span><i data-class=fake_ABCD></i></div>';
+  const html =
+    '<div class=wrapper_AbC1><p class="alert alert--info theme-admonition">x</p><span class=token>y</span><i data-class=fake_ABCD></i></div>';
   assert.deepEqual([...stylingHooks(html)].sort(), ['alert--info', 'theme-admonition', 'wrapper_AbC1']);
 });
 

@@ -24,7 +24,8 @@ const siteCss = readFileSync(path.join(repoRoot, 'src', 'css', 'custom.css'), 'u
 function declaredProperties(css: string, mode: Mode, into: Palette): Palette {
   postcss.parse(css).walkRules((rule) => {
     const selectors = rule.selectors.map((selector) => selector.replace(/\s+/g, '').replace(/"/g, "'"));
-    const applies = selectors.includes(':root') || (mode === 'dark' && selectors.some((selector) => /^(html)?\[data-theme='dark'\]$/.test(selector)));
+    const applies =
+      selectors.includes(':root') || (mode === 'dark' && selectors.some((selector) => /^(html)?\[data-theme='dark'\]$/.test(selector)));
     if (!applies) return;
     rule.walkDecls(/^--/, (declaration) => {
       into.set(declaration.prop, declaration.value.trim());
@@ -127,7 +128,13 @@ test('the palette resolves in both modes (Infima plus custom.css)', () => {
 test('links and body text meet AA on the page and on surfaces, in both modes', () => {
   const failures: string[] = [];
   for (const mode of ['light', 'dark'] as const) {
-    for (const text of ['--ifm-font-color-base', '--ifm-link-color', '--ifm-color-primary', '--ifm-color-emphasis-700', '--ifm-color-emphasis-800']) {
+    for (const text of [
+      '--ifm-font-color-base',
+      '--ifm-link-color',
+      '--ifm-color-primary',
+      '--ifm-color-emphasis-700',
+      '--ifm-color-emphasis-800',
+    ]) {
       const colour = resolveColour(`var(${text})`, palettes[mode]);
       assert.ok(colour, `${mode}: ${text} resolves`);
       for (const background of backgroundsFor(mode)) {
@@ -145,7 +152,8 @@ test('every rule of the site and component stylesheets that sets a text colour m
   for (const file of stylesheets()) {
     const rules = textColourRules(file);
     // A rule scoped to one mode overrides the unscoped rule for the same selector in that mode.
-    const overridden = (rule: TextColourRule, mode: Mode) => rule.modes.length === 2 && rules.some((other) => other.modes.length === 1 && other.modes[0] === mode && other.target === rule.target);
+    const overridden = (rule: TextColourRule, mode: Mode) =>
+      rule.modes.length === 2 && rules.some((other) => other.modes.length === 1 && other.modes[0] === mode && other.target === rule.target);
     for (const rule of rules) {
       for (const mode of rule.modes) {
         if (overridden(rule, mode)) continue;
@@ -177,7 +185,18 @@ test('a colour below AA is caught (the check can fail)', () => {
  */
 const page = ['--vx-color-page', '--vx-color-surface', '--vx-color-surface-raised'];
 const tokenPairs: ReadonlyArray<readonly [text: string, backgrounds: readonly string[]]> = [
-  ['--vx-color-text', [...page, '--vx-color-primary-soft-bg', '--vx-color-neutral-bg', '--vx-color-info-bg', '--vx-color-success-bg', '--vx-color-warning-bg', '--vx-color-danger-bg']],
+  [
+    '--vx-color-text',
+    [
+      ...page,
+      '--vx-color-primary-soft-bg',
+      '--vx-color-neutral-bg',
+      '--vx-color-info-bg',
+      '--vx-color-success-bg',
+      '--vx-color-warning-bg',
+      '--vx-color-danger-bg',
+    ],
+  ],
   ['--vx-color-muted-text', [...page, '--vx-color-neutral-bg']],
   ['--vx-color-primary-text', page],
   ['--vx-color-on-primary-text', ['--vx-color-primary', '--vx-color-primary-hover']],
@@ -219,7 +238,10 @@ test('every text token of tokens.css is in a checked pair (a new one cannot skip
   });
   const checked = new Set(tokenPairs.map(([text]) => text));
   assert.ok(textTokens.size >= 12, `only ${textTokens.size} text tokens found`);
-  assert.deepEqual([...textTokens].filter((token) => !checked.has(token)), []);
+  assert.deepEqual(
+    [...textTokens].filter((token) => !checked.has(token)),
+    [],
+  );
 });
 
 test('the disabled button look still reads at 4.5:1 (muted text on the surface)', () => {

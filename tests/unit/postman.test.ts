@@ -43,7 +43,9 @@ const apiItems = items.filter((entry) => entry.request.url.path[0] === 'v1');
 const variable = (key: string) => collection.variable.find((entry) => entry.key === key);
 const requestVectors = vectors.vectors.filter((vector) => vector.kind === 'request');
 // The collection signs every request it sends, so vectors answering an unsigned request (no X-Client-Id) do not apply.
-const responseVectors = vectors.vectors.filter((vector): vector is Extract<Vector, {kind: 'response'}> => vector.kind === 'response' && vector.request.clientId !== '');
+const responseVectors = vectors.vectors.filter(
+  (vector): vector is Extract<Vector, {kind: 'response'}> => vector.kind === 'response' && vector.request.clientId !== '',
+);
 const someNonces = ['1b6f0c2e-7d3a-4e58-9a21-c4b5d6e7f809', '9e8d7c6b-5a49-4382-b1c0-d9e8f7a6b5c4', '3c2b1a09-8f7e-4d6c-a5b4-c3d2e1f0a9b8'];
 
 /** The collection's URL for a request target, as the generator writes it. */
@@ -69,7 +71,12 @@ function itemOf(operationId: string): PostmanItem {
 }
 
 function sendItem(session: PostmanSession, request: PostmanItem) {
-  return session.send({method: request.request.method, url: request.request.url, body: request.request.body?.raw, headers: request.request.header});
+  return session.send({
+    method: request.request.method,
+    url: request.request.url,
+    body: request.request.body?.raw,
+    headers: request.request.header,
+  });
 }
 
 /** The signed parts of a canonical string. */
@@ -101,7 +108,10 @@ describe('Postman collection: shape', () => {
     const library = rsaSha256Library.split('\n').map((line) => line.trim());
     for (const script of [prerequest, tests]) {
       const lines = script.split('\n').map((line) => line.trim());
-      assert.ok(library.every((line) => lines.includes(line)), 'the script holds the library');
+      assert.ok(
+        library.every((line) => lines.includes(line)),
+        'the script holds the library',
+      );
       assert.doesNotMatch(script, /\beval\s*\(|new Function|sendRequest|pm\.require|require\s*\(/);
     }
     assert.ok(prerequest.includes('pm.request.headers.upsert'));
@@ -109,7 +119,7 @@ describe('Postman collection: shape', () => {
     assert.ok(JSON.stringify(collection).length < 200_000, `the collection is ${JSON.stringify(collection).length} characters`);
   });
 
-  test('the variables the docs name are the collection\'s', () => {
+  test("the variables the docs name are the collection's", () => {
     for (const key of ['baseUrl', 'privateKeyPem', sandboxControlsVariable]) {
       assert.ok(variable(key), `the collection has ${key}`);
       assert.ok(nonContractIdentifiers.has(key), `the content lint lets the docs name ${key}`);
@@ -120,10 +130,16 @@ describe('Postman collection: shape', () => {
     const privateKeyPem = variable('privateKeyPem');
     assert.equal(privateKeyPem?.value, '');
     assert.ok(privateKeyPem?.description.includes(merchantTestKeyUrl));
-    for (const stale of ['signature', 'timestamp', 'nonce', 'canonicalString']) assert.equal(variable(stale), undefined, `no ${stale} variable`);
-    assert.doesNotMatch(JSON.stringify(collection), /BEGIN (RSA |ENCRYPTED )?PRIVATE KEY-----(\\n)*[A-Za-z0-9+/]{16}/, 'no private key anywhere in the collection');
+    for (const stale of ['signature', 'timestamp', 'nonce', 'canonicalString'])
+      assert.equal(variable(stale), undefined, `no ${stale} variable`);
+    assert.doesNotMatch(
+      JSON.stringify(collection),
+      /BEGIN (RSA |ENCRYPTED )?PRIVATE KEY-----(\\n)*[A-Za-z0-9+/]{16}/,
+      'no private key anywhere in the collection',
+    );
     for (const request of items) {
-      for (const header of request.request.header) assert.ok(!(signingHeaders as readonly string[]).includes(header.key), `${request.name}: the script sets ${header.key}`);
+      for (const header of request.request.header)
+        assert.ok(!(signingHeaders as readonly string[]).includes(header.key), `${request.name}: the script sets ${header.key}`);
     }
   });
 
@@ -137,9 +153,17 @@ describe('Postman collection: shape', () => {
       template.every((segment, index) => /^\{.+\}$/.test(segment) || request.request.url.path[index + 1] === segment);
     for (const location of operations) {
       const template = location.key.split('/').filter(Boolean);
-      assert.ok(apiItems.some((request) => matches(request, location.method, template)), `${location.operationId} is in the collection`);
+      assert.ok(
+        apiItems.some((request) => matches(request, location.method, template)),
+        `${location.operationId} is in the collection`,
+      );
     }
-    assert.ok(apiItems.every((request) => operations.some((location) => matches(request, location.method, location.key.split('/').filter(Boolean)))), 'every API request is an operation of the contract');
+    assert.ok(
+      apiItems.every((request) =>
+        operations.some((location) => matches(request, location.method, location.key.split('/').filter(Boolean))),
+      ),
+      'every API request is an operation of the contract',
+    );
     for (const request of items) {
       assert.ok(['v1', '_sandbox'].includes(request.request.url.path[0] ?? ''), request.name);
       assert.equal(request.request.url.raw, urlToString(request.request.url), `${request.name}: raw and parts agree`);
@@ -177,10 +201,19 @@ describe('Postman collection: the journey', () => {
       const captured = /"capture":\{"variable":"(\w+)"/.exec(stepScript(request))?.[1];
       if (captured) known.add(captured);
     }
-    assert.deepEqual(collection.item.map((folder) => folder.name), journey.map((folder) => folder.name));
+    assert.deepEqual(
+      collection.item.map((folder) => folder.name),
+      journey.map((folder) => folder.name),
+    );
     const names = items.map((request) => request.name);
-    assert.ok(names.indexOf('Create order') < names.indexOf('Retrieve order detail') && names.indexOf('Rate calculator') < names.indexOf('Transfer to bank'));
-    assert.ok(names.indexOf('List events') < names.indexOf('Redeliver event') && names.indexOf('Sandbox: the customer pays the order') < names.indexOf('Refund order'));
+    assert.ok(
+      names.indexOf('Create order') < names.indexOf('Retrieve order detail') &&
+        names.indexOf('Rate calculator') < names.indexOf('Transfer to bank'),
+    );
+    assert.ok(
+      names.indexOf('List events') < names.indexOf('Redeliver event') &&
+        names.indexOf('Sandbox: the customer pays the order') < names.indexOf('Refund order'),
+    );
   });
 
   test('quoteId, notificationId and authCode are read from earlier responses, not the contract examples', () => {
@@ -194,7 +227,10 @@ describe('Postman collection: the journey', () => {
       if (location.kind !== 'operation') continue;
       const expected = successOutcome(contract.document, location);
       const request = itemOf(location.operationId);
-      assert.ok(stepScript(request).includes(`"status":${expected.status},"code":"${expected.code}"`), `${location.operationId}: tests HTTP ${expected.status} ${expected.code}`);
+      assert.ok(
+        stepScript(request).includes(`"status":${expected.status},"code":"${expected.code}"`),
+        `${location.operationId}: tests HTTP ${expected.status} ${expected.code}`,
+      );
     }
     const calculateRate = itemOf('calculateRate');
     const outcome = (code: number, body: unknown) => {
@@ -204,7 +240,10 @@ describe('Postman collection: the journey', () => {
       return {tests: send.tests.slice(0, 2), quoteId: sandbox.collectionVariables.get('quoteId')};
     };
     const passed = outcome(200, {code: 'SUCCESS', data: {quoteId: 'quo_fromTheResponse'}});
-    assert.deepEqual(passed.tests.map((result) => result.passed), [true, true]);
+    assert.deepEqual(
+      passed.tests.map((result) => result.passed),
+      [true, true],
+    );
     assert.equal(passed.quoteId, 'quo_fromTheResponse', 'the quote is stored for Transfer to bank');
     const refused = outcome(409, {code: 'QUOTE_EXPIRED', message: 'Quote expired.'});
     assert.equal(refused.tests[0]?.passed, false);
@@ -216,15 +255,28 @@ describe('Postman collection: the journey', () => {
     const pay = items.find((request) => request.name === 'Sandbox: the customer pays the order');
     assert.ok(pay);
     const run = (values: Record<string, string>) => {
-      const sandbox = session({now: '2025-06-01T08:30:00Z', guids: someNonces, privateKeyPem: merchantPrivateKeyPem, collectionValues: {merchantOrderNo: 'ORD-20250601-0001', ...values}});
+      const sandbox = session({
+        now: '2025-06-01T08:30:00Z',
+        guids: someNonces,
+        privateKeyPem: merchantPrivateKeyPem,
+        collectionValues: {merchantOrderNo: 'ORD-20250601-0001', ...values},
+      });
       return sendItem(sandbox, pay).prerequest(stepScript(pay));
     };
     const local = run({baseUrl: 'http://127.0.0.1:4010'});
     assert.equal(local.skipped, false);
     assert.equal(local.headers.get('X-Signature'), undefined, 'a control call is not signed');
     const tested = local.test({code: 200, body: '{"status":"PAID"}', headers: {}});
-    assert.deepEqual(tested.tests.map((result) => [result.name, result.passed]), [['Sandbox: the customer pays the order: HTTP 200', true]], 'no signature test for a control call');
-    for (const values of <Array<Record<string, string>>>[{}, {baseUrl: 'https://api.example.com'}, {baseUrl: 'http://127.0.0.1:4010', [sandboxControlsVariable]: 'off'}]) {
+    assert.deepEqual(
+      tested.tests.map((result) => [result.name, result.passed]),
+      [['Sandbox: the customer pays the order: HTTP 200', true]],
+      'no signature test for a control call',
+    );
+    for (const values of <Array<Record<string, string>>>[
+      {},
+      {baseUrl: 'https://api.example.com'},
+      {baseUrl: 'http://127.0.0.1:4010', [sandboxControlsVariable]: 'off'},
+    ]) {
       const skipped = run(values);
       assert.equal(skipped.skipped, true, JSON.stringify(values));
       assert.deepEqual(skipped.tests, [], 'skipping a control call is not a failure');
@@ -235,9 +287,18 @@ describe('Postman collection: the journey', () => {
 
 describe('Postman pre-request script', () => {
   test('reproduces every published request vector: POST ASCII, POST non-ASCII, GET with a query, POST without a body', () => {
-    assert.ok(requestVectors.some((vector) => vector.request.method === 'POST' && /[^\x20-\x7e]/.test(vector.request.body)), 'a non-ASCII vector');
-    assert.ok(requestVectors.some((vector) => vector.request.method === 'GET' && vector.request.pathWithQuery.includes('?')), 'a GET with a query');
-    assert.ok(requestVectors.some((vector) => vector.request.method === 'POST' && vector.request.body === ''), 'a POST without a body');
+    assert.ok(
+      requestVectors.some((vector) => vector.request.method === 'POST' && /[^\x20-\x7e]/.test(vector.request.body)),
+      'a non-ASCII vector',
+    );
+    assert.ok(
+      requestVectors.some((vector) => vector.request.method === 'GET' && vector.request.pathWithQuery.includes('?')),
+      'a GET with a query',
+    );
+    assert.ok(
+      requestVectors.some((vector) => vector.request.method === 'POST' && vector.request.body === ''),
+      'a POST without a body',
+    );
     assert.ok(requestVectors.length >= 4);
     for (const vector of requestVectors) {
       // The collection's own settings: the vectors are made for the shared sandbox merchant.
@@ -245,12 +306,21 @@ describe('Postman pre-request script', () => {
       assert.equal(variable('keyVersion')?.value, String(vector.keyVersion));
       const sandbox = session({now: vector.request.timestamp, guids: [vector.request.nonce], privateKeyPem: merchantPrivateKeyPem});
       const send = sandbox
-        .send({method: vector.request.method, url: postmanUrl(vector.request.pathWithQuery), ...(vector.request.body === '' ? {} : {body: vector.request.body})})
+        .send({
+          method: vector.request.method,
+          url: postmanUrl(vector.request.pathWithQuery),
+          ...(vector.request.body === '' ? {} : {body: vector.request.body}),
+        })
         .prerequest();
       assert.equal(sandbox.canonicalStrings.at(-1), vector.canonicalString, `${vector.name}: canonical string`);
       assert.deepEqual(
         send.headers.toObject(),
-        {'X-Client-Id': vector.request.clientId, 'X-Timestamp': vector.request.timestamp, 'X-Nonce': vector.request.nonce, 'X-Signature': vector.signatureHeader},
+        {
+          'X-Client-Id': vector.request.clientId,
+          'X-Timestamp': vector.request.timestamp,
+          'X-Nonce': vector.request.nonce,
+          'X-Signature': vector.signatureHeader,
+        },
         `${vector.name}: headers`,
       );
       assert.equal(send.sentBody ?? '', vector.request.body, `${vector.name}: the body sent is the body signed`);
@@ -261,7 +331,10 @@ describe('Postman pre-request script', () => {
   test('puts Adjust order expiry time a day ahead of each Send, and signs the body it sends', () => {
     assert.match(itemOf('adjustOrderExpiryTime').request.body?.raw ?? '', /"expiresAt": "\{\{newExpiresAt\}\}"/);
     for (const now of ['2026-11-25T09:30:00Z', '2031-02-28T23:15:07Z']) {
-      const send = sendItem(session({now, guids: someNonces, privateKeyPem: merchantPrivateKeyPem, collectionValues: {merchantOrderNo: 'ORD-20261125-0042'}}), itemOf('adjustOrderExpiryTime')).prerequest();
+      const send = sendItem(
+        session({now, guids: someNonces, privateKeyPem: merchantPrivateKeyPem, collectionValues: {merchantOrderNo: 'ORD-20261125-0042'}}),
+        itemOf('adjustOrderExpiryTime'),
+      ).prerequest();
       const sent = JSON.parse(send.sentBody ?? '') as {expiresAt: string};
       assert.equal(sent.expiresAt, new Date(Date.parse(now) + 24 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
       assert.equal(send.skipped, false);
@@ -272,7 +345,11 @@ describe('Postman pre-request script', () => {
     for (const privateKeyPem of [undefined, '', '   ']) {
       const sandbox = session({now: '2025-06-01T08:30:00Z', guids: someNonces, ...(privateKeyPem === undefined ? {} : {privateKeyPem})});
       const send = sendItem(sandbox, itemOf('createOrder'));
-      assert.throws(() => send.prerequest(), (error: Error) => error.message.includes('"privateKeyPem"') && error.message.includes(merchantTestKeyUrl) && error.message.includes('not sent'));
+      assert.throws(
+        () => send.prerequest(),
+        (error: Error) =>
+          error.message.includes('"privateKeyPem"') && error.message.includes(merchantTestKeyUrl) && error.message.includes('not sent'),
+      );
       assert.equal(send.headers.get('X-Signature'), undefined);
       assert.equal(send.skipped, true, 'pm.execution.skipRequest() was called');
       // The runtimes drop a skipped request's script error: a failed test carries the message into the run.
@@ -290,7 +367,9 @@ describe('Postman pre-request script', () => {
     assert.ok(vector);
     for (const pasted of [merchantPrivateKeyPem.replace(/\n/g, ' '), merchantPrivateKeyPem.replace(/\n/g, '\\n')]) {
       const sandbox = session({now: vector.request.timestamp, guids: [vector.request.nonce], privateKeyPem: pasted});
-      const send = sandbox.send({method: vector.request.method, url: postmanUrl(vector.request.pathWithQuery), body: vector.request.body}).prerequest();
+      const send = sandbox
+        .send({method: vector.request.method, url: postmanUrl(vector.request.pathWithQuery), body: vector.request.body})
+        .prerequest();
       assert.equal(send.headers.get('X-Signature'), vector.signatureHeader);
     }
   });
@@ -325,8 +404,14 @@ describe('Postman pre-request script', () => {
         if (typeof example === 'string') values[field] = example;
       }
       // A list covers the 24 hours before the Send (to an hour after), whatever the contract's example range.
-      const range = (offsetHours: number) => new Date(Date.parse(now) + offsetHours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '%3A');
-      const pathWithQuery = input.pathWithQuery.replace(/((?:created|updated)From)=[^&]*/, `$1=${range(-24)}`).replace(/((?:created|updated)To)=[^&]*/, `$1=${range(1)}`);
+      const range = (offsetHours: number) =>
+        new Date(Date.parse(now) + offsetHours * 3_600_000)
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z')
+          .replace(/:/g, '%3A');
+      const pathWithQuery = input.pathWithQuery
+        .replace(/((?:created|updated)From)=[^&]*/, `$1=${range(-24)}`)
+        .replace(/((?:created|updated)To)=[^&]*/, `$1=${range(1)}`);
       const nonce = someNonces[0] ?? '';
       const sandbox = session({now, guids: [nonce], privateKeyPem: merchantPrivateKeyPem, collectionValues: values});
       const send = sendItem(sandbox, request).prerequest();
@@ -336,12 +421,20 @@ describe('Postman pre-request script', () => {
       assert.equal(parts.target, `${basePath}${pathWithQuery}`, `${location.operationId}: the target is the contract's path and query`);
       const body = send.sentBody ?? '';
       assert.ok(!body.includes('{{'), `${location.operationId}: every variable in the body is resolved before signing`);
-      if (input.body !== undefined) assert.deepEqual(Object.keys(JSON.parse(body) as object), Object.keys(input.body as Record<string, JsonValue>), location.operationId);
+      if (input.body !== undefined)
+        assert.deepEqual(
+          Object.keys(JSON.parse(body) as object),
+          Object.keys(input.body as Record<string, JsonValue>),
+          location.operationId,
+        );
       const expected = [input.method, `${basePath}${pathWithQuery}`, variable('clientId')?.value, now, nonce, body].join('\n');
       assert.equal(signed, expected, location.operationId);
       assert.equal(send.headers.get('X-Timestamp'), now);
       assert.equal(send.headers.get('X-Nonce'), nonce);
-      assert.ok(await verifies(expected, send.headers.get('X-Signature')), `${location.operationId}: the signature verifies with the merchant public key`);
+      assert.ok(
+        await verifies(expected, send.headers.get('X-Signature')),
+        `${location.operationId}: the signature verifies with the merchant public key`,
+      );
     }
   });
 
@@ -360,7 +453,10 @@ describe('Postman pre-request script', () => {
     assert.equal(second.headers.get('X-Timestamp'), '2025-06-01T08:30:07Z');
     assert.notEqual(first.headers.get('X-Signature'), second.headers.get('X-Signature'));
     assert.ok(firstNumber && secondNumber && firstNumber !== secondNumber, 'each Send of a create uses a new number');
-    assert.match(secondNumber, new RegExp(String(contract.document.components?.schemas?.MerchantOrderNo?.pattern ?? '^[A-Za-z0-9_-]{6,64}$')));
+    assert.match(
+      secondNumber,
+      new RegExp(String(contract.document.components?.schemas?.MerchantOrderNo?.pattern ?? '^[A-Za-z0-9_-]{6,64}$')),
+    );
     assert.equal(JSON.parse(second.sentBody ?? '{}').merchantOrderNo, secondNumber);
     assert.equal(lines(secondCanonical).nonce, second.headers.get('X-Nonce'));
     assert.ok(await verifies(firstCanonical, first.headers.get('X-Signature')));
@@ -369,9 +465,17 @@ describe('Postman pre-request script', () => {
   });
 
   test('a query reads the number its create made, and fails loudly when nothing was created yet', () => {
-    const sandbox = session({now: '2025-06-03T09:15:00Z', guids: someNonces, privateKeyPem: merchantPrivateKeyPem, collectionValues: {quoteId: 'quo_Xj8TPQxjq4i9DoV8'}});
+    const sandbox = session({
+      now: '2025-06-03T09:15:00Z',
+      guids: someNonces,
+      privateKeyPem: merchantPrivateKeyPem,
+      collectionValues: {quoteId: 'quo_Xj8TPQxjq4i9DoV8'},
+    });
     const query = itemOf('queryTransferToBank');
-    assert.throws(() => sendItem(sandbox, query).prerequest(), (error: Error) => error.message.includes('{{bankTransferNo}}') && error.message.includes(itemOf('transferToBank').name));
+    assert.throws(
+      () => sendItem(sandbox, query).prerequest(),
+      (error: Error) => error.message.includes('{{bankTransferNo}}') && error.message.includes(itemOf('transferToBank').name),
+    );
     const create = sendItem(sandbox, itemOf('transferToBank')).prerequest();
     const created = (JSON.parse(create.sentBody ?? '{}') as {merchantTransferNo?: string}).merchantTransferNo;
     assert.ok(created);
@@ -382,7 +486,12 @@ describe('Postman pre-request script', () => {
   });
 
   test('refuses a baseUrl with a path, and a dynamic variable in the URL', () => {
-    const withPath = session({now: '2025-06-01T08:30:00Z', guids: someNonces, privateKeyPem: merchantPrivateKeyPem, collectionValues: {baseUrl: `${variable('baseUrl')?.value ?? ''}/v1`}});
+    const withPath = session({
+      now: '2025-06-01T08:30:00Z',
+      guids: someNonces,
+      privateKeyPem: merchantPrivateKeyPem,
+      collectionValues: {baseUrl: `${variable('baseUrl')?.value ?? ''}/v1`},
+    });
     assert.throws(() => sendItem(withPath, itemOf('queryOrderPage')).prerequest(), /baseUrl must be the API origin/);
     const dynamic = session({now: '2025-06-01T08:30:00Z', guids: someNonces, privateKeyPem: merchantPrivateKeyPem});
     assert.throws(() => dynamic.send({method: 'GET', url: '{{baseUrl}}/v1/orders/{{$guid}}'}).prerequest(), /dynamic variable/);
@@ -403,13 +512,21 @@ describe('Postman test script', () => {
       ...(options.collectionValues ? {collectionValues: options.collectionValues} : {}),
     });
     const send = sandbox
-      .send({method: vector.request.method, url: postmanUrl(vector.request.pathWithQuery), ...(vector.request.body === '' ? {} : {body: vector.request.body})})
+      .send({
+        method: vector.request.method,
+        url: postmanUrl(vector.request.pathWithQuery),
+        ...(vector.request.body === '' ? {} : {body: vector.request.body}),
+      })
       .prerequest();
     sandbox.setNow(options.now ?? vector.response.timestamp);
     send.test({
       code: response.code ?? vector.response.status,
       body: response.body ?? vector.response.body,
-      headers: response.headers ?? {'X-Timestamp': vector.response.timestamp, 'X-Nonce': vector.response.nonce, 'X-Signature': vector.signatureHeader},
+      headers: response.headers ?? {
+        'X-Timestamp': vector.response.timestamp,
+        'X-Nonce': vector.response.nonce,
+        'X-Signature': vector.signatureHeader,
+      },
     });
     const [signature, freshness] = send.tests;
     assert.equal(send.tests.length, 2);
@@ -417,7 +534,9 @@ describe('Postman test script', () => {
   }
 
   test('accepts the published response vectors (success and error)', () => {
-    assert.ok(responseVectors.some((vector) => vector.response.status === 200) && responseVectors.some((vector) => vector.response.status >= 400));
+    assert.ok(
+      responseVectors.some((vector) => vector.response.status === 200) && responseVectors.some((vector) => vector.response.status >= 400),
+    );
     for (const vector of responseVectors) {
       const {signature, freshness, verified} = verifyResponse(vector, {});
       assert.equal(verified, vector.canonicalString, `${vector.name}: the response canonical string`);
@@ -426,16 +545,26 @@ describe('Postman test script', () => {
     }
   });
 
-  test('rejects a tampered body, another request\'s nonce, another status, a missing signature and another key version', () => {
+  test("rejects a tampered body, another request's nonce, another status, a missing signature and another key version", () => {
     for (const vector of responseVectors) {
       const tampered = verifyResponse(vector, {body: vector.response.body.replace('"code":"', '"code":"X')});
       assert.equal(tampered.signature?.passed, false);
       assert.match(tampered.signature?.error ?? '', /does not verify/);
       assert.equal(verifyResponse(vector, {}, {requestNonce: someNonces[1]}).signature?.passed, false, 'bound to the request nonce');
-      assert.equal(verifyResponse(vector, {code: vector.response.status === 200 ? 201 : 200}).signature?.passed, false, 'bound to the status');
+      assert.equal(
+        verifyResponse(vector, {code: vector.response.status === 200 ? 201 : 200}).signature?.passed,
+        false,
+        'bound to the status',
+      );
       const unsigned = verifyResponse(vector, {code: 502, body: '<html>Bad gateway</html>', headers: {}});
       assert.match(unsigned.signature?.error ?? '', /no X-Signature header.*outcome is unknown/);
-      const otherVersion = verifyResponse(vector, {headers: {'X-Timestamp': vector.response.timestamp, 'X-Nonce': vector.response.nonce, 'X-Signature': vector.signatureHeader.replace('keyVersion=1', 'keyVersion=2')}});
+      const otherVersion = verifyResponse(vector, {
+        headers: {
+          'X-Timestamp': vector.response.timestamp,
+          'X-Nonce': vector.response.nonce,
+          'X-Signature': vector.signatureHeader.replace('keyVersion=1', 'keyVersion=2'),
+        },
+      });
       assert.match(otherVersion.signature?.error ?? '', /provider key version 2.*providerPublicKeyPemV2/);
     }
   });
@@ -443,12 +572,24 @@ describe('Postman test script', () => {
   test('during a provider key overlap, verifies a response signed with another announced version through providerPublicKeyPemV<n>', () => {
     const vector = responseVectors[0];
     assert.ok(vector);
-    const signedAsVersion2 = {'X-Timestamp': vector.response.timestamp, 'X-Nonce': vector.response.nonce, 'X-Signature': vector.signatureHeader.replace('keyVersion=1', 'keyVersion=2')};
+    const signedAsVersion2 = {
+      'X-Timestamp': vector.response.timestamp,
+      'X-Nonce': vector.response.nonce,
+      'X-Signature': vector.signatureHeader.replace('keyVersion=1', 'keyVersion=2'),
+    };
     const providerPublicKeyPem = collection.variable.find(({key}) => key === 'providerPublicKeyPem')?.value ?? '';
     assert.match(providerPublicKeyPem, /BEGIN PUBLIC KEY/);
-    const configured = verifyResponse(vector, {headers: signedAsVersion2}, {collectionValues: {providerPublicKeyPemV2: providerPublicKeyPem}});
+    const configured = verifyResponse(
+      vector,
+      {headers: signedAsVersion2},
+      {collectionValues: {providerPublicKeyPemV2: providerPublicKeyPem}},
+    );
     assert.equal(configured.signature?.passed, true, configured.signature?.error);
-    const wrongKey = verifyResponse(vector, {headers: signedAsVersion2}, {collectionValues: {providerPublicKeyPemV2: merchantPublicKeyPem}});
+    const wrongKey = verifyResponse(
+      vector,
+      {headers: signedAsVersion2},
+      {collectionValues: {providerPublicKeyPemV2: merchantPublicKeyPem}},
+    );
     assert.match(wrongKey.signature?.error ?? '', /does not verify/);
     // Version 1 keeps verifying with providerPublicKeyPem during the overlap.
     assert.equal(verifyResponse(vector, {}, {collectionValues: {providerPublicKeyPemV2: providerPublicKeyPem}}).signature?.passed, true);

@@ -119,11 +119,16 @@ export class PostmanSession {
 
   /** Starts a Send of `request`; run the collection's scripts on it with `prerequest` and `test`. */
   send(request: SandboxRequest): PostmanSend {
-    return new PostmanSend(this, request, () => this.nowMs, () => {
-      const guid = this.guids.shift();
-      if (guid === undefined) throw new Error('The test gave the sandbox no more {{$guid}} values.');
-      return guid;
-    });
+    return new PostmanSend(
+      this,
+      request,
+      () => this.nowMs,
+      () => {
+        const guid = this.guids.shift();
+        if (guid === undefined) throw new Error('The test gave the sandbox no more {{$guid}} values.');
+        return guid;
+      },
+    );
   }
 
   script(listen: 'prerequest' | 'test'): string {
@@ -157,7 +162,10 @@ export class PostmanSend {
         raw: request.body,
         options: {raw: {language: 'json'}} as unknown,
         update: (options: unknown) => {
-          const next = typeof options === 'string' ? {raw: options, options: undefined} : (options as {mode?: string; raw?: string; options?: unknown});
+          const next =
+            typeof options === 'string'
+              ? {raw: options, options: undefined}
+              : (options as {mode?: string; raw?: string; options?: unknown});
           if (typeof options !== 'string' && next.mode !== 'raw') throw new Error('The fake only models raw bodies.');
           body.raw = next.raw ?? '';
           body.options = next.options;
@@ -198,7 +206,11 @@ export class PostmanSend {
           check();
           this.tests.push({name, passed: true});
         } catch (error) {
-          this.tests.push({name, passed: false, error: error instanceof Object && 'message' in error ? String(error.message) : String(error)});
+          this.tests.push({
+            name,
+            passed: false,
+            error: error instanceof Object && 'message' in error ? String(error.message) : String(error),
+          });
         }
       },
     };

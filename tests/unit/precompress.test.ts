@@ -35,7 +35,8 @@ describe('choosing the precompressed copy to send', () => {
 });
 
 describe('precompressing a build', () => {
-  const text = (size: number) => 'const answer = {amount: 1000, currency: "EUR", status: "PAID"};\n'.repeat(Math.ceil(size / 64)).slice(0, size);
+  const text = (size: number) =>
+    'const answer = {amount: 1000, currency: "EUR", status: "PAID"};\n'.repeat(Math.ceil(size / 64)).slice(0, size);
 
   const roots: string[] = [];
   after(() => roots.forEach((root) => rmSync(root, {recursive: true, force: true})));

@@ -27,7 +27,6 @@ function wrapped(tree: Root): {wrapper: MdxJsxFlowElement; children: RootContent
   return {wrapper: last, children: last.children as RootContent[]};
 }
 
-
 describe('remarkApiReference', () => {
   test('replaces <ApiOperation> with headings, diagrams and data-fed components, the page wrapped in <ApiReference>', () => {
     const tree = page({type: 'paragraph', children: [{type: 'text', value: 'Prose.'}]}, apiOperation('createOrder'));
@@ -57,7 +56,10 @@ describe('remarkApiReference', () => {
     };
     const operation = page(apiOperation('createOrder'));
     transform(operation, {path: `${repoRoot}/docs/page.md`});
-    assert.equal(attribute(wrapped(operation).wrapper, 'purposeHtml'), JSON.stringify('Creates a payment order for any checkout scene and returns what the scene needs next.'));
+    assert.equal(
+      attribute(wrapped(operation).wrapper, 'purposeHtml'),
+      JSON.stringify('Creates a payment order for any checkout scene and returns what the scene needs next.'),
+    );
     assert.equal(attribute(wrapped(operation).wrapper, 'scenarios'), '[]');
     const webhook = page(apiOperation('paymentResultNotification'));
     transform(webhook, {path: `${repoRoot}/docs/page.md`});
@@ -65,11 +67,17 @@ describe('remarkApiReference', () => {
   });
 
   test('a second <ApiOperation> on one page fails with the file named', () => {
-    assert.throws(() => transform(page(apiOperation('createOrder'), apiOperation('refundOrder')), {path: `${repoRoot}/docs/x.md`}), /docs\/x\.md: a page holds one <ApiOperation>/);
+    assert.throws(
+      () => transform(page(apiOperation('createOrder'), apiOperation('refundOrder')), {path: `${repoRoot}/docs/x.md`}),
+      /docs\/x\.md: a page holds one <ApiOperation>/,
+    );
   });
 
   test('the purpose line is the first sentence, cut before a list after a colon', () => {
-    assert.equal(purposeLine('Creates a payment order and returns what comes next: a URL, a string.\nMore.'), 'Creates a payment order and returns what comes next.');
+    assert.equal(
+      purposeLine('Creates a payment order and returns what comes next: a URL, a string.\nMore.'),
+      'Creates a payment order and returns what comes next.',
+    );
     assert.equal(purposeLine('Returns the `order` as it stands. Then more.'), 'Returns the `order` as it stands.');
     assert.equal(purposeLine('No full stop'), 'No full stop.');
   });
@@ -82,7 +90,10 @@ describe('remarkApiReference', () => {
   });
 
   test('a missing operationId fails with the file named', () => {
-    assert.throws(() => transform(page(apiOperation(undefined)), {path: `${repoRoot}/docs/x.md`}), /docs\/x\.md: <ApiOperation> needs a literal operationId/);
+    assert.throws(
+      () => transform(page(apiOperation(undefined)), {path: `${repoRoot}/docs/x.md`}),
+      /docs\/x\.md: <ApiOperation> needs a literal operationId/,
+    );
   });
 
   test('state diagrams start at the initial state and end at the final ones', () => {

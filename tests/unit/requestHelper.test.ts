@@ -16,7 +16,9 @@ const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
 const files = readContentFiles(repoRoot);
 
 /** The contract's operations as method plus the full path template (with /v1), for the engine's matcher. */
-const operations = [...contract.operations.values()].flatMap((location) => (location.kind === 'operation' ? [{method: location.method.toUpperCase(), path: `/v1${location.key}`}] : []));
+const operations = [...contract.operations.values()].flatMap((location) =>
+  location.kind === 'operation' ? [{method: location.method.toUpperCase(), path: `/v1${location.key}`}] : [],
+);
 
 export interface HelperCall {
   readonly file: string;
@@ -50,7 +52,8 @@ export function helperCalls(file: string, text: string): HelperCall[] {
 }
 
 function problemsOf(call: HelperCall): string | undefined {
-  if (!call.target.startsWith('/v1/')) return `${call.file}: veloxa.${call.method.toLowerCase()}("${call.target}") must pass the full target starting /v1/`;
+  if (!call.target.startsWith('/v1/'))
+    return `${call.file}: veloxa.${call.method.toLowerCase()}("${call.target}") must pass the full target starting /v1/`;
   const known = matchOperation(operations, call.method, call.target).found;
   return known ? undefined : `${call.file}: ${call.method} ${call.target} is no operation of the contract`;
 }
@@ -63,7 +66,9 @@ describe('the request helper', () => {
 
   test('no page builds its own `veloxa` client', () => {
     assert.equal(/\b(?:const|let|var)\s+veloxa\s*=\s*(?!\s|createVeloxaClient\()/.test('const veloxa = axios.create()'), true);
-    const own = files.filter((file) => /\b(?:const|let|var)\s+veloxa\s*=\s*(?!\s|createVeloxaClient\()/.test(file.text)).map((file) => file.file);
+    const own = files
+      .filter((file) => /\b(?:const|let|var)\s+veloxa\s*=\s*(?!\s|createVeloxaClient\()/.test(file.text))
+      .map((file) => file.file);
     assert.deepEqual(own, []);
   });
 
@@ -85,7 +90,7 @@ describe('the request helper', () => {
     ];
     assert.equal(bad.length, 4);
     assert.equal(bad.filter((call) => problemsOf(call) !== undefined).length, 4);
-    const good = helperCalls('e.md', "const orderPath = `/v1/orders/${no}`;\nawait veloxa.post(`${orderPath}/revoke`, {});");
+    const good = helperCalls('e.md', 'const orderPath = `/v1/orders/${no}`;\nawait veloxa.post(`${orderPath}/revoke`, {});');
     assert.deepEqual(good.map(problemsOf), [undefined]);
   });
 });

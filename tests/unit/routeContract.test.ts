@@ -33,7 +33,11 @@ describe('route contract copy', () => {
     const spec = routeLines(specRouteContractPath);
     const missing = spec.filter((line) => !copy.includes(line));
     const extra = copy.filter((line) => !spec.includes(line));
-    assert.deepEqual({missing, extra}, {missing: [], extra: []}, 'spec/routes.json differs from the product spec: copy the spec file into spec/');
+    assert.deepEqual(
+      {missing, extra},
+      {missing: [], extra: []},
+      'spec/routes.json differs from the product spec: copy the spec file into spec/',
+    );
     assert.deepEqual(JSON.parse(readFileSync(routeContractPath, 'utf8')), JSON.parse(readFileSync(specRouteContractPath, 'utf8')));
   });
 });

@@ -53,9 +53,14 @@ function nodeSignature(privateKeyPem: string, text: string): string {
   return nodeSign('sha256', Buffer.from(text, 'utf8'), createPrivateKey(privateKeyPem)).toString('base64');
 }
 
-describe('the collection\'s RSA-SHA256', () => {
+describe("the collection's RSA-SHA256", () => {
   test('hashes like node:crypto, SHA-256 over UTF-8', () => {
-    for (const message of messages) assert.equal(rsa.sha256Hex(message), createHash('sha256').update(message, 'utf8').digest('hex'), JSON.stringify(message.slice(0, 20)));
+    for (const message of messages)
+      assert.equal(
+        rsa.sha256Hex(message),
+        createHash('sha256').update(message, 'utf8').digest('hex'),
+        JSON.stringify(message.slice(0, 20)),
+      );
   });
 
   test('signs byte for byte like node:crypto with PKCS#8 and PKCS#1 keys of 1024 and 2048 bits, and verifies what it signed', () => {

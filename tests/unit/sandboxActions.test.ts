@@ -42,15 +42,23 @@ describe('declared sandbox actions', () => {
       );
       const route = action.path.replace(/\{[^}]+\}/g, 'probe');
       // A member no action declares: the route answers with the members this action takes, so it is this action's route.
-      const answer = await fetch(`${server.url}${route}`, {method: action.method, headers: {'Content-Type': 'application/json'}, body: JSON.stringify({notAMember: 1})});
+      const answer = await fetch(`${server.url}${route}`, {
+        method: action.method,
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({notAMember: 1}),
+      });
       const json = (await answer.json()) as {code: string; message: string};
       assert.equal(answer.status, 400, `${action.name}: ${json.message}`);
       assert.equal(json.code, 'INVALID_PARAMETER', action.name);
-      assert.equal(json.message, `Unknown member "notAMember"; this endpoint takes ${bodyMembers(action).join(', ') || 'none'}.`, action.name);
+      assert.equal(
+        json.message,
+        `Unknown member "notAMember"; this endpoint takes ${bodyMembers(action).join(', ') || 'none'}.`,
+        action.name,
+      );
     }
   });
 
-  test('every action runs in page from the same declaration: a missing member is refused with the server\'s sentence', async () => {
+  test("every action runs in page from the same declaration: a missing member is refused with the server's sentence", async () => {
     const target = inPageTarget(engine);
     for (const action of sandboxActions) {
       const required = Object.entries(action.input).find(([, spec]) => !('optional' in spec));
@@ -62,13 +70,21 @@ describe('declared sandbox actions', () => {
     const advanced = await target.act('clock.advance', {seconds: 60});
     assert.deepEqual(advanced, {ok: true, value: {now: '2026-11-26T12:01:00Z', jobsRun: 0}});
     const tooFar = await target.act('clock.advance', {seconds: clockStepLimitSeconds + 1});
-    assert.deepEqual(tooFar, {ok: false, code: 'INVALID_PARAMETER', message: `seconds is required: a number from 0 to ${clockStepLimitSeconds}.`});
+    assert.deepEqual(tooFar, {
+      ok: false,
+      code: 'INVALID_PARAMETER',
+      message: `seconds is required: a number from 0 to ${clockStepLimitSeconds}.`,
+    });
   });
 
   test('the HTTP route and the in-page target answer an action alike', async () => {
     const {spec} = sandboxFiles();
     const clientId = spec.sandbox.merchant.clientId;
-    const overHttp = await fetch(`${server.url}/_sandbox/shopper/auth-code`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({clientId, wallet: shopperFixtures(spec.sandbox).wallet.phone})});
+    const overHttp = await fetch(`${server.url}/_sandbox/shopper/auth-code`, {
+      method: 'POST',
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({clientId, wallet: shopperFixtures(spec.sandbox).wallet.phone}),
+    });
     const inPage = await inPageTarget(engine).act('shopper.authCode', {clientId, wallet: shopperFixtures(spec.sandbox).wallet.phone});
     assert.equal(overHttp.status, 200);
     assert.ok(inPage.ok);

@@ -30,10 +30,19 @@ describe('signing against the published vectors', () => {
     assert.ok(requests.length >= 3, 'the vector file has request vectors');
     for (const vector of requests) {
       const {method, pathWithQuery, clientId, timestamp, nonce, body} = vector.request;
-      const signed = await signRequest({clientId, keyVersion: vector.keyVersion, privateKey: await merchantKey}, {method, target: pathWithQuery, body}, Date.parse(timestamp), nonce);
+      const signed = await signRequest(
+        {clientId, keyVersion: vector.keyVersion, privateKey: await merchantKey},
+        {method, target: pathWithQuery, body},
+        Date.parse(timestamp),
+        nonce,
+      );
       assert.equal(signed.canonical, vector.canonicalString, vector.name);
       assert.equal(signed.signatureHeader, vector.signatureHeader, vector.name);
-      assert.deepEqual(signed.headers, {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': vector.signatureHeader}, vector.name);
+      assert.deepEqual(
+        signed.headers,
+        {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': vector.signatureHeader},
+        vector.name,
+      );
     }
   });
 
@@ -42,16 +51,33 @@ describe('signing against the published vectors', () => {
     assert.ok(responses.length >= 1, 'the vector file has response vectors');
     for (const vector of responses) {
       if (vector.kind !== 'response') continue;
-      const request = {method: vector.request.method, target: vector.request.pathWithQuery, clientId: vector.request.clientId, nonce: vector.request.nonce};
+      const request = {
+        method: vector.request.method,
+        target: vector.request.pathWithQuery,
+        clientId: vector.request.clientId,
+        nonce: vector.request.nonce,
+      };
       const headers = {'X-Timestamp': vector.response.timestamp, 'X-Nonce': vector.response.nonce, 'X-Signature': vector.signatureHeader};
       const response = {status: vector.response.status, headers, body: vector.response.body};
       assert.deepEqual(await verifyResponse(request, response, await provider), {outcome: 'verified', keyVersion: 1}, vector.name);
       // Lower-case names, as fetch gives them, verify the same.
       const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
       assert.equal((await verifyResponse(request, {...response, headers: lower}, await provider)).outcome, 'verified', vector.name);
-      assert.equal((await verifyResponse(request, {...response, body: `${response.body} `}, await provider)).outcome, 'mismatch', vector.name);
-      assert.equal((await verifyResponse({...request, nonce: `${request.nonce}x`}, response, await provider)).outcome, 'mismatch', `${vector.name}: bound to the request's nonce`);
-      assert.deepEqual(await verifyResponse(request, response, {...(await provider), keyVersion: 2}), {outcome: 'otherKeyVersion', keyVersion: 1}, vector.name);
+      assert.equal(
+        (await verifyResponse(request, {...response, body: `${response.body} `}, await provider)).outcome,
+        'mismatch',
+        vector.name,
+      );
+      assert.equal(
+        (await verifyResponse({...request, nonce: `${request.nonce}x`}, response, await provider)).outcome,
+        'mismatch',
+        `${vector.name}: bound to the request's nonce`,
+      );
+      assert.deepEqual(
+        await verifyResponse(request, response, {...(await provider), keyVersion: 2}),
+        {outcome: 'otherKeyVersion', keyVersion: 1},
+        vector.name,
+      );
       const unsigned = await verifyResponse(request, {...response, headers: {'X-Timestamp': vector.response.timestamp}}, await provider);
       assert.equal(unsigned.outcome, 'unreadable', vector.name);
     }
@@ -62,9 +88,17 @@ describe('signing against the published vectors', () => {
     assert.ok(notifications.length >= 1, 'the vector file has notification vectors');
     for (const vector of notifications) {
       const {pathWithQuery, clientId, timestamp, nonce, body} = vector.request;
-      const notification = {url: `https://shop.example.com${pathWithQuery}`, headers: {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': vector.signatureHeader}, body};
+      const notification = {
+        url: `https://shop.example.com${pathWithQuery}`,
+        headers: {'X-Client-Id': clientId, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': vector.signatureHeader},
+        body,
+      };
       assert.equal((await verifyNotification(notification, await provider)).outcome, 'verified', vector.name);
-      assert.equal((await verifyNotification({...notification, body: body.replace(/\d/, '9')}, await provider)).outcome, 'mismatch', vector.name);
+      assert.equal(
+        (await verifyNotification({...notification, body: body.replace(/\d/, '9')}, await provider)).outcome,
+        'mismatch',
+        vector.name,
+      );
       assert.equal((await verifyNotification({...notification, url: 'not a url'}, await provider)).outcome, 'unreadable', vector.name);
     }
   });
@@ -92,7 +126,14 @@ describe('a merchant client over an in-page engine', () => {
     const clientId = files.spec.sandbox.merchant.clientId;
     const client = merchantClient({target, signer: {clientId, keyVersion: 1, privateKey: await merchantKey}, providerKey: await provider});
     const merchantOrderNo = 'ORD-CLIENT-TEST-0001';
-    const order = {merchantOrderNo, amount: {value: 1250, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Client test', returnUrl: 'https://shop.example.com/return', notifyUrl: 'https://shop.example.com/payments/notify'};
+    const order = {
+      merchantOrderNo,
+      amount: {value: 1250, currency: 'USD'},
+      scene: 'HOSTED_PAYPAGE',
+      subject: 'Client test',
+      returnUrl: 'https://shop.example.com/return',
+      notifyUrl: 'https://shop.example.com/payments/notify',
+    };
     const created = await client.call({method: 'POST', target: '/v1/orders', body: JSON.stringify(order)});
     assert.equal(created.response.status, 200, created.response.body);
     assert.deepEqual(created.verification, {outcome: 'verified', keyVersion: 1});
@@ -118,8 +159,14 @@ describe('a target over HTTP', () => {
   test('sends the request as signed, with Content-Type for a body; an action goes to its route with path members encoded', async () => {
     const seen: {url: string; method: string; headers: Record<string, string>; body: string | undefined}[] = [];
     const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      seen.push({url: String(input), method: init?.method ?? 'GET', headers: {...(init?.headers as Record<string, string>)}, body: init?.body as string | undefined});
-      if (String(input).endsWith('/resolve')) return new Response(JSON.stringify({code: 'CHARGEBACK_NOT_FOUND', message: 'No chargeback.'}), {status: 404});
+      seen.push({
+        url: String(input),
+        method: init?.method ?? 'GET',
+        headers: {...(init?.headers as Record<string, string>)},
+        body: init?.body as string | undefined,
+      });
+      if (String(input).endsWith('/resolve'))
+        return new Response(JSON.stringify({code: 'CHARGEBACK_NOT_FOUND', message: 'No chargeback.'}), {status: 404});
       if (String(input).endsWith('/_sandbox/clock')) return new Response(JSON.stringify({now: '2026-11-26T12:00:00Z'}));
       return new Response(JSON.stringify({code: 'SUCCESS'}), {headers: {'X-Signature': 'sig'}});
     }) as typeof fetch;
@@ -127,7 +174,12 @@ describe('a target over HTTP', () => {
     const answer = await target.call({method: 'POST', target: '/v1/orders', headers: {'X-Client-Id': 'c'}, body: '{}'});
     assert.equal(answer.status, 200);
     assert.equal(headerValue(answer.headers, 'X-Signature'), 'sig');
-    assert.deepEqual(seen[0], {url: 'http://127.0.0.1:4010/v1/orders', method: 'POST', headers: {'Content-Type': 'application/json', 'X-Client-Id': 'c'}, body: '{}'});
+    assert.deepEqual(seen[0], {
+      url: 'http://127.0.0.1:4010/v1/orders',
+      method: 'POST',
+      headers: {'Content-Type': 'application/json', 'X-Client-Id': 'c'},
+      body: '{}',
+    });
 
     const refused = await target.act('control.resolveChargeback', {chargebackId: 'cb/1', clientId: 'c', resolution: 'WON'});
     assert.deepEqual(refused, {ok: false, code: 'CHARGEBACK_NOT_FOUND', message: 'No chargeback.'});
@@ -138,6 +190,9 @@ describe('a target over HTTP', () => {
 
   test('no server at the origin is a TargetUnreachableError that names it', async () => {
     const target = httpTarget('http://127.0.0.1:9', {fetch: (async () => Promise.reject(new TypeError('fetch failed'))) as typeof fetch});
-    await assert.rejects(target.call({method: 'GET', target: '/v1/balances', headers: {}, body: ''}), (error: unknown) => error instanceof TargetUnreachableError && /127\.0\.0\.1:9/.test(error.message));
+    await assert.rejects(
+      target.call({method: 'GET', target: '/v1/balances', headers: {}, body: ''}),
+      (error: unknown) => error instanceof TargetUnreachableError && /127\.0\.0\.1:9/.test(error.message),
+    );
   });
 });

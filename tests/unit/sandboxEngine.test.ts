@@ -44,7 +44,15 @@ let counter = 0;
 const number = (prefix: string) => `${prefix}-${start}-${(counter += 1)}`;
 
 function hostedOrder(merchantOrderNo: string, value: number, extra: Record<string, unknown> = {}) {
-  return {merchantOrderNo, amount: {value, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Sandbox test', returnUrl: 'https://shop.example.com/return', notifyUrl: 'https://shop.example.com/payments/notify', ...extra};
+  return {
+    merchantOrderNo,
+    amount: {value, currency: 'USD'},
+    scene: 'HOSTED_PAYPAGE',
+    subject: 'Sandbox test',
+    returnUrl: 'https://shop.example.com/return',
+    notifyUrl: 'https://shop.example.com/payments/notify',
+    ...extra,
+  };
 }
 
 async function paidOrder(engine: SandboxEngine, client: ReturnType<typeof engineClient>, value = 1000): Promise<string> {
@@ -59,10 +67,16 @@ describe('the sandbox engine', () => {
   test('carries an order from creation to payment and a partial refund, every response signed and as the contract says', async () => {
     const {engine, client, received} = await setUp();
     const no = await paidOrder(engine, client);
-    const refund = ok(await client.call('POST', `/v1/orders/${no}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 400, currency: 'USD'}}));
+    const refund = ok(
+      await client.call('POST', `/v1/orders/${no}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 400, currency: 'USD'}}),
+    );
     assert.equal(refund['status'], 'PROCESSING');
     const during = ok(await client.call('GET', `/v1/orders/${no}`));
-    assert.deepEqual(during['refundableAmount'], {value: 600, currency: 'USD'}, 'a PROCESSING refund already reduces the refundable amount');
+    assert.deepEqual(
+      during['refundableAmount'],
+      {value: 600, currency: 'USD'},
+      'a PROCESSING refund already reduces the refundable amount',
+    );
     await engine.advance(5);
     const after = ok(await client.call('GET', `/v1/orders/${no}`));
     assert.equal(after['status'], 'PARTIALLY_REFUNDED');
@@ -100,7 +114,14 @@ describe('the sandbox engine', () => {
     assert.equal(received.length, 1);
     for (const delivery of received) {
       const header = parseSignatureHeader(delivery.headers['X-Signature'] ?? '');
-      const canonical = canonicalString({method: 'POST', pathWithQuery: new URL(delivery.url).pathname, clientId: client.clientId, timestamp: delivery.headers['X-Timestamp'] ?? '', nonce: delivery.headers['X-Nonce'] ?? '', body: delivery.body});
+      const canonical = canonicalString({
+        method: 'POST',
+        pathWithQuery: new URL(delivery.url).pathname,
+        clientId: client.clientId,
+        timestamp: delivery.headers['X-Timestamp'] ?? '',
+        nonce: delivery.headers['X-Nonce'] ?? '',
+        body: delivery.body,
+      });
       assert.ok(await verifyCanonical(canonical, header.signature, key));
       const {validator} = sandboxFiles();
       assert.deepEqual(validator.problems('/components/schemas/PaymentResultNotification', JSON.parse(delivery.body)), []);
@@ -115,7 +136,11 @@ describe('the sandbox engine', () => {
     const reordered = Object.fromEntries(Object.entries(hostedOrder(no, 1200)).reverse());
     await engine.shopper.pay(client.clientId, no, {method: 'WALLET', phone: '+10000000001', pin: '123456'});
     const replay = await client.call('POST', '/v1/orders', reordered);
-    assert.equal(ok(replay)['order'] && (ok(replay)['order'] as {status: string}).status, 'PAID', 'the current state, not a copy of the first answer');
+    assert.equal(
+      ok(replay)['order'] && (ok(replay)['order'] as {status: string}).status,
+      'PAID',
+      'the current state, not a copy of the first answer',
+    );
     assert.equal(replay.headers['Idempotent-Replayed'], 'true');
     ok(await client.call('POST', '/v1/orders', hostedOrder(no, 1200, {metadata: {cart: '1'}})), 'IDEMPOTENCY_CONFLICT');
     const rejectedNo = number('ORD');
@@ -132,13 +157,27 @@ describe('the sandbox engine', () => {
 
   test('QR_PAY: ending 58 declines inside Create order, visible in lastAttempt and ORDER.PAYMENT_FAILED', async () => {
     const {engine, client, received} = await setUp();
-    const data = ok(await client.call('POST', '/v1/orders', {merchantOrderNo: number('ORD'), amount: {value: 1858, currency: 'USD'}, scene: 'QR_PAY', subject: 'Till sale', payerPaymentCode: '286510000000000001', storeId: 'store-1', terminalId: 'till-1', notifyUrl: 'https://shop.example.com/payments/notify'}));
+    const data = ok(
+      await client.call('POST', '/v1/orders', {
+        merchantOrderNo: number('ORD'),
+        amount: {value: 1858, currency: 'USD'},
+        scene: 'QR_PAY',
+        subject: 'Till sale',
+        payerPaymentCode: '286510000000000001',
+        storeId: 'store-1',
+        terminalId: 'till-1',
+        notifyUrl: 'https://shop.example.com/payments/notify',
+      }),
+    );
     const order = data['order'] as {status: string; lastAttempt: {status: string; failureCode: string}};
     assert.equal(order.status, 'PENDING');
     assert.deepEqual([order.lastAttempt.status, order.lastAttempt.failureCode], ['FAILED', 'RISK_DECLINED']);
     await engine.runDue();
     await engine.settle();
-    assert.deepEqual(received.map((delivery) => (JSON.parse(delivery.body) as {eventType: string}).eventType), ['ORDER.PAYMENT_FAILED']);
+    assert.deepEqual(
+      received.map((delivery) => (JSON.parse(delivery.body) as {eventType: string}).eventType),
+      ['ORDER.PAYMENT_FAILED'],
+    );
   });
 
   test('ending 93 keeps the payment PROCESSING for 20 seconds on the sandbox clock, then pays; ending 92 holds the response 40 seconds', async () => {
@@ -160,17 +199,31 @@ describe('the sandbox engine', () => {
     const {engine, client} = await setUp();
     const no = await paidOrder(engine, client, 2500);
     ok(await client.call('POST', `/v1/orders/${no}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 500, currency: 'USD'}}));
-    ok(await client.call('POST', '/v1/transfers', {merchantTransferNo: number('TRF'), amount: {value: 1000, currency: 'USD'}, payee: {payeeType: 'PHONE', phoneNumber: '+10000000001'}}));
+    ok(
+      await client.call('POST', '/v1/transfers', {
+        merchantTransferNo: number('TRF'),
+        amount: {value: 1000, currency: 'USD'},
+        payee: {payeeType: 'PHONE', phoneNumber: '+10000000001'},
+      }),
+    );
     await engine.advance(60);
     const statement = engine.statementCsv(client.clientId, '2026-11-25', 'USD');
     assert.ok(statement);
-    const rows = statement.csv.trim().split('\n').slice(1).map((line) => line.split(','));
+    const rows = statement.csv
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(','));
     const net = (row: string[]) => Number(row[8]);
     const opening = rows.find((row) => row[1] === 'OPENING_BALANCE');
     const closing = rows.find((row) => row[1] === 'CLOSING_BALANCE');
     assert.ok(opening && closing);
     const movements = rows.filter((row) => !/_BALANCE$/.test(row[1] ?? ''));
-    assert.deepEqual(movements.map((row) => row[1]), ['SANDBOX_FUNDING', 'PAYMENT', 'REFUND', 'TRANSFER'], 'the merchant was created this day: its starting funds are a row');
+    assert.deepEqual(
+      movements.map((row) => row[1]),
+      ['SANDBOX_FUNDING', 'PAYMENT', 'REFUND', 'TRANSFER'],
+      'the merchant was created this day: its starting funds are a row',
+    );
     assert.equal(net(opening) + movements.reduce((sum, row) => sum + net(row), 0), net(closing));
     const balance = engine.balances(client.clientId).get('USD');
     assert.ok(balance);
@@ -199,7 +252,17 @@ describe('the sandbox engine', () => {
     ok(good);
     const stranger = engineClient(engine, {clientId: 'nobody-here'});
     ok(await stranger.call('GET', '/v1/balances'), 'UNKNOWN_CLIENT');
-    const request = {method: 'GET', target: '/v1/balances', body: '', headers: {'X-Client-Id': client.clientId, 'X-Timestamp': '2026-11-25T09:50:00Z', 'X-Nonce': 'c5e7a9b1-2d4f-4a6c-8e0b-1f3a5c7e9b2d', 'X-Signature': 'algorithm=RSA-SHA256, keyVersion=1, signature=AAAA'}};
+    const request = {
+      method: 'GET',
+      target: '/v1/balances',
+      body: '',
+      headers: {
+        'X-Client-Id': client.clientId,
+        'X-Timestamp': '2026-11-25T09:50:00Z',
+        'X-Nonce': 'c5e7a9b1-2d4f-4a6c-8e0b-1f3a5c7e9b2d',
+        'X-Signature': 'algorithm=RSA-SHA256, keyVersion=1, signature=AAAA',
+      },
+    };
     assert.equal(JSON.parse((await engine.handle(request)).body).code, 'TIMESTAMP_OUT_OF_WINDOW');
     const fresh = {...request, headers: {...request.headers, 'X-Timestamp': '2026-11-25T10:00:00Z'}};
     assert.equal(JSON.parse((await engine.handle(fresh)).body).code, 'INVALID_SIGNATURE');

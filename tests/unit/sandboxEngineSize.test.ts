@@ -31,7 +31,12 @@ export function longFunctions(file: string, text: string, limit: number): string
       const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
       const lines = last - first + 1;
-      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : ts.isPropertyAssignment(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : '(anonymous)';
+      const name =
+        node.name && ts.isIdentifier(node.name)
+          ? node.name.text
+          : ts.isPropertyAssignment(node.parent) && ts.isIdentifier(node.parent.name)
+            ? node.parent.name.text
+            : '(anonymous)';
       if (lines > limit) found.push(`${path.relative(repoRoot, file)}:${first + 1} ${name} (${lines} lines)`);
     }
     ts.forEachChild(node, visit);
@@ -49,10 +54,15 @@ test('the measure finds what it should: a long function, and no false alarm on a
 });
 
 test(`no engine file is over ${maxFileLines} lines`, () => {
-  const over = files.map((file) => ({file: path.relative(repoRoot, file), lines: readFileSync(file, 'utf8').split('\n').length})).filter((entry) => entry.lines > maxFileLines);
+  const over = files
+    .map((file) => ({file: path.relative(repoRoot, file), lines: readFileSync(file, 'utf8').split('\n').length}))
+    .filter((entry) => entry.lines > maxFileLines);
   assert.deepEqual(over, []);
 });
 
 test(`no engine function is over ${maxFunctionLines} lines`, () => {
-  assert.deepEqual(files.flatMap((file) => longFunctions(file, readFileSync(file, 'utf8'), maxFunctionLines)), []);
+  assert.deepEqual(
+    files.flatMap((file) => longFunctions(file, readFileSync(file, 'utf8'), maxFunctionLines)),
+    [],
+  );
 });

@@ -76,14 +76,27 @@ function reconcile(rows: readonly Row[], label: string): Map<string, {opening: n
   }
   for (const [currency, entry] of byCurrency) {
     const sum = entry.movements.reduce((total, row) => total + Number(row['net_amount']), 0);
-    assert.equal(entry.opening + sum, entry.closing, `${label} ${currency}: opening ${entry.opening} + movements ${sum} is not closing ${entry.closing}`);
+    assert.equal(
+      entry.opening + sum,
+      entry.closing,
+      `${label} ${currency}: opening ${entry.opening} + movements ${sum} is not closing ${entry.closing}`,
+    );
   }
   return byCurrency;
 }
 
 async function payByCard(engine: SandboxEngine, client: ReturnType<typeof engineClient>, amount: Money): Promise<string> {
   const no = number('ORD');
-  ok(await client.call('POST', '/v1/orders', {merchantOrderNo: no, amount, scene: 'HOSTED_PAYPAGE', subject: 'Money test', returnUrl: 'https://shop.example.com/return', notifyUrl: 'https://shop.example.com/payments/notify'}));
+  ok(
+    await client.call('POST', '/v1/orders', {
+      merchantOrderNo: no,
+      amount,
+      scene: 'HOSTED_PAYPAGE',
+      subject: 'Money test',
+      returnUrl: 'https://shop.example.com/return',
+      notifyUrl: 'https://shop.example.com/payments/notify',
+    }),
+  );
   const paid = await engine.shopper.pay(client.clientId, no, {method: 'CARD', cardNumber: '4000000000000002'});
   assert.ok(paid.ok, JSON.stringify(paid));
   return no;
@@ -92,12 +105,18 @@ async function payByCard(engine: SandboxEngine, client: ReturnType<typeof engine
 describe('sandbox money as the statement books it', () => {
   test('I-8: a VAM top-up is available on arrival: Get balance, then a payout that needs it, then its statement row', async () => {
     const {engine, client} = await setUp();
-    const gbp = async () => (ok(await client.call('GET', '/v1/balances?currency=GBP'))['balances'] as Array<{available: Money; pending: Money}>)[0];
+    const gbp = async () =>
+      (ok(await client.call('GET', '/v1/balances?currency=GBP'))['balances'] as Array<{available: Money; pending: Money}>)[0];
     // Spend the GBP balance down with wallet transfers to the pound wallet, so the last payout needs the top-up.
     const wallet = data.wallets.find((candidate) => candidate.currency === 'GBP' && candidate.status === 'ACTIVE');
     assert.ok(wallet);
     const fee = data.pricing.payoutFees.WALLET['GBP'] ?? 0;
-    const transfer = (value: number) => client.call('POST', '/v1/transfers', {merchantTransferNo: number('TRF'), amount: {value, currency: 'GBP'}, payee: {payeeType: 'PHONE', phoneNumber: wallet.phone}});
+    const transfer = (value: number) =>
+      client.call('POST', '/v1/transfers', {
+        merchantTransferNo: number('TRF'),
+        amount: {value, currency: 'GBP'},
+        payee: {payeeType: 'PHONE', phoneNumber: wallet.phone},
+      });
     const chunk = data.limits.maxAmount - 100;
     while (((await gbp())?.available.value ?? 0) > chunk + fee) ok(await transfer(chunk));
     await engine.advance(10);
@@ -118,7 +137,11 @@ describe('sandbox money as the statement books it', () => {
 
     const bankReference = (topUp.value as {bankReference: string}).bankReference;
     const event = engine.snapshot(client.clientId)?.events.find((candidate) => candidate.event.eventType === 'VAM.TOP_UP');
-    assert.equal((event?.event['notification'] as {data?: {bankReference?: string}} | undefined)?.data?.bankReference, bankReference, 'the notification names the bankReference');
+    assert.equal(
+      (event?.event['notification'] as {data?: {bankReference?: string}} | undefined)?.data?.bankReference,
+      bankReference,
+      'the notification names the bankReference',
+    );
     const rows = statementRows(engine, client.clientId, utcDay(engine.clock.now()), 'GBP');
     reconcile(rows, 'the top-up day');
     const row = rows.find((candidate) => candidate['transaction_type'] === 'VAM_TOP_UP');
@@ -136,7 +159,13 @@ describe('sandbox money as the statement books it', () => {
     await engine.advance(86_400);
     ok(await client.call('POST', `/v1/orders/${no}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 500, currency: 'USD'}}));
     await engine.advance(86_400);
-    ok(await client.call('POST', '/v1/transfers', {merchantTransferNo: number('TRF'), amount: {value: 1000, currency: 'USD'}, payee: {payeeType: 'PHONE', phoneNumber: '+10000000001'}}));
+    ok(
+      await client.call('POST', '/v1/transfers', {
+        merchantTransferNo: number('TRF'),
+        amount: {value: 1000, currency: 'USD'},
+        payee: {payeeType: 'PHONE', phoneNumber: '+10000000001'},
+      }),
+    );
     await engine.advance(60);
     const days = [utcDay(start - day), created, utcDay(start + day), utcDay(start + 2 * day)];
     const cases = [
@@ -149,25 +178,42 @@ describe('sandbox money as the statement books it', () => {
     for (const expected of cases) {
       assert.ok(expected.day);
       const byCurrency = reconcile(statementRows(engine, client.clientId, expected.day), expected.day);
-      assert.deepEqual([...byCurrency.keys()].sort(), [...data.currencies.payments].sort(), `${expected.day}: a balance pair for every currency of the account`);
+      assert.deepEqual(
+        [...byCurrency.keys()].sort(),
+        [...data.currencies.payments].sort(),
+        `${expected.day}: a balance pair for every currency of the account`,
+      );
       const usd = byCurrency.get('USD');
       assert.ok(usd);
-      assert.deepEqual(usd.movements.map((row) => row['transaction_type']), expected.types, `${expected.day} USD rows`);
+      assert.deepEqual(
+        usd.movements.map((row) => row['transaction_type']),
+        expected.types,
+        `${expected.day} USD rows`,
+      );
       if (expected.opening !== undefined) assert.equal(usd.opening, expected.opening, `${expected.day} opens at ${expected.opening}`);
       for (const [currency, entry] of byCurrency) {
         if (carried) assert.equal(entry.opening, carried.get(currency), `${expected.day} ${currency} opens where the day before closed`);
-        if (expected.day === days[0]) assert.deepEqual([entry.opening, entry.movements.length, entry.closing], [0, 0, 0], `${currency} before the merchant existed`);
+        if (expected.day === days[0])
+          assert.deepEqual([entry.opening, entry.movements.length, entry.closing], [0, 0, 0], `${currency} before the merchant existed`);
         if (expected.day === created) {
           const funding = entry.movements.find((row) => row['transaction_type'] === 'SANDBOX_FUNDING');
           const seed = data.merchant.balances.find((balance) => balance.currency === currency);
-          assert.equal(Number(funding?.['net_amount']), (seed?.available ?? 0) + (seed?.pending ?? 0) + (seed?.frozen ?? 0), `${currency}: the starting funds are a row`);
+          assert.equal(
+            Number(funding?.['net_amount']),
+            (seed?.available ?? 0) + (seed?.pending ?? 0) + (seed?.frozen ?? 0),
+            `${currency}: the starting funds are a row`,
+          );
           assert.equal(funding?.['available_on'], '', 'starting funds count as available at once');
         }
       }
       carried = new Map([...byCurrency].map(([currency, entry]) => [currency, entry.closing]));
     }
     const balance = engine.balances(client.clientId).get('USD');
-    assert.equal((balance?.available ?? 0) + (balance?.pending ?? 0) + (balance?.frozen ?? 0), carried?.get('USD'), 'the last closing balance is the balance');
+    assert.equal(
+      (balance?.available ?? 0) + (balance?.pending ?? 0) + (balance?.frozen ?? 0),
+      carried?.get('USD'),
+      'the last closing balance is the balance',
+    );
   });
 
   test('I-10: a chargeback won while open has no row; a lost one has a negative CHARGEBACK row; neither has a CHARGEBACK_REVERSAL', async () => {
@@ -191,21 +237,42 @@ describe('sandbox money as the statement books it', () => {
 
   test('I-12: a paid order reports fee and netAmount, in Retrieve order detail and ORDER.PAID, equal to its statement row, unchanged by a refund', async () => {
     const {engine, client, received} = await setUp();
-    for (const amount of [{value: 1250, currency: 'USD'}, {value: 2599, currency: 'EUR'}, {value: 1501, currency: 'JPY'}, {value: 12345, currency: 'BHD'}]) {
+    for (const amount of [
+      {value: 1250, currency: 'USD'},
+      {value: 2599, currency: 'EUR'},
+      {value: 1501, currency: 'JPY'},
+      {value: 12345, currency: 'BHD'},
+    ]) {
       const no = await payByCard(engine, client, amount);
       const order = ok(await client.call('GET', `/v1/orders/${no}`));
       const fee = paymentFee(data, amount.value);
-      assert.deepEqual([order['fee'], order['netAmount']], [{value: fee, currency: amount.currency}, {value: amount.value - fee, currency: amount.currency}], `${amount.currency} order`);
-      const row = statementRows(engine, client.clientId, utcDay(engine.clock.now()), amount.currency).find((candidate) => candidate['merchant_reference'] === no);
+      assert.deepEqual(
+        [order['fee'], order['netAmount']],
+        [
+          {value: fee, currency: amount.currency},
+          {value: amount.value - fee, currency: amount.currency},
+        ],
+        `${amount.currency} order`,
+      );
+      const row = statementRows(engine, client.clientId, utcDay(engine.clock.now()), amount.currency).find(
+        (candidate) => candidate['merchant_reference'] === no,
+      );
       assert.ok(row);
       assert.deepEqual(
         [Number(row['gross_amount']), -Number(row['fee_amount']), Number(row['net_amount'])],
         [amount.value, (order['fee'] as Money).value, (order['netAmount'] as Money).value],
         'the statement row books what the order reports',
       );
-      ok(await client.call('POST', `/v1/orders/${no}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 100, currency: amount.currency}}));
+      ok(
+        await client.call('POST', `/v1/orders/${no}/refunds`, {
+          merchantRefundNo: number('RFD'),
+          amount: {value: 100, currency: amount.currency},
+        }),
+      );
       await engine.advance(5);
-      const paid = received.map((delivery) => JSON.parse(delivery.body) as {eventType: string; data: Record<string, unknown>}).find((body) => body.eventType === 'ORDER.PAID' && body.data['merchantOrderNo'] === no);
+      const paid = received
+        .map((delivery) => JSON.parse(delivery.body) as {eventType: string; data: Record<string, unknown>})
+        .find((body) => body.eventType === 'ORDER.PAID' && body.data['merchantOrderNo'] === no);
       assert.ok(paid, 'ORDER.PAID was delivered');
       assert.deepEqual([paid.data['fee'], paid.data['netAmount']], [order['fee'], order['netAmount']], 'the notification carries the same');
       const refunded = ok(await client.call('GET', `/v1/orders/${no}`));
@@ -223,21 +290,37 @@ describe('sandbox money as the statement books it', () => {
       ok(await client.call('POST', `/v1/orders/${no}/refunds`, {merchantRefundNo: number('RFD'), amount: {value: 1500, currency}}));
       await engine.advance(5);
       assert.equal(ok(await client.call('GET', `/v1/orders/${no}`))['status'], 'REFUNDED');
-      const balances = ok(await client.call('GET', `/v1/balances?currency=${currency}`))['balances'] as Array<{available: Money; pending: Money}>;
+      const balances = ok(await client.call('GET', `/v1/balances?currency=${currency}`))['balances'] as Array<{
+        available: Money;
+        pending: Money;
+      }>;
       const fee = paymentFee(data, 1500);
       assert.deepEqual(balances[0]?.pending, {value: 1500 - fee, currency}, 'the net payment is pending');
       assert.deepEqual(balances[0]?.available, {value: opening.available - 1500, currency}, 'the refund left available');
       const rows = statementRows(engine, client.clientId, utcDay(start), currency);
       const byCurrency = reconcile(rows, currency);
-      assert.deepEqual(byCurrency.get(currency)?.movements.map((row) => [row['transaction_type'], row['net_amount']]), [
-        ['SANDBOX_FUNDING', String(opening.available)],
-        ['PAYMENT', String(1500 - fee)],
-        ['REFUND', '-1500'],
-      ]);
-      const payout = await client.call('POST', '/v1/transfers', {merchantTransferNo: number('TRF'), amount: {value: 1000, currency}, payee: {payeeType: 'PHONE', phoneNumber: '+10000000001'}});
+      assert.deepEqual(
+        byCurrency.get(currency)?.movements.map((row) => [row['transaction_type'], row['net_amount']]),
+        [
+          ['SANDBOX_FUNDING', String(opening.available)],
+          ['PAYMENT', String(1500 - fee)],
+          ['REFUND', '-1500'],
+        ],
+      );
+      const payout = await client.call('POST', '/v1/transfers', {
+        merchantTransferNo: number('TRF'),
+        amount: {value: 1000, currency},
+        payee: {payeeType: 'PHONE', phoneNumber: '+10000000001'},
+      });
       ok(payout, data.currencies.notEnabled.resultCode);
     }
-    const other = await client.call('POST', '/v1/orders', {merchantOrderNo: number('ORD'), amount: {value: 1000, currency: 'CHF'}, scene: 'HOSTED_PAYPAGE', subject: 'Money test', returnUrl: 'https://shop.example.com/return'});
+    const other = await client.call('POST', '/v1/orders', {
+      merchantOrderNo: number('ORD'),
+      amount: {value: 1000, currency: 'CHF'},
+      scene: 'HOSTED_PAYPAGE',
+      subject: 'Money test',
+      returnUrl: 'https://shop.example.com/return',
+    });
     ok(other, data.currencies.notEnabled.resultCode);
   });
 
@@ -248,11 +331,20 @@ describe('sandbox money as the statement books it', () => {
     assert.ok(account);
     assert.ok((await engine.control.topUpVirtualAccount(client.clientId, account.iban, 1000)).ok);
     await engine.advance(60);
-    const columns = (parseYaml(readFileSync(path.join(repoRoot, 'api', 'statement-columns.yaml'), 'utf8')) as {columns: Array<{name: string; meaning: string}>}).columns;
-    const declared = new Set(columns.find((column) => column.name === 'transaction_type')?.meaning.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g) ?? []);
+    const columns = (
+      parseYaml(readFileSync(path.join(repoRoot, 'api', 'statement-columns.yaml'), 'utf8')) as {
+        columns: Array<{name: string; meaning: string}>;
+      }
+    ).columns;
+    const declared = new Set(
+      columns.find((column) => column.name === 'transaction_type')?.meaning.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g) ?? [],
+    );
     const written = new Set(engine.ledger(client.clientId).flatMap((entry) => (entry.row ? [entry.row.transactionType] : [])));
     assert.ok(written.has('SANDBOX_FUNDING') && written.has('VAM_TOP_UP'));
-    assert.deepEqual([...written].filter((type) => !declared.has(type)), []);
+    assert.deepEqual(
+      [...written].filter((type) => !declared.has(type)),
+      [],
+    );
   });
 });
 

@@ -14,7 +14,11 @@ const contractIds = sandboxFiles().spec.operations.map((operation) => operation.
 test('OperationId lists exactly the contract operations, in contract order', () => {
   const missing = contractIds.filter((id) => !(operationIds as readonly string[]).includes(id));
   const extra = operationIds.filter((id) => !contractIds.includes(id));
-  assert.deepEqual({missing, extra}, {missing: [], extra: []}, 'add the missing operationIds to src/sandbox/engine/operationIds.ts (then a handler row), remove the extra ones');
+  assert.deepEqual(
+    {missing, extra},
+    {missing: [], extra: []},
+    'add the missing operationIds to src/sandbox/engine/operationIds.ts (then a handler row), remove the extra ones',
+  );
   assert.deepEqual([...operationIds], contractIds);
 });
 

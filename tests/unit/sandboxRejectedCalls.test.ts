@@ -16,14 +16,32 @@ import {createNodeEngine} from '../../src/sandbox/hosts/server/loadEngine';
 import {engineClient} from '../support/sandboxClient';
 
 const start = Date.parse('2026-11-25T10:00:00Z');
-const order = (merchantOrderNo: string, value: number) => ({merchantOrderNo, amount: {value, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'Sandbox test', returnUrl: 'https://shop.example.com/return'});
+const order = (merchantOrderNo: string, value: number) => ({
+  merchantOrderNo,
+  amount: {value, currency: 'USD'},
+  scene: 'HOSTED_PAYPAGE',
+  subject: 'Sandbox test',
+  returnUrl: 'https://shop.example.com/return',
+});
 
 /** Requests that must each be refused, built from generated values. */
 const rejecting = fc.oneof(
-  fc.integer({min: 1, max: 10 ** 9}).map((value) => ({method: 'POST', target: '/v1/orders/ORD-PEND-0001/refunds', body: {merchantRefundNo: `RF-${value}`, amount: {value: 10 ** 10 + value, currency: 'USD'}}})),
+  fc.integer({min: 1, max: 10 ** 9}).map((value) => ({
+    method: 'POST',
+    target: '/v1/orders/ORD-PEND-0001/refunds',
+    body: {merchantRefundNo: `RF-${value}`, amount: {value: 10 ** 10 + value, currency: 'USD'}},
+  })),
   fc.stringMatching(/^[A-Z]{3}-[0-9]{6}$/).map((no) => ({method: 'POST', target: `/v1/orders/${no}/cancel`, body: undefined})),
-  fc.integer({min: 1, max: 59}).map((seconds) => ({method: 'POST', target: '/v1/orders/ORD-PEND-0001/expiry-time', body: {expiresAt: new Date(start + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')}})),
-  fc.integer({min: 32, max: 400}).map((days) => ({method: 'GET', target: `/v1/orders?createdFrom=2026-01-01T00:00:00Z&createdTo=${new Date(Date.parse('2026-01-01T00:00:00Z') + days * 86400000).toISOString().replace(/\.\d{3}Z$/, 'Z')}`, body: undefined})),
+  fc.integer({min: 1, max: 59}).map((seconds) => ({
+    method: 'POST',
+    target: '/v1/orders/ORD-PEND-0001/expiry-time',
+    body: {expiresAt: new Date(start + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')},
+  })),
+  fc.integer({min: 32, max: 400}).map((days) => ({
+    method: 'GET',
+    target: `/v1/orders?createdFrom=2026-01-01T00:00:00Z&createdTo=${new Date(Date.parse('2026-01-01T00:00:00Z') + days * 86400000).toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+    body: undefined,
+  })),
   fc.string({maxLength: 30}).map((text) => ({method: 'POST', target: '/v1/orders', body: `{"merchantOrderNo": ${JSON.stringify(text)}`})),
   fc.constant({method: 'POST', target: '/v1/wallet-auth/token', body: {authCode: 'wac_unknown_code_0000000000'}}),
 );
@@ -39,7 +57,11 @@ test('a rejected call leaves the exported state as it was, but for its nonce', a
       const before = withoutNonces(engine.exportState().records);
       const result = await client.call(request.method, request.target, request.body);
       assert.notEqual(result.json.code, 'SUCCESS', `${request.method} ${request.target} was accepted`);
-      assert.deepEqual(withoutNonces(engine.exportState().records), before, `${request.method} ${request.target} answered ${String(result.json.code)} and changed the state`);
+      assert.deepEqual(
+        withoutNonces(engine.exportState().records),
+        before,
+        `${request.method} ${request.target} answered ${String(result.json.code)} and changed the state`,
+      );
     }),
     {numRuns: 60},
   );
@@ -55,8 +77,14 @@ test('Revoke order on an unknown number is rejected and keeps only its nonce and
       const result = await client.call('POST', `/v1/orders/${no}/revoke`);
       assert.equal(result.json.code, 'ORDER_NOT_FOUND');
       const added = withoutNonces(engine.exportState().records).filter(([key]) => !before.some(([seen]) => seen === key));
-      assert.deepEqual(added.map(([key]) => key), [`${client.clientId}/tombstone/${no}`]);
-      assert.deepEqual(withoutNonces(engine.exportState().records).filter(([key]) => !key.includes('/tombstone/')), before.filter(([key]) => !key.includes('/tombstone/')));
+      assert.deepEqual(
+        added.map(([key]) => key),
+        [`${client.clientId}/tombstone/${no}`],
+      );
+      assert.deepEqual(
+        withoutNonces(engine.exportState().records).filter(([key]) => !key.includes('/tombstone/')),
+        before.filter(([key]) => !key.includes('/tombstone/')),
+      );
     }),
     {numRuns: 20},
   );
@@ -112,17 +140,29 @@ function writeAll(writes: readonly Write[], no: string): Handler {
         record.order['status'] = 'CLOSED';
         tx.touch(call.state, 'order', no);
       }
-      if (write === 'editIterated') for (const other of call.state.orders.values()) (other.order as Record<string, unknown>)['status'] = 'CLOSED';
-      if (write === 'ledger') tx.put(call.state, 'ledger', `led_injected_${writes.length}`, {id: 'led_injected', at: 0, currency: 'USD', legs: {available: 1}, memo: 'injected'});
+      if (write === 'editIterated')
+        for (const other of call.state.orders.values()) (other.order as Record<string, unknown>)['status'] = 'CLOSED';
+      if (write === 'ledger')
+        tx.put(call.state, 'ledger', `led_injected_${writes.length}`, {
+          id: 'led_injected',
+          at: 0,
+          currency: 'USD',
+          legs: {available: 1},
+          memo: 'injected',
+        });
       if (write === 'schedule') tx.schedule({at: start + 1000, clientId: call.state.merchant.clientId, kind: 'order.expire', ref: no});
-      if (write === 'merchant') tx.saveMerchant(call.state, {...call.state.merchant, defaultNotifyUrl: 'https://shop.example.com/payments/notify-injected'});
+      if (write === 'merchant')
+        tx.saveMerchant(call.state, {...call.state.merchant, defaultNotifyUrl: 'https://shop.example.com/payments/notify-injected'});
       if (write === 'deleteOrder') tx.put(call.state, 'order', no, undefined);
     }
     return {code: 'SUCCESS'};
   };
 }
 
-const writes = fc.array(fc.constantFrom<Write>('putOrder', 'editCopy', 'editCopyAndTouch', 'editIterated', 'ledger', 'schedule', 'merchant', 'deleteOrder'), {minLength: 1, maxLength: 6});
+const writes = fc.array(
+  fc.constantFrom<Write>('putOrder', 'editCopy', 'editCopyAndTouch', 'editIterated', 'ledger', 'schedule', 'merchant', 'deleteOrder'),
+  {minLength: 1, maxLength: 6},
+);
 
 /** Runs `body` with Cancel order's handler replaced by `handler` (a test-only domain handler). */
 async function withHandler<T>(handler: Handler, body: () => Promise<T>): Promise<T> {
@@ -153,7 +193,10 @@ test('a domain handler that writes and then rejects leaves no trace but its nonc
     fc.asyncProperty(writes, async (made) => {
       const before = {memory: withoutNonces(engine.exportState().records), store: withoutNonces(store.records())};
       const handler = writeAll(made, no);
-      const result = await withHandler((tx, call) => (handler(tx, call), reject('ORDER_NOT_PAYABLE', 'Injected: rejected after writing.')), () => client.call('POST', `/v1/orders/${no}/cancel`));
+      const result = await withHandler(
+        (tx, call) => (handler(tx, call), reject('ORDER_NOT_PAYABLE', 'Injected: rejected after writing.')),
+        () => client.call('POST', `/v1/orders/${no}/cancel`),
+      );
       assert.notEqual(result.json.code, 'SUCCESS');
       assert.deepEqual(withoutNonces(engine.exportState().records), before.memory, `${made.join(', ')} then a rejection changed the state`);
       assert.deepEqual(withoutNonces(store.records()), before.store, `${made.join(', ')} then a rejection changed the store`);
@@ -197,7 +240,9 @@ test('a shopper action or a job that crashes at any point leaves no trace', asyn
       // The customer pays: the action crashes at its actionAt-th reading of the clock, if it reads it that often.
       let before = {memory: engine.exportState().records, store: store.records()};
       faulty.arm(actionAt);
-      const paid = await engine.shopper.pay(client.clientId, no, {method: 'CARD', cardNumber: '4000000000000002'}).catch((error: Error) => error);
+      const paid = await engine.shopper
+        .pay(client.clientId, no, {method: 'CARD', cardNumber: '4000000000000002'})
+        .catch((error: Error) => error);
       faulty.disarm();
       if (!(paid instanceof Error)) return;
       crashed.action += 1;
@@ -211,7 +256,11 @@ test('a shopper action or a job that crashes at any point leaves no trace', asyn
       if (!(ran instanceof Error)) return;
       crashed.job += 1;
       // The clock moved to the job's time before it ran: that is advance's doing, not the job's.
-      assert.deepEqual(withoutClock(engine.exportState().records), withoutClock(before.memory), `a job crashing at clock reading ${jobAt} changed the state`);
+      assert.deepEqual(
+        withoutClock(engine.exportState().records),
+        withoutClock(before.memory),
+        `a job crashing at clock reading ${jobAt} changed the state`,
+      );
       assert.deepEqual(store.records(), before.store, `a job crashing at clock reading ${jobAt} changed the store`);
       assert.equal(engine.pendingJobs(), 1, 'the crashed job is queued again');
     }),

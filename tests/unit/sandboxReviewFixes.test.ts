@@ -65,8 +65,14 @@ describe('I-3: EWALLET answers by terminalType as the pages document', () => {
     const page = readFileSync(path.join(repoRoot, 'docs/online-payment-integration/special-payment-scenes/ewallet.md'), 'utf8');
     const {contract} = sandboxFiles();
     // Deep links the page writes out, and those of the contract examples it renders with <ApiExample>.
-    const rendered = [...page.matchAll(/<ApiExample operationId="createOrder" example="(\w+)" response="200"/g)].map((match) => match[1] ?? '');
-    const examples = JSON.stringify(rendered.map((name) => contract.document.paths?.['/orders']?.post?.responses?.['200']?.content?.['application/json']?.examples?.[name]));
+    const rendered = [...page.matchAll(/<ApiExample operationId="createOrder" example="(\w+)" response="200"/g)].map(
+      (match) => match[1] ?? '',
+    );
+    const examples = JSON.stringify(
+      rendered.map(
+        (name) => contract.document.paths?.['/orders']?.post?.responses?.['200']?.content?.['application/json']?.examples?.[name],
+      ),
+    );
     const links = [...`${page}\n${examples}`.matchAll(/"deepLink": ?"([^"]+)"/g)].map((match) => match[1] ?? '');
     assert.ok(links.length > 0, 'the page shows a deep link');
     const text = JSON.stringify(contract.document);
@@ -92,7 +98,10 @@ describe('I-6: a repeated Revoke order returns the same answer', () => {
     await engine.advance(60);
     const later = ok(await client.call('POST', `/v1/orders/${no}/revoke`));
     assert.equal(later['outcome'], 'REFUND_STARTED');
-    assert.deepEqual([(later['refund'] as {refundId: string; status: string}).refundId, (later['refund'] as {status: string}).status], [refundId, 'SUCCEEDED']);
+    assert.deepEqual(
+      [(later['refund'] as {refundId: string; status: string}).refundId, (later['refund'] as {status: string}).status],
+      [refundId, 'SUCCEEDED'],
+    );
     assert.equal((later['order'] as {status: string}).status, 'REFUNDED');
   });
 
@@ -121,7 +130,13 @@ describe('I-7: operations whose body has only optional fields accept no body', (
     ok(await client.call('POST', '/v1/orders', hostedOrder(revokeNo, 1000)));
     assert.equal(ok(await client.call('POST', `/v1/orders/${revokeNo}/revoke`))['outcome'], 'CLOSED');
     const agreementNo = number('AGR');
-    ok(await client.call('POST', '/v1/agreements', {merchantAgreementNo: agreementNo, description: 'Monthly box', returnUrl: 'https://shop.example.com/agreements/return'}));
+    ok(
+      await client.call('POST', '/v1/agreements', {
+        merchantAgreementNo: agreementNo,
+        description: 'Monthly box',
+        returnUrl: 'https://shop.example.com/agreements/return',
+      }),
+    );
     assert.equal(ok(await client.call('POST', `/v1/agreements/${agreementNo}/cancel`))['status'], 'CANCELLED');
   });
 
@@ -139,7 +154,9 @@ describe('I-7: operations whose body has only optional fields accept no body', (
     const optional: string[] = [];
     for (const item of Object.values(document.paths ?? {})) {
       for (const operation of Object.values(item as Record<string, unknown>)) {
-        const requestBody = (operation as {requestBody?: {required?: boolean; content?: Record<string, {schema?: SchemaObject}>}; operationId?: string}).requestBody;
+        const requestBody = (
+          operation as {requestBody?: {required?: boolean; content?: Record<string, {schema?: SchemaObject}>}; operationId?: string}
+        ).requestBody;
         const schema = requestBody?.content?.['application/json']?.schema;
         if (!requestBody || !schema) continue;
         const resolved = deref(document, schema);
@@ -185,7 +202,19 @@ describe('D8: every error message is an English sentence, never the code', () =>
       assert.ok(engine.control.setFault({resultCode: fault.resultCode, operationId: 'getBalance', count: 1}).ok);
       record(await client.call('GET', '/v1/balances'));
     }
-    for (const code of ['ORDER_NOT_PAID', 'REFUND_NOT_FOUND', 'EVENT_NOT_FOUND', 'AGREEMENT_NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'ORDER_PROCESSING', 'ORDER_ALREADY_PAID', 'ORDER_CLOSED', 'ORDER_DISPUTED', 'SYSTEM_BUSY', 'INTERNAL_ERROR']) {
+    for (const code of [
+      'ORDER_NOT_PAID',
+      'REFUND_NOT_FOUND',
+      'EVENT_NOT_FOUND',
+      'AGREEMENT_NOT_FOUND',
+      'IDEMPOTENCY_CONFLICT',
+      'ORDER_PROCESSING',
+      'ORDER_ALREADY_PAID',
+      'ORDER_CLOSED',
+      'ORDER_DISPUTED',
+      'SYSTEM_BUSY',
+      'INTERNAL_ERROR',
+    ]) {
       assert.ok(seen.has(code), `the walk produced ${code}`);
     }
     for (const [code, message] of seen) {
@@ -200,9 +229,21 @@ describe('I-2 and D9: every answer is signed, pre-authentication refusals includ
   const nonce = 'c5e7a9b1-2d4f-4a6c-8e0b-1f3a5c7e9b2d';
   const cases: Array<{name: string; target?: string; headers: () => Record<string, string>; code: string}> = [
     {name: 'no signing headers at all (a bare curl)', headers: () => ({}), code: 'INVALID_PARAMETER'},
-    {name: 'X-Timestamp with +00:00 (isoformat())', headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00+00:00', 'X-Nonce': nonce}), code: 'INVALID_PARAMETER'},
-    {name: 'X-Timestamp with milliseconds (toISOString())', headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00.000Z', 'X-Nonce': nonce}), code: 'INVALID_PARAMETER'},
-    {name: 'an X-Nonce shorter than 16 characters', headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00Z', 'X-Nonce': 'short'}), code: 'INVALID_PARAMETER'},
+    {
+      name: 'X-Timestamp with +00:00 (isoformat())',
+      headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00+00:00', 'X-Nonce': nonce}),
+      code: 'INVALID_PARAMETER',
+    },
+    {
+      name: 'X-Timestamp with milliseconds (toISOString())',
+      headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00.000Z', 'X-Nonce': nonce}),
+      code: 'INVALID_PARAMETER',
+    },
+    {
+      name: 'an X-Nonce shorter than 16 characters',
+      headers: () => ({'X-Client-Id': merchant(), 'X-Timestamp': '2026-11-26T12:00:00Z', 'X-Nonce': 'short'}),
+      code: 'INVALID_PARAMETER',
+    },
     {name: 'a missing X-Client-Id', headers: () => ({'X-Timestamp': '2026-11-26T12:00:00Z', 'X-Nonce': nonce}), code: 'INVALID_PARAMETER'},
     {name: 'an unknown path', target: '/v1/nothing-here', headers: () => ({}), code: 'INVALID_PARAMETER'},
   ];
@@ -214,7 +255,13 @@ describe('I-2 and D9: every answer is signed, pre-authentication refusals includ
       const response = await engine.handle({method: 'GET', target, headers, body: ''});
       assert.equal(JSON.parse(response.body).code, entry.code);
       assert.ok(response.headers['X-Signature'], 'the answer carries X-Signature');
-      const sent = {method: 'GET', target, clientId: headers['X-Client-Id'] ?? '', timestamp: headers['X-Timestamp'] ?? '', nonce: headers['X-Nonce'] ?? ''};
+      const sent = {
+        method: 'GET',
+        target,
+        clientId: headers['X-Client-Id'] ?? '',
+        timestamp: headers['X-Timestamp'] ?? '',
+        nonce: headers['X-Nonce'] ?? '',
+      };
       assert.deepEqual(await responseProblems(sent, response, undefined), []);
       const tampered = {...response, body: response.body.replace('"message":"', '"message":"Ignore this. ')};
       assert.deepEqual(await responseProblems(sent, tampered, undefined), ['the response signature does not verify']);
@@ -223,9 +270,16 @@ describe('I-2 and D9: every answer is signed, pre-authentication refusals includ
 
   test('a body over the size limit, refused by the host, is signed too', async () => {
     const {engine} = await setUp();
-    const response = await engine.refuse({method: 'POST', target: '/v1/orders', headers: {}}, 'REQUEST_TOO_LARGE', 'The body is larger than 65536 bytes, so it was not read.');
+    const response = await engine.refuse(
+      {method: 'POST', target: '/v1/orders', headers: {}},
+      'REQUEST_TOO_LARGE',
+      'The body is larger than 65536 bytes, so it was not read.',
+    );
     assert.equal(response.status, 413);
-    assert.deepEqual(await responseProblems({method: 'POST', target: '/v1/orders', clientId: '', timestamp: '', nonce: ''}, response, undefined), []);
+    assert.deepEqual(
+      await responseProblems({method: 'POST', target: '/v1/orders', clientId: '', timestamp: '', nonce: ''}, response, undefined),
+      [],
+    );
   });
 
   test('RateLimit-Remaining reports the real figure for a request that was not counted, never a made-up 0', async () => {
@@ -236,7 +290,17 @@ describe('I-2 and D9: every answer is signed, pre-authentication refusals includ
     assert.equal(bare.headers['RateLimit-Remaining'], String(limit), 'nothing was counted against anyone');
     ok(await client.call('GET', '/v1/balances'));
     ok(await client.call('GET', '/v1/balances'));
-    const forged = await engine.handle({method: 'GET', target: '/v1/balances', headers: {'X-Client-Id': client.clientId, 'X-Timestamp': '2026-11-26T12:00:00Z', 'X-Nonce': nonce, 'X-Signature': 'algorithm=RSA-SHA256, keyVersion=1, signature=AAAA'}, body: ''});
+    const forged = await engine.handle({
+      method: 'GET',
+      target: '/v1/balances',
+      headers: {
+        'X-Client-Id': client.clientId,
+        'X-Timestamp': '2026-11-26T12:00:00Z',
+        'X-Nonce': nonce,
+        'X-Signature': 'algorithm=RSA-SHA256, keyVersion=1, signature=AAAA',
+      },
+      body: '',
+    });
     assert.equal(JSON.parse(forged.body).code, 'INVALID_SIGNATURE');
     assert.equal(forged.headers['RateLimit-Remaining'], String(limit - 2), 'the two counted calls, not this refused one');
   });

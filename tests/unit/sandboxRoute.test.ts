@@ -46,7 +46,11 @@ describe('matchOperation', () => {
     assert.ok(quote.found && quote.operation.id === 'quote');
     const query = matchOperation(routes, 'GET', '/v1/bank-transfers/quotes');
     assert.ok(query.found && query.operation.id === 'queryBank');
-    assert.deepEqual(matchOperation(routes, 'PUT', '/v1/bank-transfers/quotes'), {found: false, reason: 'method', methods: ['POST', 'GET']});
+    assert.deepEqual(matchOperation(routes, 'PUT', '/v1/bank-transfers/quotes'), {
+      found: false,
+      reason: 'method',
+      methods: ['POST', 'GET'],
+    });
   });
 
   test('methods compare without regard to case', () => {

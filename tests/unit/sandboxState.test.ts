@@ -13,7 +13,13 @@ import {createNodeEngine} from '../../src/sandbox/hosts/server/loadEngine';
 import {engineClient} from '../support/sandboxClient';
 
 const start = Date.parse('2026-11-25T10:00:00Z');
-const hostedOrder = (merchantOrderNo: string, value: number) => ({merchantOrderNo, amount: {value, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'State test', returnUrl: 'https://shop.example.com/return'});
+const hostedOrder = (merchantOrderNo: string, value: number) => ({
+  merchantOrderNo,
+  amount: {value, currency: 'USD'},
+  scene: 'HOSTED_PAYPAGE',
+  subject: 'State test',
+  returnUrl: 'https://shop.example.com/return',
+});
 
 /** A store that keeps its records and counts how it was written. */
 function recordingStore(): SandboxStore & {records: Map<string, RecordValue>; replaced: number} {
@@ -40,19 +46,32 @@ function recordingStore(): SandboxStore & {records: Map<string, RecordValue>; re
 
 /** An engine with a paid order, a refund still PROCESSING (a job on the clock) and a notification. */
 async function busyEngine(): Promise<{engine: SandboxEngine; orderNo: string; clientId: string}> {
-  const engine = await createNodeEngine({clock: fixedClock(start), transport: {deliver: async () => ({status: 200, body: '{"code":"SUCCESS"}'})}});
+  const engine = await createNodeEngine({
+    clock: fixedClock(start),
+    transport: {deliver: async () => ({status: 200, body: '{"code":"SUCCESS"}'})},
+  });
   const client = engineClient(engine);
   const orderNo = 'ORD-STATE-1';
   assert.equal((await client.call('POST', '/v1/orders', hostedOrder(orderNo, 1000))).json.code, 'SUCCESS');
   assert.ok((await engine.shopper.pay(client.clientId, orderNo, {method: 'CARD', cardNumber: '4000000000000002'})).ok);
-  assert.equal((await client.call('POST', `/v1/orders/${orderNo}/refunds`, {merchantRefundNo: 'RFD-STATE-1', amount: {value: 400, currency: 'USD'}})).json.code, 'SUCCESS');
+  assert.equal(
+    (await client.call('POST', `/v1/orders/${orderNo}/refunds`, {merchantRefundNo: 'RFD-STATE-1', amount: {value: 400, currency: 'USD'}}))
+      .json.code,
+    'SUCCESS',
+  );
   return {engine, orderNo, clientId: client.clientId};
 }
 
 /** What a reader of the state sees: objects, balances, ledger. */
 function view(engine: SandboxEngine, clientId: string) {
   const snapshot = engine.snapshot(clientId);
-  return {snapshot: JSON.parse(JSON.stringify(snapshot)) as unknown, balances: [...engine.balances(clientId)], ledger: engine.ledger(clientId), merchants: engine.merchantIds().sort(), jobs: engine.pendingJobs()};
+  return {
+    snapshot: JSON.parse(JSON.stringify(snapshot)) as unknown,
+    balances: [...engine.balances(clientId)],
+    ledger: engine.ledger(clientId),
+    merchants: engine.merchantIds().sort(),
+    jobs: engine.pendingJobs(),
+  };
 }
 
 describe('sandbox state export and import', () => {
@@ -78,14 +97,23 @@ describe('sandbox state export and import', () => {
     await engine.advance(10);
     await fresh.advance(10);
     // Each engine raised its own REFUND.SUCCEEDED, with a random notification ID: the rest is the same.
-    const settled = (of: SandboxEngine) => ({refunds: of.snapshot(clientId)?.refunds, balances: [...of.balances(clientId)], ledger: of.ledger(clientId), events: of.snapshot(clientId)?.events.length});
+    const settled = (of: SandboxEngine) => ({
+      refunds: of.snapshot(clientId)?.refunds,
+      balances: [...of.balances(clientId)],
+      ledger: of.ledger(clientId),
+      events: of.snapshot(clientId)?.events.length,
+    });
     assert.deepEqual(settled(fresh), settled(engine));
     assert.equal(fresh.snapshot(clientId)?.refunds[0]?.['status'], 'SUCCEEDED');
     const client = engineClient(fresh);
     const order = await client.call('GET', `/v1/orders/${orderNo}`);
     assert.equal((order.json.data as {status: string}).status, 'PARTIALLY_REFUNDED');
     assert.equal((await client.call('POST', '/v1/orders', hostedOrder('ORD-STATE-2', 500))).json.code, 'SUCCESS');
-    assert.equal((await client.call('POST', '/v1/orders', hostedOrder(orderNo, 900))).json.code, 'IDEMPOTENCY_CONFLICT', 'the imported order still holds its number');
+    assert.equal(
+      (await client.call('POST', '/v1/orders', hostedOrder(orderNo, 900))).json.code,
+      'IDEMPOTENCY_CONFLICT',
+      'the imported order still holds its number',
+    );
   });
 
   test('a malformed document is refused with a clear sentence, and nothing changes', async () => {
@@ -93,7 +121,10 @@ describe('sandbox state export and import', () => {
     const before = view(engine, clientId);
     const good = engine.exportState();
     const records = good.records.map(([key, value]) => [key, value] as [string, RecordValue]);
-    const withRecord = (index: number, entry: unknown) => ({...good, records: records.map((record, position) => (position === index ? entry : record))});
+    const withRecord = (index: number, entry: unknown) => ({
+      ...good,
+      records: records.map((record, position) => (position === index ? entry : record)),
+    });
     const ledgerIndex = records.findIndex(([key]) => key.includes('/ledger/'));
     const orderIndex = records.findIndex(([key]) => key.includes('/order/'));
     const cases: Array<[unknown, RegExp]> = [
@@ -103,10 +134,19 @@ describe('sandbox state export and import', () => {
       [{...good, contractVersion: '99.0.0'}, /contract version 99\.0\.0.*different major version/],
       [{...good, records: 'none'}, /no records list/],
       [withRecord(0, ['only a key']), /Record 1 is not a \[key, value\] pair/],
-      [withRecord(orderIndex, ['nobody/order/ORD-X', records[orderIndex]?.[1]]), /belongs to nobody, a merchant the document does not contain/],
+      [
+        withRecord(orderIndex, ['nobody/order/ORD-X', records[orderIndex]?.[1]]),
+        /belongs to nobody, a merchant the document does not contain/,
+      ],
       [withRecord(orderIndex, [`${clientId}/orders/ORD-X`, {}]), /not a sandbox record/],
-      [withRecord(orderIndex, [records[orderIndex]?.[0], {order: {merchantOrderNo: 'OTHER'}}]), /merchantOrderNo "OTHER", not the "ORD-STATE-1" of its key/],
-      [withRecord(ledgerIndex, [records[ledgerIndex]?.[0], {...(records[ledgerIndex]?.[1] as object), legs: {available: 'lots'}}]), /legs other than integer/],
+      [
+        withRecord(orderIndex, [records[orderIndex]?.[0], {order: {merchantOrderNo: 'OTHER'}}]),
+        /merchantOrderNo "OTHER", not the "ORD-STATE-1" of its key/,
+      ],
+      [
+        withRecord(ledgerIndex, [records[ledgerIndex]?.[0], {...(records[ledgerIndex]?.[1] as object), legs: {available: 'lots'}}]),
+        /legs other than integer/,
+      ],
       [{...good, records: records.filter((_, position) => position !== ledgerIndex)}, /ledger of .* not numbered/],
       [{...good, records: [...records, records[0]]}, /repeats the key/],
       [withRecord(orderIndex, [records[orderIndex]?.[0], JSON.parse(`{"__proto__": {"polluted": true}}`)]), /__proto__/],
@@ -126,7 +166,10 @@ describe('sandbox state export and import', () => {
   test('an export without the test merchant gets it back as new, with its opening balances', async () => {
     const {engine, clientId} = await busyEngine();
     const document = engine.exportState();
-    const withoutTestMerchant = {...document, records: document.records.filter(([key]) => !key.includes(clientId) && !key.startsWith('~/job/'))};
+    const withoutTestMerchant = {
+      ...document,
+      records: document.records.filter(([key]) => !key.includes(clientId) && !key.startsWith('~/job/')),
+    };
     const result = await engine.importState(withoutTestMerchant);
     assert.ok(result.ok, JSON.stringify(result));
     assert.deepEqual(engine.snapshot(clientId)?.orders, []);

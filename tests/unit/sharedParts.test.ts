@@ -19,7 +19,8 @@ describe('discriminated one-ofs', () => {
     for (const name of ['CreateOrderRequest', 'Payee', 'BankAccount']) {
       const mapping = schemas[name]?.discriminator?.mapping ?? {};
       assert.ok(Object.keys(mapping).length >= 2, `${name} has no discriminator mapping`);
-      for (const target of Object.values(mapping)) assert.ok(schemas[target.replace('#/components/schemas/', '')], `${name} maps to a missing ${target}`);
+      for (const target of Object.values(mapping))
+        assert.ok(schemas[target.replace('#/components/schemas/', '')], `${name} maps to a missing ${target}`);
     }
   });
 

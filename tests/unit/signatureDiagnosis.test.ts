@@ -43,8 +43,26 @@ function vector(name: string): Vector {
 
 function partsOf(v: Vector): SignedParts {
   return v.kind === 'response'
-    ? {kind: 'response', method: v.request.method, target: v.request.pathWithQuery, clientId: v.request.clientId, timestamp: v.response.timestamp, nonce: v.response.nonce, requestNonce: v.request.nonce, status: v.response.status, body: v.response.body}
-    : {kind: v.kind, method: v.request.method, target: v.request.pathWithQuery, clientId: v.request.clientId, timestamp: v.request.timestamp, nonce: v.request.nonce, body: v.request.body};
+    ? {
+        kind: 'response',
+        method: v.request.method,
+        target: v.request.pathWithQuery,
+        clientId: v.request.clientId,
+        timestamp: v.response.timestamp,
+        nonce: v.response.nonce,
+        requestNonce: v.request.nonce,
+        status: v.response.status,
+        body: v.response.body,
+      }
+    : {
+        kind: v.kind,
+        method: v.request.method,
+        target: v.request.pathWithQuery,
+        clientId: v.request.clientId,
+        timestamp: v.request.timestamp,
+        nonce: v.request.nonce,
+        body: v.request.body,
+      };
 }
 
 async function sign(bytes: Uint8Array, key: ReadKey): Promise<string> {
@@ -55,7 +73,11 @@ async function sign(bytes: Uint8Array, key: ReadKey): Promise<string> {
 const header = (signature: string, keyVersion = 1) => `algorithm=RSA-SHA256, keyVersion=${keyVersion}, signature=${signature}`;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-async function check(parts: SignedParts, signatureHeader: string, options: {key?: ReadKey; keyVersion?: number; now?: Date; seen?: Map<string, string>} = {}) {
+async function check(
+  parts: SignedParts,
+  signatureHeader: string,
+  options: {key?: ReadKey; keyVersion?: number; now?: Date; seen?: Map<string, string>} = {},
+) {
   return diagnose({
     parts,
     signatureHeader,
@@ -68,7 +90,8 @@ async function check(parts: SignedParts, signatureHeader: string, options: {key?
 }
 
 /** What a verifier would refuse the message for: errors (the signature) and warnings (timestamp, nonce). */
-const errorCauses = (findings: readonly {cause: CauseId; severity: string}[]) => findings.filter((finding) => finding.severity !== 'info' && finding.cause !== 'key-format').map((finding) => finding.cause);
+const errorCauses = (findings: readonly {cause: CauseId; severity: string}[]) =>
+  findings.filter((finding) => finding.severity !== 'info' && finding.cause !== 'key-format').map((finding) => finding.cause);
 
 describe('signature debugger: the published vectors', () => {
   for (const v of vectors) {
@@ -96,11 +119,18 @@ describe('signature debugger: each mistake, from a crafted mismatch', () => {
   const nonAscii = vector('request-post-non-ascii');
   const get = vector('request-get-query');
 
-  const cases: {name: string; cause: CauseId; make: () => Promise<{parts: SignedParts; signatureHeader: string; options?: Parameters<typeof check>[2]}>}[] = [
+  const cases: {
+    name: string;
+    cause: CauseId;
+    make: () => Promise<{parts: SignedParts; signatureHeader: string; options?: Parameters<typeof check>[2]}>;
+  }[] = [
     {
       name: 'a body re-serialised after signing (pretty-printed on sending)',
       cause: 'body-reserialised',
-      make: async () => ({parts: {...partsOf(post), body: JSON.stringify(JSON.parse(post.request.body), null, 2)}, signatureHeader: post.signatureHeader}),
+      make: async () => ({
+        parts: {...partsOf(post), body: JSON.stringify(JSON.parse(post.request.body), null, 2)},
+        signatureHeader: post.signatureHeader,
+      }),
     },
     {
       name: 'a body with its members reordered',
@@ -109,7 +139,13 @@ describe('signature debugger: each mistake, from a crafted mismatch', () => {
         const parts = partsOf(post);
         // As Python's json.dumps(sort_keys=True) or a canonicalising library does: members sorted at every depth.
         const sortDeep = (value: unknown): unknown =>
-          value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, item]) => [key, sortDeep(item)])) : value;
+          value !== null && typeof value === 'object'
+            ? Object.fromEntries(
+                Object.entries(value)
+                  .sort(([a], [b]) => (a < b ? -1 : 1))
+                  .map(([key, item]) => [key, sortDeep(item)]),
+              )
+            : value;
         const signed = {...parts, body: JSON.stringify(sortDeep(JSON.parse(post.request.body)))};
         return {parts, signatureHeader: header(await sign(utf8(canonicalOf(signed)), await merchant))};
       },
@@ -127,12 +163,18 @@ describe('signature debugger: each mistake, from a crafted mismatch', () => {
     {
       name: 'lines joined with CRLF',
       cause: 'crlf',
-      make: async () => ({parts: partsOf(post), signatureHeader: header(await sign(utf8(post.canonicalString.split('\n').join('\r\n')), await merchant))}),
+      make: async () => ({
+        parts: partsOf(post),
+        signatureHeader: header(await sign(utf8(post.canonicalString.split('\n').join('\r\n')), await merchant)),
+      }),
     },
     {
       name: 'the path signed without /v1',
       cause: 'path-without-v1',
-      make: async () => ({parts: partsOf(post), signatureHeader: header(await sign(utf8(canonicalOf({...partsOf(post), target: '/orders'})), await merchant))}),
+      make: async () => ({
+        parts: partsOf(post),
+        signatureHeader: header(await sign(utf8(canonicalOf({...partsOf(post), target: '/orders'})), await merchant)),
+      }),
     },
     {
       name: 'the query signed decoded (":" for %3A)',
@@ -140,7 +182,10 @@ describe('signature debugger: each mistake, from a crafted mismatch', () => {
       make: async () => {
         const parts = partsOf(get);
         assert.ok(parts.target.includes('%3A'), 'the GET vector has an encoded colon');
-        return {parts, signatureHeader: header(await sign(utf8(canonicalOf({...parts, target: decodeURIComponent(parts.target)})), await merchant))};
+        return {
+          parts,
+          signatureHeader: header(await sign(utf8(canonicalOf({...parts, target: decodeURIComponent(parts.target)})), await merchant)),
+        };
       },
     },
     {
@@ -148,7 +193,10 @@ describe('signature debugger: each mistake, from a crafted mismatch', () => {
       cause: 'not-utf8',
       make: async () => {
         // A subject Latin-1 can hold, as a Java signer's getBytes() on a Windows-1252 platform encodes it.
-        const parts = {...partsOf(nonAscii), body: JSON.stringify({...(JSON.parse(nonAscii.request.body) as object), subject: 'Café Zürich, 2 × crème brûlée'})};
+        const parts = {
+          ...partsOf(nonAscii),
+          body: JSON.stringify({...(JSON.parse(nonAscii.request.body) as object), subject: 'Café Zürich, 2 × crème brûlée'}),
+        };
         const text = canonicalOf(parts);
         assert.ok([...text].every((char) => char.charCodeAt(0) <= 0xff) && /[^ -~\t\n\r]/.test(text));
         return {parts, signatureHeader: header(await sign(Uint8Array.from([...text].map((char) => char.charCodeAt(0))), await merchant))};
@@ -157,7 +205,10 @@ describe('signature debugger: each mistake, from a crafted mismatch', () => {
     {
       name: 'a signature in base64url',
       cause: 'base64url',
-      make: async () => ({parts: partsOf(post), signatureHeader: header(post.signature.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''))}),
+      make: async () => ({
+        parts: partsOf(post),
+        signatureHeader: header(post.signature.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')),
+      }),
     },
     {
       name: 'signed with another key (the provider test key)',
@@ -174,18 +225,30 @@ describe('signature debugger: each mistake, from a crafted mismatch', () => {
       cause: 'timestamp-format',
       make: async () => {
         const parts = {...partsOf(post), timestamp: '2025-06-01T10:30:00+02:00'};
-        return {parts, signatureHeader: header(await sign(utf8(canonicalOf(parts)), await merchant)), options: {now: new Date('2025-06-01T08:30:01Z')}};
+        return {
+          parts,
+          signatureHeader: header(await sign(utf8(canonicalOf(parts)), await merchant)),
+          options: {now: new Date('2025-06-01T08:30:01Z')},
+        };
       },
     },
     {
       name: 'a timestamp outside the window',
       cause: 'timestamp-window',
-      make: async () => ({parts: partsOf(post), signatureHeader: post.signatureHeader, options: {now: new Date(Date.parse(post.request.timestamp) + 3_600_000)}}),
+      make: async () => ({
+        parts: partsOf(post),
+        signatureHeader: post.signatureHeader,
+        options: {now: new Date(Date.parse(post.request.timestamp) + 3_600_000)},
+      }),
     },
     {
       name: 'a nonce used before',
       cause: 'nonce-reused',
-      make: async () => ({parts: partsOf(post), signatureHeader: post.signatureHeader, options: {seen: new Map([[post.request.nonce, 'checked earlier on this page']])}}),
+      make: async () => ({
+        parts: partsOf(post),
+        signatureHeader: post.signatureHeader,
+        options: {seen: new Map([[post.request.nonce, 'checked earlier on this page']])},
+      }),
     },
   ];
   for (const {name, cause, make} of cases) {
@@ -205,7 +268,10 @@ describe('signature debugger: each mistake, from a crafted mismatch', () => {
     const diagnosis = await check(partsOf(v), v.signatureHeader, {key, keyVersion: 1});
     assert.equal(diagnosis.verified, true);
     assert.equal(diagnosis.expectedSignature, v.signature);
-    assert.deepEqual(diagnosis.findings.map((finding) => [finding.cause, finding.severity]), [['key-format', 'warning']]);
+    assert.deepEqual(
+      diagnosis.findings.map((finding) => [finding.cause, finding.severity]),
+      [['key-format', 'warning']],
+    );
   });
 
   test('a PKCS #1 public key is converted and verifies', async () => {
@@ -223,7 +289,11 @@ describe('signature debugger: bad input gets a clear message', () => {
     {name: 'no END line', text: '-----BEGIN PUBLIC KEY-----\nMIIB', says: /no matching END line/},
     {name: 'an encrypted key', text: '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----', says: /encrypted/},
     {name: 'a damaged body', text: '-----BEGIN PUBLIC KEY-----\nMII*B\n-----END PUBLIC KEY-----', says: /not base64/},
-    {name: 'a body that is not a key', text: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----', says: /could not be read as an RSA key/},
+    {
+      name: 'a body that is not a key',
+      text: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----',
+      says: /could not be read as an RSA key/,
+    },
     {name: 'an EC key', text: '-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----', says: /not an RSA key/},
   ];
   for (const {name, text, says} of refusals) {
@@ -239,7 +309,10 @@ describe('signature debugger: bad input gets a clear message', () => {
   });
 
   test('messages: a missing start line, a header without a colon, a response without a status', () => {
-    assert.throws(() => parseRawRequest(''), (error: Error) => error instanceof MessageInputError && /Paste the request/.test(error.message));
+    assert.throws(
+      () => parseRawRequest(''),
+      (error: Error) => error instanceof MessageInputError && /Paste the request/.test(error.message),
+    );
     assert.throws(() => parseRawRequest('GET'), /first line of the request/);
     assert.throws(() => parseRawRequest('POST /v1/orders HTTP/1.1\nX-Client-Id sandbox\n\n{}'), /Line 2 of the request is not a header/);
     assert.throws(() => parseRawResponse('200 OK\n\n{}'), /HTTP\/1.1 200 OK/);
@@ -249,8 +322,12 @@ describe('signature debugger: bad input gets a clear message', () => {
     const v = vector('response-success');
     assert.equal(v.kind, 'response');
     if (v.kind !== 'response') return;
-    const request = parseRawRequest(`${v.request.method} https://sandbox-api.example.com${v.request.pathWithQuery} HTTP/1.1\r\nHost: sandbox-api.example.com\r\nX-Client-Id: ${v.request.clientId}\r\nX-Timestamp: ${v.request.timestamp}\r\nX-Nonce: ${v.request.nonce}\r\n\r\n${v.request.body}`);
-    const response = parseRawResponse(`HTTP/1.1 ${v.response.status} OK\nX-Timestamp: ${v.response.timestamp}\nX-Nonce: ${v.response.nonce}\nX-Signature: ${v.signatureHeader}\n\n${v.response.body}`);
+    const request = parseRawRequest(
+      `${v.request.method} https://sandbox-api.example.com${v.request.pathWithQuery} HTTP/1.1\r\nHost: sandbox-api.example.com\r\nX-Client-Id: ${v.request.clientId}\r\nX-Timestamp: ${v.request.timestamp}\r\nX-Nonce: ${v.request.nonce}\r\n\r\n${v.request.body}`,
+    );
+    const response = parseRawResponse(
+      `HTTP/1.1 ${v.response.status} OK\nX-Timestamp: ${v.response.timestamp}\nX-Nonce: ${v.response.nonce}\nX-Signature: ${v.signatureHeader}\n\n${v.response.body}`,
+    );
     assert.equal(canonicalOf(partsOfResponse(request, response)), v.canonicalString);
     assert.equal(request.notes.length, 1, 'the full URL is noted');
     assert.equal(canonicalOf(partsOfRequest('request', request)), vector('request-post').canonicalString);
@@ -293,16 +370,43 @@ describe('signature debugger: findings ordered by likelihood', () => {
   });
 
   test('a stale but correctly signed message verifies, with the timestamp as a warning and no error', async () => {
-    const diagnosis = await check(partsOf(post), post.signatureHeader, {now: new Date(Date.parse(post.request.timestamp) + 46_900_000_000)});
+    const diagnosis = await check(partsOf(post), post.signatureHeader, {
+      now: new Date(Date.parse(post.request.timestamp) + 46_900_000_000),
+    });
     assert.equal(diagnosis.verified, true);
-    assert.deepEqual(diagnosis.findings.map((finding) => [finding.cause, finding.severity]), [['timestamp-window', 'warning']]);
+    assert.deepEqual(
+      diagnosis.findings.map((finding) => [finding.cause, finding.severity]),
+      [['timestamp-window', 'warning']],
+    );
   });
 
   test('orderFindings puts a mismatch cause before header, key, timestamp and nonce findings, whatever the input order', () => {
     const make = (cause: CauseId, severity: Finding['severity'] = 'error'): Finding => ({cause, severity, message: cause});
-    const expected: CauseId[] = ['crlf', 'signature-header', 'key-version', 'timestamp-format', 'timestamp-window', 'nonce-reused', 'key-format'];
-    const shuffled = [make('key-format', 'warning'), make('nonce-reused', 'warning'), make('timestamp-window', 'warning'), make('crlf'), make('timestamp-format'), make('key-version'), make('signature-header')];
-    assert.deepEqual(orderFindings(shuffled).map((finding) => finding.cause), expected);
-    assert.deepEqual(orderFindings([...shuffled].reverse()).map((finding) => finding.cause), expected);
+    const expected: CauseId[] = [
+      'crlf',
+      'signature-header',
+      'key-version',
+      'timestamp-format',
+      'timestamp-window',
+      'nonce-reused',
+      'key-format',
+    ];
+    const shuffled = [
+      make('key-format', 'warning'),
+      make('nonce-reused', 'warning'),
+      make('timestamp-window', 'warning'),
+      make('crlf'),
+      make('timestamp-format'),
+      make('key-version'),
+      make('signature-header'),
+    ];
+    assert.deepEqual(
+      orderFindings(shuffled).map((finding) => finding.cause),
+      expected,
+    );
+    assert.deepEqual(
+      orderFindings([...shuffled].reverse()).map((finding) => finding.cause),
+      expected,
+    );
   });
 });

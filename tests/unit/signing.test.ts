@@ -43,21 +43,41 @@ describe('the published signing test vectors', () => {
     const names = committed.vectors.map((vector) => vector.name);
     assert.ok(names.length >= 6, names.join(', '));
     for (const kind of ['request', 'response', 'notification'] as const) {
-      assert.ok(committed.vectors.some((vector) => vector.kind === kind), `no ${kind} vector`);
+      assert.ok(
+        committed.vectors.some((vector) => vector.kind === kind),
+        `no ${kind} vector`,
+      );
     }
     const requests = committed.vectors.filter((vector) => vector.kind === 'request');
-    assert.ok(requests.some((vector) => vector.request.method === 'GET' && vector.request.pathWithQuery.includes('?') && vector.request.body === ''), 'a GET with a query and no body');
-    assert.ok(requests.some((vector) => [...vector.request.body].some((char) => char.charCodeAt(0) > 0x7f)), 'a body outside ASCII');
+    assert.ok(
+      requests.some(
+        (vector) => vector.request.method === 'GET' && vector.request.pathWithQuery.includes('?') && vector.request.body === '',
+      ),
+      'a GET with a query and no body',
+    );
+    assert.ok(
+      requests.some((vector) => [...vector.request.body].some((char) => char.charCodeAt(0) > 0x7f)),
+      'a body outside ASCII',
+    );
     const responses = committed.vectors.filter((vector) => vector.kind === 'response');
-    assert.ok(responses.some((vector) => vector.kind === 'response' && vector.response.status === 200), 'a success response');
-    assert.ok(responses.some((vector) => vector.kind === 'response' && vector.response.status >= 400), 'an error response');
+    assert.ok(
+      responses.some((vector) => vector.kind === 'response' && vector.response.status === 200),
+      'a success response',
+    );
+    assert.ok(
+      responses.some((vector) => vector.kind === 'response' && vector.response.status >= 400),
+      'an error response',
+    );
   });
 
   for (const vector of committed.vectors) {
     describe(vector.name, () => {
       test('canonical string rebuilt from the inputs', () => {
         assert.equal(canonicalOf(vector), vector.canonicalString);
-        assert.equal(vector.signatureHeader, formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: vector.keyVersion, signature: vector.signature}));
+        assert.equal(
+          vector.signatureHeader,
+          formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: vector.keyVersion, signature: vector.signature}),
+        );
       });
 
       test('WebCrypto signs it to the same signature and verifies it', async () => {
@@ -74,12 +94,21 @@ describe('the published signing test vectors', () => {
 
       test('openssl verifies it, and rejects it after one changed character', () => {
         assert.equal(opensslVerifies(vector, vector.canonicalString), true);
-        assert.equal(opensslVerifies(vector, vector.canonicalString.replace(/.$/s, (last) => (last === 'x' ? 'y' : 'x'))), false);
+        assert.equal(
+          opensslVerifies(
+            vector,
+            vector.canonicalString.replace(/.$/s, (last) => (last === 'x' ? 'y' : 'x')),
+          ),
+          false,
+        );
       });
 
       test('the other key does not verify it', async () => {
         const other = committed.keys[vector.signer === 'merchant' ? 'provider' : 'merchant'];
-        assert.equal(await verifyCanonical(vector.canonicalString, vector.signature, await importPublicKey(pem(other.publicKeyFile))), false);
+        assert.equal(
+          await verifyCanonical(vector.canonicalString, vector.signature, await importPublicKey(pem(other.publicKeyFile))),
+          false,
+        );
       });
     });
   }
@@ -109,7 +138,11 @@ describe('the published signing test vectors', () => {
     const vector = committed.vectors[0];
     assert.ok(vector);
     const key = await importPublicKey(pem(committed.keys.merchant.publicKeyFile));
-    for (const change of [{body: vector.request.body.replace('1250', '1251')}, {pathWithQuery: '/orders'}, {timestamp: '2025-06-01T08:30:01Z'}]) {
+    for (const change of [
+      {body: vector.request.body.replace('1250', '1251')},
+      {pathWithQuery: '/orders'},
+      {timestamp: '2025-06-01T08:30:01Z'},
+    ]) {
       const tampered = canonicalString({...vector.request, ...change});
       assert.equal(await verifyCanonical(tampered, vector.signature, key), false, JSON.stringify(change));
     }

@@ -10,11 +10,17 @@ const xml = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sit
 
 describe('sitemap links', () => {
   it('reads the locations of a sitemap', () => {
-    assert.deepEqual(sitemapLocations(xml), ['/', '/docs/refund', '/blog/archive', '/markdown-page', '/docs/orphan'].map((page) => `${site}${page}`));
+    assert.deepEqual(
+      sitemapLocations(xml),
+      ['/', '/docs/refund', '/blog/archive', '/markdown-page', '/docs/orphan'].map((page) => `${site}${page}`),
+    );
   });
 
   it('reads anchors only, not <link> elements', () => {
-    assert.deepEqual(anchorHrefs('<link rel="canonical" href="/x"><a class="c" href="/a">A</a><a href=\'/b#top\'>B</a><a class=x href=/c>C</a>'), ['/a', '/b#top', '/c']);
+    assert.deepEqual(
+      anchorHrefs('<link rel="canonical" href="/x"><a class="c" href="/a">A</a><a href=\'/b#top\'>B</a><a class=x href=/c>C</a>'),
+      ['/a', '/b#top', '/c'],
+    );
   });
 
   it('normalises index.html, .html, query, fragment and trailing slash', () => {

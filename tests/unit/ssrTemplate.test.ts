@@ -17,7 +17,8 @@ const coreTemplateFile = siteRequire.resolve('@docusaurus/core/lib/ssg/ssgTempla
 const coreVersion = (JSON.parse(readFileSync(siteRequire.resolve('@docusaurus/core/package.json'), 'utf8')) as {version: string}).version;
 
 /** Core's loop that writes one `<script defer>` per page script. */
-const coreScriptLoop = /^[ \t]*<% it\.scripts\.forEach\(\(script\) => \{ %>\n[ \t]*<script src="<%= it\.baseUrl %><%= script %>" defer><\/script>\n[ \t]*<% \}\); %>\n/m;
+const coreScriptLoop =
+  /^[ \t]*<% it\.scripts\.forEach\(\(script\) => \{ %>\n[ \t]*<script src="<%= it\.baseUrl %><%= script %>" defer><\/script>\n[ \t]*<% \}\); %>\n/m;
 /** The site's data block listing the page scripts for the loader. */
 const pageScriptsBlock = /^[ \t]*<script type="application\/json" id="page-scripts">.*<\/script>\n/m;
 

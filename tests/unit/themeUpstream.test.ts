@@ -17,7 +17,9 @@ import path from 'node:path';
 
 const siteDir = path.resolve(__dirname, '../..');
 const themeDir = path.join(siteDir, 'src/theme');
-const upstreamPackageDir = path.dirname(createRequire(path.join(siteDir, 'package.json')).resolve('@docusaurus/theme-classic/package.json'));
+const upstreamPackageDir = path.dirname(
+  createRequire(path.join(siteDir, 'package.json')).resolve('@docusaurus/theme-classic/package.json'),
+);
 const upstreamThemeDir = path.join(upstreamPackageDir, 'src/theme');
 const installedVersion = (JSON.parse(readFileSync(path.join(upstreamPackageDir, 'package.json'), 'utf8')) as {version: string}).version;
 
@@ -35,15 +37,27 @@ interface Override {
 
 const overrides: readonly Override[] = [
   {file: 'AnnouncementBar/index.tsx', kind: 'copy', upstreamSha256: '0dac58189eb682694234f3c56159a407961f8671b95625926f9758cdf957d05c'},
-  {file: 'AnnouncementBar/styles.module.css', kind: 'copy', upstreamSha256: 'caf6d3e8e258302f23455679af9bef151c228038aee4a86dfcc143480a2a0bda'},
+  {
+    file: 'AnnouncementBar/styles.module.css',
+    kind: 'copy',
+    upstreamSha256: 'caf6d3e8e258302f23455679af9bef151c228038aee4a86dfcc143480a2a0bda',
+  },
   {file: 'BlogArchivePage/index.tsx', kind: 'copy', upstreamSha256: '42fb9f651c21b4f6a6161bb8ee6726ab3a4e3c35779bf278039c4e79c67758d1'},
   {file: 'CodeBlock/index.tsx', kind: 'copy', upstreamSha256: '02872fb480f9cfba3bf6fb26683dfc2a7b4b8d43a2f56f7f72911482028d8a2b'},
   {file: 'CodeBlock/Content/index.tsx', kind: 'copy', upstreamSha256: 'b82ef1f4c49f4e2c5f5474c0076d0e1caa18cf1fd1d5efd99e442e4546d1e5ec'},
-  {file: 'CodeBlock/Content/styles.module.css', kind: 'copy', upstreamSha256: '26dba21a9e8eb53810a03017513a07ac613288682addf075f186ed52b1b5e07f'},
+  {
+    file: 'CodeBlock/Content/styles.module.css',
+    kind: 'copy',
+    upstreamSha256: '26dba21a9e8eb53810a03017513a07ac613288682addf075f186ed52b1b5e07f',
+  },
   {file: 'NotFound/Content/index.tsx', kind: 'copy', upstreamSha256: '44b71ba528b17c08eba546b6462ee97c05b5780a0caf7a297560e3c063cfa9f4'},
   {file: 'Tabs/index.tsx', kind: 'copy', upstreamSha256: '4346b7b003462cd328481ef3377e90ee131745ee17132666b863a50ac3e32ef8'},
   {file: 'Tabs/styles.module.css', kind: 'copy', upstreamSha256: '8beb34df100a7916b71f23af7a88f8df7efdcb06c60beb49513e37dc9c1bd4eb'},
-  {file: 'prism-include-languages.ts', kind: 'replacement', upstreamSha256: 'ae4f25b4ca4dc254b47b072626e15a25e63dc23d4891e8b9e45f8257ea301770'},
+  {
+    file: 'prism-include-languages.ts',
+    kind: 'replacement',
+    upstreamSha256: 'ae4f25b4ca4dc254b47b072626e15a25e63dc23d4891e8b9e45f8257ea301770',
+  },
 ];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -147,11 +161,30 @@ function unfencedHunks(upstream: readonly string[], copy: readonly string[]): Hu
 describe('the fence check', () => {
   const upstream = ['header', 'import a;', 'body();', 'end'];
   test('accepts changes inside fences, including a fence that only marks removed lines', () => {
-    const copy = ['header', '// BEGIN portal change: no a', '// END portal change', '// BEGIN portal change: other body', 'other();', '// END portal change', 'end'];
+    const copy = [
+      'header',
+      '// BEGIN portal change: no a',
+      '// END portal change',
+      '// BEGIN portal change: other body',
+      'other();',
+      '// END portal change',
+      'end',
+    ];
     assert.deepEqual(unfencedHunks(upstream, copy), []);
   });
   test('lets a hunk that only adds lines slide along equal lines into its fence', () => {
-    const copy = ['header', 'import a;', '// BEGIN portal change: helper', 'import b;', '', 'helper();', '// END portal change', '', 'body();', 'end'];
+    const copy = [
+      'header',
+      'import a;',
+      '// BEGIN portal change: helper',
+      'import b;',
+      '',
+      'helper();',
+      '// END portal change',
+      '',
+      'body();',
+      'end',
+    ];
     assert.deepEqual(unfencedHunks(['header', 'import a;', '', 'body();', 'end'], copy), []);
     // One blank line more than upstream outside the fence is a change all the same.
     const spaced = ['header', 'import a;', '', '// BEGIN portal change: helper', 'helper();', '// END portal change', '', 'body();', 'end'];
@@ -193,7 +226,8 @@ describe(`theme components taken from @docusaurus/theme-classic ${sourceVersion}
       test(`${copyFile}: differs from upstream only inside BEGIN/END portal change fences`, () => {
         const upstream = readLines(upstreamFile);
         const copy = readLines(path.join(siteDir, copyFile));
-        const lines = (start: number, end: number) => (end === start ? 'none' : end - start === 1 ? `line ${end}` : `lines ${start + 1}-${end}`);
+        const lines = (start: number, end: number) =>
+          end === start ? 'none' : end - start === 1 ? `line ${end}` : `lines ${start + 1}-${end}`;
         const stray = unfencedHunks(upstream, copy).map(
           (hunk) =>
             `  upstream ${lines(hunk.upstreamStart, hunk.upstreamEnd)}, copy ${lines(hunk.copyStart, hunk.copyEnd)}: ` +
@@ -223,6 +257,10 @@ describe(`theme components taken from @docusaurus/theme-classic ${sourceVersion}
         // A wrapper renders the original, so it does not copy it.
         return !readFileSync(path.join(themeDir, file), 'utf8').includes('@theme-original/');
       });
-    assert.deepEqual(unlisted, [], 'List these in tests/unit/themeUpstream.test.ts (and src/theme/README.md) with the sha256 of the upstream file they came from.');
+    assert.deepEqual(
+      unlisted,
+      [],
+      'List these in tests/unit/themeUpstream.test.ts (and src/theme/README.md) with the sha256 of the upstream file they came from.',
+    );
   });
 });

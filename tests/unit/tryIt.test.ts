@@ -11,11 +11,24 @@ import {loadSandboxData} from '../../src/contract/node/sandboxData';
 import {tryItData} from '../../plugins/content/sandbox-engine/index';
 import {createContractValidator} from '../../src/contract/validator';
 import {buildEngineSpec} from '../../src/sandbox/engine/spec';
-import {creationWindow, formRows, latestValues, problemField, setFormValue, yesterdayUtc, type FormRow, type TryItOperation} from '../../src/lib/tryIt';
+import {
+  creationWindow,
+  formRows,
+  latestValues,
+  problemField,
+  setFormValue,
+  yesterdayUtc,
+  type FormRow,
+  type TryItOperation,
+} from '../../src/lib/tryIt';
 import {repoRoot} from '../support/routeContract';
 
 const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
-const spec = buildEngineSpec(contract.document, loadSandboxData(path.join(repoRoot, 'api', 'sandbox.yaml'), contract), contract.statementColumns);
+const spec = buildEngineSpec(
+  contract.document,
+  loadSandboxData(path.join(repoRoot, 'api', 'sandbox.yaml'), contract),
+  contract.statementColumns,
+);
 const data = tryItData(contract.document, spec, repoRoot);
 const operation = (id: string): TryItOperation => {
   const found = data.operations.find((candidate) => candidate.operationId === id);
@@ -55,11 +68,23 @@ describe('Try it body form', () => {
     }
   });
 
-  test('writing an input writes the JSON: numbers as numbers, empty removes, a new scene drops the old one\'s fields', () => {
-    const body = {merchantOrderNo: 'ORD-1', amount: {value: 100, currency: 'USD'}, scene: 'QR_PAY', subject: 'x', payerPaymentCode: '286510000000000001', storeId: 's', terminalId: 't'};
+  test("writing an input writes the JSON: numbers as numbers, empty removes, a new scene drops the old one's fields", () => {
+    const body = {
+      merchantOrderNo: 'ORD-1',
+      amount: {value: 100, currency: 'USD'},
+      scene: 'QR_PAY',
+      subject: 'x',
+      payerPaymentCode: '286510000000000001',
+      storeId: 's',
+      terminalId: 't',
+    };
     const rows = formRows(form, body);
     assert.deepEqual(setFormValue(body, row(rows, 'amount.value'), '2599')['amount'], {value: 2599, currency: 'USD'});
-    assert.deepEqual(setFormValue(body, row(rows, 'amount.value'), '25x')['amount'], {value: '25x', currency: 'USD'}, 'kept as typed, for the validator to name');
+    assert.deepEqual(
+      setFormValue(body, row(rows, 'amount.value'), '25x')['amount'],
+      {value: '25x', currency: 'USD'},
+      'kept as typed, for the validator to name',
+    );
     assert.ok(!('subject' in setFormValue(body, row(rows, 'subject'), '')));
     const switched = setFormValue(body, row(rows, 'scene'), 'HOSTED_PAYPAGE');
     assert.equal(switched['scene'], 'HOSTED_PAYPAGE');
@@ -79,7 +104,12 @@ describe('Try it body form', () => {
 
   test('validator problems name the input they are about', () => {
     const validator = createContractValidator(contract.document);
-    const problems = validator.problems(createOrder.bodyPointer ?? '', {merchantOrderNo: 'ORD-20250601-0009', amount: {value: 0, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'x'});
+    const problems = validator.problems(createOrder.bodyPointer ?? '', {
+      merchantOrderNo: 'ORD-20250601-0009',
+      amount: {value: 0, currency: 'USD'},
+      scene: 'HOSTED_PAYPAGE',
+      subject: 'x',
+    });
     // One branch of the one-of is checked (the discriminator), so the problems are about this scene only.
     assert.deepEqual(problems.map(problemField).sort(), ['amount.value', 'returnUrl']);
     assert.equal(problemField('(top level) must NOT have unevaluated properties ("foo")'), undefined);

@@ -29,7 +29,9 @@ function embeddedSandboxFiles(snapshotJson: string): Plugin {
   return {
     name: 'embedded-sandbox-files',
     setup(pluginBuild) {
-      pluginBuild.onResolve({filter: /[\\/]repoFiles$/}, (args) => (args.importer.endsWith(`${path.sep}loadEngine.ts`) ? {path: 'embedded-sandbox-files', namespace: 'embedded'} : undefined));
+      pluginBuild.onResolve({filter: /[\\/]repoFiles$/}, (args) =>
+        args.importer.endsWith(`${path.sep}loadEngine.ts`) ? {path: 'embedded-sandbox-files', namespace: 'embedded'} : undefined,
+      );
       pluginBuild.onLoad({filter: /.*/, namespace: 'embedded'}, () => ({
         resolveDir: path.dirname(sandboxFilesModule),
         loader: 'ts',

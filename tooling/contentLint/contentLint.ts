@@ -127,7 +127,8 @@ export function lintContent(file: string, text: string, vocabulary: ContractVoca
       const parts = code.split('.');
       if (parts.every((part) => camelCase.test(part))) {
         const unknown = parts.filter((part) => !vocabulary.names.has(part) && !nonContractIdentifiers.has(part));
-        if (unknown.length > 0) problems.push({file, line: line.number, message: `\`${code}\`: ${unknown.join(', ')} is not a name in the API contract`});
+        if (unknown.length > 0)
+          problems.push({file, line: line.number, message: `\`${code}\`: ${unknown.join(', ')} is not a name in the API contract`});
       } else if ((upperSnake.test(code) || eventType.test(code)) && !vocabulary.values.has(code)) {
         problems.push({file, line: line.number, message: `\`${code}\` is not a value, response code or event type in the API contract`});
       }
@@ -136,7 +137,8 @@ export function lintContent(file: string, text: string, vocabulary: ContractVoca
 
   if (options.isGuide) {
     const words = proseWordCount(text);
-    if (words < minimumGuideWords) problems.push({file, line: 1, message: `only ${words} words of prose; a guide needs at least ${minimumGuideWords}`});
+    if (words < minimumGuideWords)
+      problems.push({file, line: 1, message: `only ${words} words of prose; a guide needs at least ${minimumGuideWords}`});
   }
   return problems;
 }

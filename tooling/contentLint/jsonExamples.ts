@@ -30,21 +30,24 @@ export function jsonBlocks(text: string): Array<{readonly line: number; readonly
     const [, indent = '', fence = '```'] = open;
     const body: string[] = [];
     let end = index + 1;
-    for (; end < lines.length && !(lines[end] ?? '').startsWith(`${indent}${fence}`); end += 1) body.push((lines[end] ?? '').slice(indent.length));
+    for (; end < lines.length && !(lines[end] ?? '').startsWith(`${indent}${fence}`); end += 1)
+      body.push((lines[end] ?? '').slice(indent.length));
     blocks.push({line: index + 1, source: body.join('\n')});
     index = end;
   }
   return blocks;
 }
 
-const isObject = (value: unknown): value is Record<string, JsonValue> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, JsonValue> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a parsed block is, by the members only that kind of object has; undefined for anything else. */
 export function exampleKind(value: unknown): JsonExampleKind | undefined {
   if (!isObject(value)) return undefined;
   if (typeof value['code'] === 'string' && typeof value['requestId'] === 'string') return 'response';
   if (typeof value['notificationId'] === 'string' && typeof value['eventType'] === 'string' && 'data' in value) return 'notification';
-  if (typeof value['orderId'] === 'string' && typeof value['merchantOrderNo'] === 'string' && typeof value['status'] === 'string') return 'order';
+  if (typeof value['orderId'] === 'string' && typeof value['merchantOrderNo'] === 'string' && typeof value['status'] === 'string')
+    return 'order';
   return undefined;
 }
 
@@ -56,21 +59,33 @@ function candidatePointers(contract: LoadedContract): Record<JsonExampleKind, Ar
   const notifications: Array<{label: string; pointer: string}> = [];
   for (const location of contract.operations.values()) {
     if (location.kind === 'webhook') {
-      if (location.operation.requestBody?.content?.[json]?.schema) notifications.push({label: location.operationId, pointer: `${location.pointer}/requestBody/content/${pointerSegment(json)}/schema`});
+      if (location.operation.requestBody?.content?.[json]?.schema)
+        notifications.push({
+          label: location.operationId,
+          pointer: `${location.pointer}/requestBody/content/${pointerSegment(json)}/schema`,
+        });
       continue;
     }
     for (const [status, response] of Object.entries(location.operation.responses ?? {})) {
       const base = response.$ref ? response.$ref.slice(1) : `${location.pointer}/responses/${pointerSegment(status)}`;
-      const resolved = response.$ref ? (contract.document.components?.responses?.[response.$ref.split('/').pop() ?? ''] as ResponseObject | undefined) : response;
+      const resolved = response.$ref
+        ? (contract.document.components?.responses?.[response.$ref.split('/').pop() ?? ''] as ResponseObject | undefined)
+        : response;
       if (!resolved?.content?.[json]?.schema) continue;
-      responses.push({label: `${location.operationId} ${status}`, pointer: `${base}/content/${pointerSegment(json)}/schema`, success: /^2/.test(status)});
+      responses.push({
+        label: `${location.operationId} ${status}`,
+        pointer: `${base}/content/${pointerSegment(json)}/schema`,
+        success: /^2/.test(status),
+      });
     }
   }
   return {response: responses, notification: notifications, order: [{label: 'Order', pointer: '/components/schemas/Order'}]};
 }
 
 /** Checks the JSON examples of pages against one contract; built once, used for every page. */
-export function jsonExampleChecker(contract: LoadedContract): (file: string, text: string) => {problems: JsonExampleProblem[]; checked: number} {
+export function jsonExampleChecker(
+  contract: LoadedContract,
+): (file: string, text: string) => {problems: JsonExampleProblem[]; checked: number} {
   const validator = createContractValidator(contract.document);
   const candidates = candidatePointers(contract);
   return (file, text) => {
@@ -100,7 +115,11 @@ export function jsonExampleChecker(contract: LoadedContract): (file: string, tex
       }
       if (!matched) {
         const detail = nearest ? `; nearest, ${nearest.label}: ${nearest.problems.slice(0, 3).join('; ')}` : '';
-        problems.push({file, line: block.line, message: `this ${kind} example matches no schema of the contract${detail}. Render it from the contract with <ApiExample operationId="..." example="..." />`});
+        problems.push({
+          file,
+          line: block.line,
+          message: `this ${kind} example matches no schema of the contract${detail}. Render it from the contract with <ApiExample operationId="..." example="..." />`,
+        });
       }
     }
     return {problems, checked};

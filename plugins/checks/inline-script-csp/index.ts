@@ -53,7 +53,10 @@ export interface InlineScriptReport {
   unused: string[];
 }
 
-export function checkInlineScripts(pages: ReadonlyArray<{route: string; html: string}>, policyFor: (route: string) => string | undefined): InlineScriptReport {
+export function checkInlineScripts(
+  pages: ReadonlyArray<{route: string; html: string}>,
+  policyFor: (route: string) => string | undefined,
+): InlineScriptReport {
   const blocked = new Map<string, string>();
   const allowedAnywhere = new Set<string>();
   const used = new Set<string>();

@@ -27,7 +27,11 @@ export default function downloadsPlugin(context: LoadContext): Plugin {
     loadContent() {
       if (process.env.NODE_ENV !== 'production') return;
       const started = Date.now();
-      bundling = mkdtemp(path.join(tmpdir(), 'portal-downloads-')).then(async (directory) => ({directory, built: await buildDownloads(directory), ms: Date.now() - started}));
+      bundling = mkdtemp(path.join(tmpdir(), 'portal-downloads-')).then(async (directory) => ({
+        directory,
+        built: await buildDownloads(directory),
+        ms: Date.now() - started,
+      }));
       // Awaited in postBuild; a failure must not surface earlier as an unhandled rejection.
       bundling.catch(() => undefined);
     },
@@ -37,7 +41,8 @@ export default function downloadsPlugin(context: LoadContext): Plugin {
       const target = path.join(outDir, downloadsPath);
       // File by file: the temporary folder is private (0700), the published one must not be.
       await mkdir(target, {recursive: true});
-      for (const name of [...built.map((download) => download.file), checksumsFile]) await copyFile(path.join(directory, name), path.join(target, name));
+      for (const name of [...built.map((download) => download.file), checksumsFile])
+        await copyFile(path.join(directory, name), path.join(target, name));
       await rm(directory, {recursive: true, force: true});
       const sizes = built.map((download) => `${download.file} ${Math.round(download.bytes / 1024)} KiB`).join(', ');
       console.log(`[downloads] ${sizes} in ${path.relative(context.siteDir, target)} (bundled in ${ms} ms)`);

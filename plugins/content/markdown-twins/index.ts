@@ -21,7 +21,16 @@ import {buildOperationView, type OperationView} from '../../../src/contract/apiM
 import {renderSamples, sampleInputFor, type RenderedSample} from '../../../src/lib/samples';
 import {apiReferenceMarkdown, endpointOf, fenced} from '../../../src/lib/markdownTwins/apiReference';
 import {twinPath, type LinkContext} from '../../../src/lib/markdownTwins/htmlToMarkdown';
-import {buildTwin, llmsFullTxt, llmsSamplesTxt, llmsTxt, pageUrl, type LlmsFile, type SampleOfPage, type TwinEntry} from '../../../src/lib/markdownTwins/twins';
+import {
+  buildTwin,
+  llmsFullTxt,
+  llmsSamplesTxt,
+  llmsTxt,
+  pageUrl,
+  type LlmsFile,
+  type SampleOfPage,
+  type TwinEntry,
+} from '../../../src/lib/markdownTwins/twins';
 import {sampleLanguages, type SampleLanguage} from '../../../src/lib/samples/types';
 import {scanApiPages} from '../../../src/contract/node/apiPages';
 import {contractRelativePath, loadContract} from '../../../src/contract/node/loadContract';
@@ -33,8 +42,10 @@ import {stateDiagram} from '../openapi-contract/remarkApiReference';
  * twin says in one line what the web page offers there.
  */
 export const interactivePages: Readonly<Record<string, string>> = {
-  '/docs/signature-debugger': 'the signature debugger builds the canonical string of a pasted request, response or notification, verifies its signature and names the likely cause of a mismatch; it also generates a key pair. Everything runs in the browser.',
-  '/docs/sandbox-console': 'the sandbox console lists the in-browser sandbox\'s orders, refunds, payouts, balances, ledger, notification inbox and clock, and resets, exports and imports its state.',
+  '/docs/signature-debugger':
+    'the signature debugger builds the canonical string of a pasted request, response or notification, verifies its signature and names the likely cause of a mismatch; it also generates a key pair. Everything runs in the browser.',
+  '/docs/sandbox-console':
+    "the sandbox console lists the in-browser sandbox's orders, refunds, payouts, balances, ledger, notification inbox and clock, and resets, exports and imports its state.",
   '/blog/mdx-blog-post': 'a converter between decimal amounts and integer minor units per currency.',
 };
 
@@ -122,16 +133,34 @@ export const samplesFilePath = (language: SampleLanguage): string => `/llms-samp
 /** The bundle files /llms.txt lists, with what each holds. */
 export function llmsFiles(labels: ReadonlyMap<SampleLanguage, string>): LlmsFile[] {
   return [
-    {path: '/llms-full.txt', title: 'Guides', holds: 'every page except the API reference in one file: integration guide, payment scenes, signing, sandbox, response codes, demos and blog.'},
-    {path: '/llms-api.txt', title: 'API reference', holds: `every operation and notification in one file: endpoint, fields, examples, states, result codes and the ${bundledSampleLanguages.map((language) => labels.get(language) ?? language).join(', ')} sample. A table already shown is not repeated; the codes every call shares are in Response codes.`},
+    {
+      path: '/llms-full.txt',
+      title: 'Guides',
+      holds:
+        'every page except the API reference in one file: integration guide, payment scenes, signing, sandbox, response codes, demos and blog.',
+    },
+    {
+      path: '/llms-api.txt',
+      title: 'API reference',
+      holds: `every operation and notification in one file: endpoint, fields, examples, states, result codes and the ${bundledSampleLanguages.map((language) => labels.get(language) ?? language).join(', ')} sample. A table already shown is not repeated; the codes every call shares are in Response codes.`,
+    },
     ...sampleLanguages
       .filter((language) => !bundledSampleLanguages.includes(language))
-      .map((language) => ({path: samplesFilePath(language), title: `Code samples: ${labels.get(language) ?? language}`, holds: `the ${labels.get(language) ?? language} code sample of every operation and notification.`})),
+      .map((language) => ({
+        path: samplesFilePath(language),
+        title: `Code samples: ${labels.get(language) ?? language}`,
+        holds: `the ${labels.get(language) ?? language} code sample of every operation and notification.`,
+      })),
   ];
 }
 
 /** Builds every twin from the HTML in outDir and writes them with the llms files and the index. */
-export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUrl: string, pages: ReadonlyArray<{path: string; section: string}>): Promise<TwinsOutput> {
+export async function writeMarkdownTwins(
+  siteDir: string,
+  outDir: string,
+  siteUrl: string,
+  pages: ReadonlyArray<{path: string; section: string}>,
+): Promise<TwinsOutput> {
   const known = new Set(pages.map((page) => page.path));
   const references = apiPageReferences(siteDir);
   const entries: TwinEntry[] = [];
@@ -146,7 +175,15 @@ export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUr
     const reference = references.get(page.path);
     const html = readFileSync(htmlFileOf(outDir, page.path), 'utf8');
     const twinOf = (apiReference?: string) =>
-      buildTwin({html, path: page.path, section: page.section, siteTitle: brand.name, context, interactive: interactivePages[page.path], apiReference});
+      buildTwin({
+        html,
+        path: page.path,
+        section: page.section,
+        siteTitle: brand.name,
+        context,
+        interactive: interactivePages[page.path],
+        apiReference,
+      });
     const referenceInput = reference && {...reference, pageUrl: pageUrl(siteUrl, page.path), context, stateDiagram};
     const {entry, markdown} = twinOf(referenceInput && apiReferenceMarkdown(referenceInput));
     const file = path.join(outDir, twinPath(page.path));
@@ -166,7 +203,12 @@ export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUr
     for (const sample of reference.samples) {
       labels.set(sample.language, sample.label);
       const list = samplesByLanguage.get(sample.language) ?? [];
-      list.push({title: entry.title, twinUrl: `${siteUrl}${entry.markdown}`, endpoint: endpointOf(reference.operation), fenced: fenced(sample.code, sample.highlight, `title=${JSON.stringify(sample.fileName)}`)});
+      list.push({
+        title: entry.title,
+        twinUrl: `${siteUrl}${entry.markdown}`,
+        endpoint: endpointOf(reference.operation),
+        fenced: fenced(sample.code, sample.highlight, `title=${JSON.stringify(sample.fileName)}`),
+      });
       samplesByLanguage.set(sample.language, list);
     }
   }
@@ -185,7 +227,10 @@ export async function writeMarkdownTwins(siteDir: string, outDir: string, siteUr
   await writeFile(path.join(outDir, 'llms-api.txt'), llmsFullTxt({...llms, entries: reference}, bundledTwins, otherFiles('/llms-api.txt')));
   for (const [language, samples] of samplesByLanguage) {
     if (bundledSampleLanguages.includes(language)) continue;
-    await writeFile(path.join(outDir, samplesFilePath(language).slice(1)), llmsSamplesTxt(brand.name, labels.get(language) ?? language, samples));
+    await writeFile(
+      path.join(outDir, samplesFilePath(language).slice(1)),
+      llmsSamplesTxt(brand.name, labels.get(language) ?? language, samples),
+    );
   }
   await writeFile(path.join(outDir, 'markdown-twins.json'), `${JSON.stringify(entries, null, 2)}\n`);
   return {entries, twins};

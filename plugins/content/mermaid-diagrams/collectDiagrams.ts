@@ -32,7 +32,9 @@ function renderedOperations(tree: Root): string[] {
   const found: string[] = [];
   const walk = (node: Root | Root['children'][number]): void => {
     if (node.type === 'mdxJsxFlowElement' && node.name === 'ApiOperation') {
-      const attribute = (node as MdxJsxFlowElement).attributes.find((candidate) => candidate.type === 'mdxJsxAttribute' && candidate.name === 'operationId');
+      const attribute = (node as MdxJsxFlowElement).attributes.find(
+        (candidate) => candidate.type === 'mdxJsxAttribute' && candidate.name === 'operationId',
+      );
       if (typeof attribute?.value === 'string') found.push(attribute.value);
     }
     if ('children' in node) node.children.forEach(walk);

@@ -88,7 +88,10 @@ function standaloneSvg(svg: string, width: number, height: number): string {
   });
 }
 
-type Renderer = (diagrams: string[], options: {prefix?: string; mermaidConfig?: Record<string, unknown>}) => Promise<Array<PromiseSettledResult<{svg: string; width: number; height: number}>>>;
+type Renderer = (
+  diagrams: string[],
+  options: {prefix?: string; mermaidConfig?: Record<string, unknown>},
+) => Promise<Array<PromiseSettledResult<{svg: string; width: number; height: number}>>>;
 
 let renderer: Promise<Renderer> | undefined;
 
@@ -145,7 +148,9 @@ export async function storeDiagrams(siteDir: string, sources: ReadonlyArray<{sou
       if (error instanceof DiagramError) throw error;
       const [first] = missing;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new DiagramError(`${first?.where ?? 'A diagram'}: this Mermaid diagram is not drawn yet (static/diagrams/${path.basename(first?.target ?? '')}), and drawing it failed. ${reason}`);
+      throw new DiagramError(
+        `${first?.where ?? 'A diagram'}: this Mermaid diagram is not drawn yet (static/diagrams/${path.basename(first?.target ?? '')}), and drawing it failed. ${reason}`,
+      );
     }
   }
   return sources.map(({source}) => {

@@ -23,7 +23,14 @@ import type {LoadContext, Plugin} from '@docusaurus/types';
 import {quickStartSample, type RenderedSample} from '../../../src/lib/samples';
 import type {ChangelogView} from '../../../src/contract/changelogModel';
 import {checkApiPages, scanApiPages, type ApiPage} from '../../../src/contract/node/apiPages';
-import {buildChangelogView, changelogFeedFile, changelogRelativePath, loadChangelog, writeChangelogFeed, writeChangelogModule} from '../../../src/contract/node/changelog';
+import {
+  buildChangelogView,
+  changelogFeedFile,
+  changelogRelativePath,
+  loadChangelog,
+  writeChangelogFeed,
+  writeChangelogModule,
+} from '../../../src/contract/node/changelog';
 import {contractRelativePath, loadContract} from '../../../src/contract/node/loadContract';
 import {buildPostmanCollection} from '../../../src/contract/node/postman';
 import {loadSandboxData, sandboxRelativePath, sandboxSchemaRelativePath} from '../../../src/contract/node/sandboxData';
@@ -44,7 +51,13 @@ export const publishedFiles = {
  * x-signature.testVector (test-vectors/signing.json) resolves against /openapi.yaml to the
  * same place.
  */
-export const testVectorFiles = ['signing.json', 'merchant-test-private.pem', 'merchant-test-public.pem', 'provider-test-private.pem', 'provider-test-public.pem'] as const;
+export const testVectorFiles = [
+  'signing.json',
+  'merchant-test-private.pem',
+  'merchant-test-public.pem',
+  'provider-test-private.pem',
+  'provider-test-public.pem',
+] as const;
 export const testVectorDir = 'test-vectors';
 
 /**
@@ -69,7 +82,13 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
   return {
     name: 'openapi-contract',
     getPathsToWatch() {
-      return [contractPath, path.join(path.dirname(contractPath), 'statement-columns.yaml'), changelogPath, sandboxPath, path.join(context.siteDir, sandboxSchemaRelativePath)];
+      return [
+        contractPath,
+        path.join(path.dirname(contractPath), 'statement-columns.yaml'),
+        changelogPath,
+        sandboxPath,
+        path.join(context.siteDir, sandboxSchemaRelativePath),
+      ];
     },
     async loadContent(): Promise<ContractContent> {
       const contract = loadContract(contractPath);
@@ -92,7 +111,12 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
         headTags: [
           {
             tagName: 'link',
-            attributes: {rel: 'alternate', type: 'application/atom+xml', title: `${context.siteConfig.title} API changelog`, href: `${context.baseUrl}${changelogFeedFile}`},
+            attributes: {
+              rel: 'alternate',
+              type: 'application/atom+xml',
+              title: `${context.siteConfig.title} API changelog`,
+              href: `${context.baseUrl}${changelogFeedFile}`,
+            },
           },
         ],
       };
@@ -109,12 +133,17 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
       const vectorSource = path.join(path.dirname(contractPath), testVectorDir);
       const missing = testVectorFiles.filter((file) => !existsSync(path.join(vectorSource, file)));
       if (missing.length > 0) {
-        throw new Error(`openapi-contract: ${missing.join(', ')} missing from ${path.relative(context.siteDir, vectorSource)}; the guide links them and x-signature.testVector points there.`);
+        throw new Error(
+          `openapi-contract: ${missing.join(', ')} missing from ${path.relative(context.siteDir, vectorSource)}; the guide links them and x-signature.testVector points there.`,
+        );
       }
       await mkdir(path.join(outDir, testVectorDir), {recursive: true});
       for (const file of testVectorFiles) await copyFile(path.join(vectorSource, file), path.join(outDir, testVectorDir, file));
       // Last, once every file this plugin publishes is written: no link to a published file may be dead.
-      await checkPublishedLinks(outDir, context.baseUrl, [...contentFileLinks(context.siteDir), ...contractFileLinks(contract, publishedFiles.yaml)]);
+      await checkPublishedLinks(outDir, context.baseUrl, [
+        ...contentFileLinks(context.siteDir),
+        ...contractFileLinks(contract, publishedFiles.yaml),
+      ]);
     },
   };
 }

@@ -109,7 +109,11 @@ function memberPath(root: string, ...keys: Array<string | number>): {code: strin
   return {code, expression};
 }
 
-function element(name: ComponentName, props: Record<string, {code: string; expression: Expression}>, children: MdxJsxFlowElement['children'] = []): MdxJsxFlowElement {
+function element(
+  name: ComponentName,
+  props: Record<string, {code: string; expression: Expression}>,
+  children: MdxJsxFlowElement['children'] = [],
+): MdxJsxFlowElement {
   return {
     type: 'mdxJsxFlowElement',
     name,
@@ -153,7 +157,9 @@ export function contractExample(contract: LoadedContract, operationId: string, n
   const example = examples?.[name];
   if (example?.value === undefined) {
     const where = response === undefined ? 'request body' : `response ${response}`;
-    throw new Error(`${operationId} has no ${where} example "${name}" in ${contractRelativePath} (it has: ${Object.keys(examples ?? {}).join(', ') || 'none'})`);
+    throw new Error(
+      `${operationId} has no ${where} example "${name}" in ${contractRelativePath} (it has: ${Object.keys(examples ?? {}).join(', ') || 'none'})`,
+    );
   }
   return example.value;
 }
@@ -185,7 +191,9 @@ function referenceDataProblem(data: unknown, at = ''): string | undefined {
     return data.map((item, index) => referenceDataProblem(item, `${at}[${index}]`)).find(Boolean);
   }
   if (typeof data !== 'object' || data === null) return at === '' ? 'is missing' : `has no value at ${at}`;
-  return Object.entries(data).map(([name, value]) => referenceDataProblem(value, at === '' ? name : `${at}.${name}`)).find(Boolean);
+  return Object.entries(data)
+    .map(([name, value]) => referenceDataProblem(value, at === '' ? name : `${at}.${name}`))
+    .find(Boolean);
 }
 
 function stringAttribute(node: MdxJsxFlowElement, name: string): string | undefined {
@@ -359,7 +367,8 @@ export default function remarkApiReference(options: RemarkApiReferenceOptions) {
         let replacement: RootContent[] | undefined;
         if (jsx.name === 'ApiOperation') {
           const operationId = stringAttribute(jsx, 'operationId');
-          if (!operationId) throw new Error(`${file}: <ApiOperation> needs a literal operationId attribute, such as operationId="createOrder".`);
+          if (!operationId)
+            throw new Error(`${file}: <ApiOperation> needs a literal operationId attribute, such as operationId="createOrder".`);
           if (reference) throw new Error(`${file}: a page holds one <ApiOperation>; this one has a second, ${operationId}.`);
           reference = operationSections(getContract(), operationId, file, used);
           replacement = reference.nodes;
@@ -380,11 +389,17 @@ export default function remarkApiReference(options: RemarkApiReferenceOptions) {
                     })),
           }));
           used.add('ResponseCodeCatalogue');
-          replacement = [exportConst('responseCodeCatalogue', codes), element('ResponseCodeCatalogue', {codes: memberPath('responseCodeCatalogue')})];
+          replacement = [
+            exportConst('responseCodeCatalogue', codes),
+            element('ResponseCodeCatalogue', {codes: memberPath('responseCodeCatalogue')}),
+          ];
         } else if (jsx.name === 'ApiExample') {
           const operationId = stringAttribute(jsx, 'operationId');
           const example = stringAttribute(jsx, 'example');
-          if (!operationId || !example) throw new Error(`${file}: <ApiExample> needs literal operationId and example attributes, such as operationId="createOrder" example="ewallet".`);
+          if (!operationId || !example)
+            throw new Error(
+              `${file}: <ApiExample> needs literal operationId and example attributes, such as operationId="createOrder" example="ewallet".`,
+            );
           let value: JsonValue;
           try {
             value = contractExample(getContract(), operationId, example, stringAttribute(jsx, 'response'));

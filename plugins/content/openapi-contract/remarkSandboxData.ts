@@ -51,7 +51,8 @@ export const sandboxComponentSections = {
 } as const satisfies Record<string, ReadonlyArray<keyof SandboxData>>;
 
 type ComponentName = keyof typeof sandboxComponentSections;
-const isSandboxComponent = (name: string | null | undefined): name is ComponentName => name !== null && name !== undefined && Object.hasOwn(sandboxComponentSections, name);
+const isSandboxComponent = (name: string | null | undefined): name is ComponentName =>
+  name !== null && name !== undefined && Object.hasOwn(sandboxComponentSections, name);
 
 const dataName = 'sandboxData';
 
@@ -135,7 +136,9 @@ export default function remarkSandboxData(options: RemarkSandboxDataOptions) {
         if (!dotted) throw new Error(`${file}: <SandboxValue> needs a literal path attribute, such as path="wallets.0.pin".`);
         const value = valueAtPath(data, dotted);
         if (value === undefined || (typeof value === 'object' && value !== null)) {
-          throw new Error(`${file}: <SandboxValue path="${dotted}" /> names ${value === undefined ? 'nothing' : 'a list or a section, not a value'} in ${sandboxRelativePath}.`);
+          throw new Error(
+            `${file}: <SandboxValue path="${dotted}" /> names ${value === undefined ? 'nothing' : 'a list or a section, not a value'} in ${sandboxRelativePath}.`,
+          );
         }
         sections.add(dotted.split('.')[0] as keyof SandboxData);
       }

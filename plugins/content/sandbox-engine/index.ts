@@ -63,7 +63,10 @@ const token = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The first sentence of a field's description, as plain text: the form's hint. */
 function hintOf(field: FieldView): string | undefined {
-  const text = field.descriptionHtml?.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+  const text = field.descriptionHtml
+    ?.replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!text) return undefined;
   return /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
 }
@@ -74,7 +77,8 @@ function formField(field: FieldView): TryItField {
   return {
     name: field.name,
     required: field.required,
-    type: field.fields || field.variants ? 'object' : ['string', 'integer', 'number', 'boolean'].includes(field.type) ? field.type : 'other',
+    type:
+      field.fields || field.variants ? 'object' : ['string', 'integer', 'number', 'boolean'].includes(field.type) ? field.type : 'other',
     ...(field.enumValues ? {enum: field.enumValues} : {}),
     ...(hint ? {hint} : {}),
     ...(field.fields ? {fields: field.fields.map(formField)} : {}),
@@ -112,11 +116,21 @@ export function tryItData(document: OpenApiDocument, spec: EngineSpec, siteDir?:
       // The diagram the operation page shows, drawn at build time; the panel marks the current state on it.
       const source = stateDiagram(machine);
       const diagram = {light: diagramFileName(source, 'light'), dark: diagramFileName(source, 'dark')};
-      const drawn = siteDir !== undefined && existsSync(path.join(siteDir, diagramDirectory, diagram.light)) && existsSync(path.join(siteDir, diagramDirectory, diagram.dark));
-      machines[machine.schemaName] = {initial: machine.initial, states: machine.states, transitions: machine.transitions, ...(drawn ? {diagram} : {})};
+      const drawn =
+        siteDir !== undefined &&
+        existsSync(path.join(siteDir, diagramDirectory, diagram.light)) &&
+        existsSync(path.join(siteDir, diagramDirectory, diagram.dark));
+      machines[machine.schemaName] = {
+        initial: machine.initial,
+        states: machine.states,
+        transitions: machine.transitions,
+        ...(drawn ? {diagram} : {}),
+      };
     }
     const responses = location.operation.responses ?? {};
-    const success = Object.keys(responses).find((status) => /^2\d\d$/.test(status) && (responses[status] as {content?: Record<string, unknown>}).content?.['application/json']);
+    const success = Object.keys(responses).find(
+      (status) => /^2\d\d$/.test(status) && (responses[status] as {content?: Record<string, unknown>}).content?.['application/json'],
+    );
     const base = `/paths/${token(location.key)}/${location.method}/responses`;
     const fields = [...view.pathParameters, ...view.queryParameters];
     const declared = (location.operation.parameters ?? []).map((parameter) => deref(document, parameter));
@@ -155,7 +169,8 @@ export function tryItData(document: OpenApiDocument, spec: EngineSpec, siteDir?:
   const cards = spec.sandbox.cards.cards;
   const pays = cards.find((card) => card.behavior === 'ENDINGS')?.number;
   const declined = cards.find((card) => typeof card.behavior === 'object' && card.behavior.kind === 'DECLINED')?.number;
-  if (!pays || !declined) throw new Error('sandbox-engine: the sandbox data needs a card that pays by the amount endings and a declined one, for Try it.');
+  if (!pays || !declined)
+    throw new Error('sandbox-engine: the sandbox data needs a card that pays by the amount endings and a declined one, for Try it.');
   return {basePath: spec.basePath, cards: {pays, declined}, operations, machines};
 }
 
@@ -185,13 +200,28 @@ function exampleNotifyUrl(document: OpenApiDocument): string | undefined {
 export function notificationSimulatorData(document: OpenApiDocument, spec: EngineSpec): NotificationSimulatorData {
   const merchant = spec.sandbox.merchant;
   const notifyUrl = merchant.defaultNotifyUrl ?? exampleNotifyUrl(document);
-  if (!notifyUrl) throw new Error('sandbox-engine: the test merchant has no defaultNotifyUrl and no request example has a notifyUrl: the simulator has no URL to start from.');
-  return {clientId: merchant.clientId, notifyUrl, notifyUrlIsDefault: merchant.defaultNotifyUrl !== null, timestampWindowSeconds: spec.signing.timestampWindowSeconds, webhooks: spec.webhooks};
+  if (!notifyUrl)
+    throw new Error(
+      'sandbox-engine: the test merchant has no defaultNotifyUrl and no request example has a notifyUrl: the simulator has no URL to start from.',
+    );
+  return {
+    clientId: merchant.clientId,
+    notifyUrl,
+    notifyUrlIsDefault: merchant.defaultNotifyUrl !== null,
+    timestampWindowSeconds: spec.signing.timestampWindowSeconds,
+    webhooks: spec.webhooks,
+  };
 }
 
 /** The schema pointers of the responses Try it validates. */
 export function responsePointers(data: TryItData): string[] {
-  return [...new Set(data.operations.flatMap((operation) => [operation.successPointer, operation.errorPointer].filter((pointer): pointer is string => pointer !== undefined)))];
+  return [
+    ...new Set(
+      data.operations.flatMap((operation) =>
+        [operation.successPointer, operation.errorPointer].filter((pointer): pointer is string => pointer !== undefined),
+      ),
+    ),
+  ];
 }
 
 export default function sandboxEnginePlugin(context: LoadContext): Plugin {
@@ -216,7 +246,10 @@ export default function sandboxEnginePlugin(context: LoadContext): Plugin {
       const tryIt = tryItData(contract.document, spec, context.siteDir);
       await writeFile(path.join(outDir, 'tryit.json'), JSON.stringify(tryIt));
       await writeFile(path.join(outDir, 'notifications.json'), JSON.stringify(notificationSimulatorData(contract.document, spec)));
-      await writeFile(path.join(outDir, 'validators.js'), standaloneValidators(contract.document as object, validatedPointers(spec, responsePointers(tryIt))));
+      await writeFile(
+        path.join(outDir, 'validators.js'),
+        standaloneValidators(contract.document as object, validatedPointers(spec, responsePointers(tryIt))),
+      );
     },
   };
 }

@@ -21,7 +21,9 @@ export function codeThemeCss(themes: Record<'light' | 'dark', PrismTheme>): stri
   for (const [mode, theme] of Object.entries(themes)) {
     const scope = `[data-theme='${mode}']`;
     const {color, backgroundColor} = theme.plain;
-    rules.push(`${scope} { ${color ? `--prism-color: ${color};` : ''} ${backgroundColor ? `--prism-background-color: ${backgroundColor};` : ''} }`);
+    rules.push(
+      `${scope} { ${color ? `--prism-color: ${color};` : ''} ${backgroundColor ? `--prism-background-color: ${backgroundColor};` : ''} }`,
+    );
     rules.push(`${scope} .prism-code { ${declarations(theme.plain as Record<string, unknown>)} }`);
     for (const entry of theme.styles) {
       const body = declarations(entry.style as Record<string, unknown>);

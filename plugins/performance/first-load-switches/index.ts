@@ -17,7 +17,10 @@ export default function firstLoadSwitchesPlugin(_context: LoadContext, options: 
     configureWebpack(_config, _isServer, {currentBundler}) {
       // Server and client alike, so hydration finds the markup it renders.
       const constants = Object.fromEntries(
-        (Object.keys(performanceMechanisms) as PerformanceMechanism[]).map((mechanism) => [switchConstant(mechanism), JSON.stringify(without.includes(mechanism))]),
+        (Object.keys(performanceMechanisms) as PerformanceMechanism[]).map((mechanism) => [
+          switchConstant(mechanism),
+          JSON.stringify(without.includes(mechanism)),
+        ]),
       );
       return {plugins: [new currentBundler.instance.DefinePlugin(constants)]};
     },

@@ -45,7 +45,9 @@ export function addRequestOrigins(manifest: ClientManifest, requests: ChunkReque
       if (request in manifest.origins) continue;
       const earlier = added[request];
       if (earlier && earlier.join() !== chunks.join()) {
-        throw new Error(`route-scripts: the import request "${request}" leads to two chunk lists (${earlier.join(', ')} and ${chunks.join(', ')}).`);
+        throw new Error(
+          `route-scripts: the import request "${request}" leads to two chunk lists (${earlier.join(', ')} and ${chunks.join(', ')}).`,
+        );
       }
       added[request] = chunks;
     }
@@ -63,7 +65,9 @@ function chunkRequests(namedChunkGroups: NamedChunkGroups): Map<string, string[]
   const requests = new Map<string, string[]>();
   // keys() and get() only: Rspack's map of named groups implements nothing else.
   for (const name of namedChunkGroups.keys()) {
-    const list = (namedChunkGroups.get(name)?.origins ?? []).map((origin) => origin.request).filter((request): request is string => Boolean(request));
+    const list = (namedChunkGroups.get(name)?.origins ?? [])
+      .map((origin) => origin.request)
+      .filter((request): request is string => Boolean(request));
     if (list.length > 0) requests.set(name, [...new Set(list)]);
   }
   return requests;
@@ -86,12 +90,16 @@ export default function routeScriptsPlugin(context: LoadContext): Plugin {
               if (compiler.options.mode !== 'production') return;
               compiler.hooks.afterEmit.tap('route-scripts', (compilation) => {
                 if (!fs.existsSync(manifestPath)) {
-                  throw new Error(`route-scripts: ${manifestPath} was not written; Docusaurus's client manifest plugin must run before this one.`);
+                  throw new Error(
+                    `route-scripts: ${manifestPath} was not written; Docusaurus's client manifest plugin must run before this one.`,
+                  );
                 }
                 const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as ClientManifest;
                 const requests = chunkRequests(compilation.namedChunkGroups);
                 if (requests.size === 0) {
-                  throw new Error('route-scripts: the client build reported no named async chunks; pages would ship without their route chunks.');
+                  throw new Error(
+                    'route-scripts: the client build reported no named async chunks; pages would ship without their route chunks.',
+                  );
                 }
                 fs.writeFileSync(manifestPath, JSON.stringify(addRequestOrigins(manifest, requests), null, 2));
               });

@@ -47,7 +47,9 @@ export function checkApiPages(contract: LoadedContract, pages: readonly ApiPage[
   }
   const missing = [...contract.operations.keys()].filter((id) => !byOperation.has(id));
   if (missing.length > 0) {
-    throw new ContractError(`${contract.file}: these operations have no page with <ApiOperation operationId="..." />: ${missing.join(', ')}.`);
+    throw new ContractError(
+      `${contract.file}: these operations have no page with <ApiOperation operationId="..." />: ${missing.join(', ')}.`,
+    );
   }
   return byOperation;
 }

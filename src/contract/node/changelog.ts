@@ -204,11 +204,18 @@ function shapeProblem(error: ErrorObject): {at: PathSegment[]; message: string} 
     case 'required':
       return {at, message: `"${params.missingProperty}" is required.`};
     case 'additionalProperties':
-      return {at: [...at, params.additionalProperty ?? ''], message: `unknown field "${params.additionalProperty}" (see the header of the file for the fields an entry has).`};
+      return {
+        at: [...at, params.additionalProperty ?? ''],
+        message: `unknown field "${params.additionalProperty}" (see the header of the file for the fields an entry has).`,
+      };
     case 'enum':
       return {at, message: `must be one of ${(params.allowedValues ?? []).map((value) => JSON.stringify(value)).join(', ')}.`};
     case 'pattern':
-      return {at, message: at.at(-1) === 'version' ? 'must be a version MAJOR.MINOR.PATCH, such as 1.1.0 (quote nothing, no "v").' : 'must not be empty.'};
+      return {
+        at,
+        message:
+          at.at(-1) === 'version' ? 'must be a version MAJOR.MINOR.PATCH, such as 1.1.0 (quote nothing, no "v").' : 'must not be empty.',
+      };
     case 'format':
       return {at, message: 'must be a date YYYY-MM-DD that exists.'};
     default:
@@ -234,10 +241,16 @@ export function parseChangelog(file: string, text: string, contract: LoadedContr
   versions.forEach((entry, index) => {
     const previous = versions[index - 1];
     if (previous && compareVersions(entry.version, previous.version) >= 0) {
-      throw reader.problem(['versions', index, 'version'], `must be older than ${previous.version}, the entry above it: list versions newest first, each once.`);
+      throw reader.problem(
+        ['versions', index, 'version'],
+        `must be older than ${previous.version}, the entry above it: list versions newest first, each once.`,
+      );
     }
     if (previous && entry.date > previous.date) {
-      throw reader.problem(['versions', index, 'date'], `${entry.date} is later than ${previous.date}, the date of ${previous.version} above it: dates go back in time down the file.`);
+      throw reader.problem(
+        ['versions', index, 'date'],
+        `${entry.date} is later than ${previous.date}, the date of ${previous.version} above it: dates go back in time down the file.`,
+      );
     }
     entry.changes.forEach((change, changeIndex) => {
       const at = ['versions', index, 'changes', changeIndex];
@@ -246,7 +259,10 @@ export function parseChangelog(file: string, text: string, contract: LoadedContr
       }
       change.operations?.forEach((operationId, position) => {
         if (!contract.operations.has(operationId)) {
-          throw reader.problem([...at, 'operations', position], `"${operationId}" is not an operation or webhook of ${contractRelativePath}.`);
+          throw reader.problem(
+            [...at, 'operations', position],
+            `"${operationId}" is not an operation or webhook of ${contractRelativePath}.`,
+          );
         }
       });
       change.codes?.forEach((code, position) => {
@@ -279,7 +295,12 @@ export function loadChangelog(file: string, contract: LoadedContract): Changelog
 }
 
 /** What the changelog page shows: each operation resolved to its API page (checkApiPages' map). */
-export function buildChangelogView(changelog: Changelog, contract: LoadedContract, pages: ReadonlyMap<string, ApiPage>, feedPath = `/${changelogFeedFile}`): ChangelogView {
+export function buildChangelogView(
+  changelog: Changelog,
+  contract: LoadedContract,
+  pages: ReadonlyMap<string, ApiPage>,
+  feedPath = `/${changelogFeedFile}`,
+): ChangelogView {
   return {
     feedPath,
     versions: changelog.versions.map((entry) => ({
@@ -296,7 +317,8 @@ export function buildChangelogView(changelog: Changelog, contract: LoadedContrac
           text: change.text,
           operations: (change.operations ?? []).map((operationId) => {
             const page = pages.get(operationId);
-            if (!page) throw new ContractError(`${changelog.file}: ${entry.version}: operation "${operationId}" has no API page to link to.`);
+            if (!page)
+              throw new ContractError(`${changelog.file}: ${entry.version}: operation "${operationId}" has no API page to link to.`);
             return {operationId, summary: contract.operations.get(operationId)?.operation.summary ?? operationId, url: page.url};
           }),
           codes: change.codes ?? [],
@@ -324,12 +346,23 @@ function textHtml(text: string): string {
     .join('');
 }
 
-const typeLabels: Record<ChangeType, string> = {added: 'Added', changed: 'Changed', deprecated: 'Deprecated', removed: 'Removed', fixed: 'Fixed', security: 'Security'};
+const typeLabels: Record<ChangeType, string> = {
+  added: 'Added',
+  changed: 'Changed',
+  deprecated: 'Deprecated',
+  removed: 'Removed',
+  fixed: 'Fixed',
+  security: 'Security',
+};
 
 function changeHtml(change: ChangelogChange, siteUrl: string): string {
-  const parts = [`${change.breaking ? '<strong>Breaking.</strong> ' : ''}<em>${typeLabels[change.type]}</em>, ${escapeXml(change.area)}: ${textHtml(change.text)}`];
+  const parts = [
+    `${change.breaking ? '<strong>Breaking.</strong> ' : ''}<em>${typeLabels[change.type]}</em>, ${escapeXml(change.area)}: ${textHtml(change.text)}`,
+  ];
   if (change.operations.length > 0) {
-    parts.push(`Operations: ${change.operations.map((operation) => `<a href="${escapeXml(siteUrl + operation.url)}">${escapeXml(operation.summary)}</a>`).join(', ')}.`);
+    parts.push(
+      `Operations: ${change.operations.map((operation) => `<a href="${escapeXml(siteUrl + operation.url)}">${escapeXml(operation.summary)}</a>`).join(', ')}.`,
+    );
   }
   if (change.codes.length > 0) parts.push(`Response codes: ${change.codes.map((code) => `<code>${escapeXml(code)}</code>`).join(', ')}.`);
   return `<li>${parts.join(' ')}</li>`;
@@ -393,9 +426,16 @@ export async function writeChangelogModule(generatedFilesDir: string, view: Chan
 }
 
 /** Writes the feed into the built site (postBuild), after checking that the page it links to was built. */
-export async function writeChangelogFeed(outDir: string, view: ChangelogView, site: FeedSite, routesPaths: readonly string[]): Promise<void> {
+export async function writeChangelogFeed(
+  outDir: string,
+  view: ChangelogView,
+  site: FeedSite,
+  routesPaths: readonly string[],
+): Promise<void> {
   if (!routesPaths.includes(changelogPagePath)) {
-    throw new ContractError(`openapi-contract: the API changelog feed links to ${changelogPagePath}, but the build has no such page (docs/api-changelog.mdx renders it).`);
+    throw new ContractError(
+      `openapi-contract: the API changelog feed links to ${changelogPagePath}, but the build has no such page (docs/api-changelog.mdx renders it).`,
+    );
   }
   await writeFile(path.join(outDir, changelogFeedFile), buildChangelogFeed(view, site));
 }

@@ -117,11 +117,13 @@ function checkOperations(file: string, doc: OpenApiDocument, codes: Map<string, 
     if (!operation.summary) throw new ContractError(`${where}.summary: missing.`);
     if (!operation.description) throw new ContractError(`${where}.description: missing.`);
     const listed = operation['x-result-codes'];
-    if (!Array.isArray(listed)) throw new ContractError(`${where}.x-result-codes: list the response codes this operation can return (may be empty).`);
+    if (!Array.isArray(listed))
+      throw new ContractError(`${where}.x-result-codes: list the response codes this operation can return (may be empty).`);
     for (const code of listed) {
       const entry = codes.get(code);
       if (!entry) throw new ContractError(`${where}.x-result-codes: "${code}" is not in the response code catalogue.`);
-      if (entry.scope === 'common') throw new ContractError(`${where}.x-result-codes: "${code}" applies to every operation; do not list it.`);
+      if (entry.scope === 'common')
+        throw new ContractError(`${where}.x-result-codes: "${code}" applies to every operation; do not list it.`);
     }
     operations.set(operationId, location);
   }
@@ -136,7 +138,10 @@ function checkStateMachines(file: string, doc: OpenApiDocument): void {
     // Catches YAML slips such as an unquoted comma splitting a flow mapping into extra keys.
     const expectKeys = (value: object, keys: readonly string[], at: string) => {
       const extra = Object.keys(value).filter((key) => !keys.includes(key));
-      if (extra.length > 0) throw new ContractError(`${where}${at}: unexpected keys ${extra.map((key) => `"${key}"`).join(', ')} (quote text that contains commas or colons).`);
+      if (extra.length > 0)
+        throw new ContractError(
+          `${where}${at}: unexpected keys ${extra.map((key) => `"${key}"`).join(', ')} (quote text that contains commas or colons).`,
+        );
     };
     machine.states.forEach((state, index) => expectKeys(state, ['name', 'description', 'terminal'], `.states[${index}]`));
     machine.transitions.forEach((transition, index) => expectKeys(transition, ['from', 'to', 'trigger'], `.transitions[${index}]`));
@@ -255,7 +260,12 @@ export function checkedContractFile(contractText: string, columnsText: string): 
   const root = path.resolve(__dirname, '..', '..', '..');
   const hash = createHash('sha256');
   try {
-    for (const file of checkingCode) hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
+    for (const file of checkingCode)
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.join(root, file)))
+        .update('\0');
   } catch {
     return undefined;
   }

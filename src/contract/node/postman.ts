@@ -24,7 +24,15 @@ import {brand} from '../../brand';
 import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation} from '../openapiTypes';
 import {sampleInputFor} from '../../lib/samples';
 import {chainedFields, journey, sandboxControlsVariable, type Capture, type JourneyStep} from './postman/journey';
-import {preRequestScript, requestTargetPrefix, responseTestScript, stepPreRequestScript, type ChainedValue, type GeneratedNumber, type GeneratedTime} from './postman/sandboxScripts';
+import {
+  preRequestScript,
+  requestTargetPrefix,
+  responseTestScript,
+  stepPreRequestScript,
+  type ChainedValue,
+  type GeneratedNumber,
+  type GeneratedTime,
+} from './postman/sandboxScripts';
 
 export {requestTargetPrefix, signedRequestVariable, type GeneratedNumber} from './postman/sandboxScripts';
 
@@ -145,7 +153,8 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
     const notes = [...itemReads].map((variable) => {
       const creator = numbers.find((number) => number.variable === variable);
       const producer = chained.find((value) => value.variable === variable);
-      if (producer) return `Uses \`{{${variable}}}\`, which "${producer.createdBy}" stores from its response: send that first, or set \`${variable}\` yourself.`;
+      if (producer)
+        return `Uses \`{{${variable}}}\`, which "${producer.createdBy}" stores from its response: send that first, or set \`${variable}\` yourself.`;
       return creator
         ? `Uses \`{{${variable}}}\`, the number the last Send of "${creator.createdBy}" created: send that first, or set \`${variable}\` to a number you created.`
         : `Uses \`{{${variable}}}\`: set it to a number you created.`;
@@ -163,7 +172,8 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
   }));
   const inJourney = new Set(journey.flatMap((folder) => folder.steps.flatMap((step) => ('operationId' in step ? [step.operationId] : []))));
   const missing = [...operationItems.keys()].filter((operationId) => !inJourney.has(operationId));
-  if (missing.length > 0) throw new Error(`Postman collection: put ${missing.join(', ')} in the journey (src/contract/node/postman/journey.ts).`);
+  if (missing.length > 0)
+    throw new Error(`Postman collection: put ${missing.join(', ')} in the journey (src/contract/node/postman/journey.ts).`);
   const providerPublicKeyPem = options.providerPublicKeyPem ?? readFileSync(providerTestKeyFile, 'utf8');
 
   return {
@@ -184,7 +194,11 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
       {listen: 'test', script: {type: 'text/javascript', exec: responseTestScript().split('\n')}},
     ],
     variable: [
-      {key: 'baseUrl', value: origin, description: `API origin without a path: every request path starts with /v1/. Production: https://${brand.hosts.productionApi}.`},
+      {
+        key: 'baseUrl',
+        value: origin,
+        description: `API origin without a path: every request path starts with /v1/. Production: https://${brand.hosts.productionApi}.`,
+      },
       {key: 'clientId', value: brand.sandboxClientId, description: 'Your client ID (X-Client-Id). Preset to the shared sandbox merchant.'},
       {key: 'keyVersion', value: '1', description: 'Version of your merchant key pair, sent in X-Signature. The sandbox merchant uses 1.'},
       {
@@ -195,7 +209,8 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
       {
         key: sandboxControlsVariable,
         value: 'auto',
-        description: 'When the "Sandbox: ..." steps (unsigned control calls of the local sandbox) run: auto, only when baseUrl is localhost, 127.0.0.1 or [::1]; on, always (a local sandbox under another host name, such as a CI service); off, never.',
+        description:
+          'When the "Sandbox: ..." steps (unsigned control calls of the local sandbox) run: auto, only when baseUrl is localhost, 127.0.0.1 or [::1]; on, always (a local sandbox under another host name, such as a CI service); off, never.',
       },
       {
         key: 'providerPublicKeyPem',
@@ -211,7 +226,12 @@ export function buildPostmanCollection(doc: OpenApiDocument, options: PostmanOpt
       ...numberVariables.map((variable) => {
         const creator = numbers.find((number) => number.variable === variable);
         const producer = chained.find((value) => value.variable === variable);
-        if (producer) return {key: variable, value: '', description: `Stored from the response of "${producer.createdBy}"; read by the requests after it. Set it yourself to use another value.`};
+        if (producer)
+          return {
+            key: variable,
+            value: '',
+            description: `Stored from the response of "${producer.createdBy}"; read by the requests after it. Set it yourself to use another value.`,
+          };
         return {
           key: variable,
           value: '',
@@ -252,7 +272,8 @@ export function successOutcome(doc: OpenApiDocument, location: OperationLocation
   const media = declared === undefined ? undefined : deref(doc, declared).content?.['application/json'];
   const example: JsonValue | undefined = Object.values(media?.examples ?? {})[0]?.value;
   const code = example !== null && typeof example === 'object' && !Array.isArray(example) ? example['code'] : undefined;
-  if (status === undefined || typeof code !== 'string') throw new Error(`${location.operationId}: the contract gives no 2xx response with an example code.`);
+  if (status === undefined || typeof code !== 'string')
+    throw new Error(`${location.operationId}: the contract gives no 2xx response with an example code.`);
   return {status: Number(status), code};
 }
 
@@ -261,7 +282,13 @@ function journeyItem(doc: OpenApiDocument, step: JourneyStep, operationItems: Op
   if ('sandbox' in step) {
     const {sandbox} = step;
     const body = JSON.stringify(sandbox.body, null, 2);
-    const event: PostmanEvent = {listen: 'prerequest', script: {type: 'text/javascript', exec: stepPreRequestScript({name, status: 200, ...(sandbox.capture ? {capture: sandbox.capture} : {})}).split('\n')}};
+    const event: PostmanEvent = {
+      listen: 'prerequest',
+      script: {
+        type: 'text/javascript',
+        exec: stepPreRequestScript({name, status: 200, ...(sandbox.capture ? {capture: sandbox.capture} : {})}).split('\n'),
+      },
+    };
     return {
       name,
       event: [event],
@@ -282,7 +309,12 @@ function journeyItem(doc: OpenApiDocument, step: JourneyStep, operationItems: Op
   return {
     ...item,
     name,
-    event: [{listen: 'prerequest', script: {type: 'text/javascript', exec: stepPreRequestScript({name, ...outcome, ...(capture ? {capture} : {})}).split('\n')}}],
+    event: [
+      {
+        listen: 'prerequest',
+        script: {type: 'text/javascript', exec: stepPreRequestScript({name, ...outcome, ...(capture ? {capture} : {})}).split('\n')},
+      },
+    ],
   };
 }
 
@@ -302,7 +334,8 @@ function buildItem(
   const [samplePath = '', sampleQuery] = input.pathWithQuery.split('?');
   const template = location.key.split('/').filter(Boolean);
   const sampleSegments = samplePath.split('/').filter(Boolean);
-  if (template.length !== sampleSegments.length) throw new Error(`${location.operationId}: sample path ${samplePath} does not match ${location.key}.`);
+  if (template.length !== sampleSegments.length)
+    throw new Error(`${location.operationId}: sample path ${samplePath} does not match ${location.key}.`);
   const staticSegments = template.filter((segment) => !isParameter(segment));
   const readVariable = (variable: string): string => {
     read.add(variable);
@@ -311,7 +344,9 @@ function buildItem(
   const segments = template.map((segment, index) => {
     const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
     if (parameter && (chainedFields as readonly string[]).includes(parameter)) return readVariable(parameter);
-    return parameter && merchantNumberField.test(parameter) ? readVariable(numberVariable(parameter, template[index - 1])) : (sampleSegments[index] ?? '');
+    return parameter && merchantNumberField.test(parameter)
+      ? readVariable(numberVariable(parameter, template[index - 1]))
+      : (sampleSegments[index] ?? '');
   });
   const query = sampleQuery?.split('&').map((pair) => {
     // Kept percent-encoded, as the samples send them: Postman sends an encoded value as it is, so
@@ -323,7 +358,9 @@ function buildItem(
   });
   const pathSegments = [...basePath, ...segments];
   if (!`/${pathSegments.join('/')}/`.startsWith(requestTargetPrefix)) {
-    throw new Error(`${location.operationId}: its request path /${pathSegments.join('/')} does not start with ${requestTargetPrefix}; the signed request target always does.`);
+    throw new Error(
+      `${location.operationId}: its request path /${pathSegments.join('/')} does not start with ${requestTargetPrefix}; the signed request target always does.`,
+    );
   }
 
   // Body: a create gets a new number on each Send; a number of another object reads its variable.
@@ -336,7 +373,9 @@ function buildItem(
         const variable = `new${field.charAt(0).toUpperCase()}${field.slice(1)}`;
         times.set(variable, {variable, hoursAhead: time.hoursAhead});
         body = replaceInStrings(body, time.example, `{{${variable}}}`);
-        notes.push(`Each Send puts \`${field}\` ${time.hoursAhead} hours ahead of now: the collection's pre-request script sets \`{{${variable}}}\`.`);
+        notes.push(
+          `Each Send puts \`${field}\` ${time.hoursAhead} hours ahead of now: the collection's pre-request script sets \`{{${variable}}}\`.`,
+        );
         continue;
       }
       if ((chainedFields as readonly string[]).includes(field) && typeof example === 'string') {
@@ -356,7 +395,9 @@ function buildItem(
           createdBy: earlier ? `${earlier.createdBy}" or "${name}` : name,
         });
         body = replaceInStrings(body, example, `{{${newVariable}}}`);
-        notes.push(`Each Send uses a new \`${field}\`: the collection's pre-request script makes \`{{${newVariable}}}\` and stores it in \`${variable}\` for the requests that read this object. To resend a request with the same number (an idempotent replay), put the number itself in the body.`);
+        notes.push(
+          `Each Send uses a new \`${field}\`: the collection's pre-request script makes \`{{${newVariable}}}\` and stores it in \`${variable}\` for the requests that read this object. To resend a request with the same number (an idempotent replay), put the number itself in the body.`,
+        );
       } else {
         body = replaceInStrings(body, example, readVariable(numberVariable(field, staticSegments.at(-1))));
       }
@@ -377,7 +418,9 @@ function buildItem(
           .map((parameter) => ({key: parameter.name, value: typeof parameter.example === 'string' ? parameter.example : ''})),
       ],
       url: {raw, host: ['{{baseUrl}}'], path: pathSegments, ...(query ? {query} : {})},
-      ...(body === undefined ? {} : {body: {mode: 'raw' as const, raw: JSON.stringify(body, null, 2), options: {raw: {language: 'json' as const}}}}),
+      ...(body === undefined
+        ? {}
+        : {body: {mode: 'raw' as const, raw: JSON.stringify(body, null, 2), options: {raw: {language: 'json' as const}}}}),
     },
   };
 }

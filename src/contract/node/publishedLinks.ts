@@ -40,7 +40,9 @@ export function contractFileLinks(contract: LoadedContract, publishedAs: string)
   for (const [field, value] of Object.entries(signing)) {
     if (typeof value !== 'string') continue;
     if (field === 'testVector') links.push({from: `${contract.file} x-signature.testVector`, target: resolve(value)});
-    else for (const match of value.matchAll(contractFileMention)) links.push({from: `${contract.file} x-signature.${field}`, target: resolve(match[1] ?? '')});
+    else
+      for (const match of value.matchAll(contractFileMention))
+        links.push({from: `${contract.file} x-signature.${field}`, target: resolve(match[1] ?? '')});
   }
   return links;
 }
@@ -50,7 +52,12 @@ export function contractFileLinks(contract: LoadedContract, publishedAs: string)
  * plugins' postBuild hooks concurrently, and the blog writes its feeds in its own, so a file still missing
  * gets `graceMs` to appear before its link counts as dead.
  */
-export async function checkPublishedLinks(outDir: string, baseUrl: string, links: readonly PublishedLink[], graceMs = 10_000): Promise<void> {
+export async function checkPublishedLinks(
+  outDir: string,
+  baseUrl: string,
+  links: readonly PublishedLink[],
+  graceMs = 10_000,
+): Promise<void> {
   const base = baseUrl.replace(/\/$/, '');
   const missing = () =>
     links.filter(({target}) => {
@@ -64,6 +71,8 @@ export async function checkPublishedLinks(outDir: string, baseUrl: string, links
     dead = missing();
   }
   if (dead.length > 0) {
-    throw new ContractError(`Links to files that the build does not publish:\n${dead.map(({from, target}) => `  ${from}: ${target}`).join('\n')}`);
+    throw new ContractError(
+      `Links to files that the build does not publish:\n${dead.map(({from, target}) => `  ${from}: ${target}`).join('\n')}`,
+    );
   }
 }

@@ -42,7 +42,20 @@ export const sandboxSchemaRelativePath = path.join('api', 'sandbox.schema.json')
 type Segment = string | number;
 
 /** Fields that name an entry of a list, shown beside its index so a message points at the entry a person sees. */
-const identifyingFields = ['ending', 'phone', 'code', 'token', 'number', 'iban', 'scene', 'method', 'product', 'step', 'resolution', 'currency'] as const;
+const identifyingFields = [
+  'ending',
+  'phone',
+  'code',
+  'token',
+  'number',
+  'iban',
+  'scene',
+  'method',
+  'product',
+  'step',
+  'resolution',
+  'currency',
+] as const;
 
 /** `wallets[1] (+10000000002).walletId` for the segments ['wallets', 1, 'walletId']. */
 export function describePath(data: unknown, segments: readonly Segment[]): string {
@@ -91,7 +104,12 @@ function pointerSegments(instancePath: string): Segment[] {
 }
 
 function schemaMessage(error: ErrorObject): string {
-  const params = error.params as {additionalProperty?: string; unevaluatedProperty?: string; allowedValues?: unknown[]; allowedValue?: unknown};
+  const params = error.params as {
+    additionalProperty?: string;
+    unevaluatedProperty?: string;
+    allowedValues?: unknown[];
+    allowedValue?: unknown;
+  };
   if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {
     return `unexpected key "${String(params.additionalProperty ?? params.unevaluatedProperty)}" (check the spelling, or quote text that contains a comma or a colon)`;
   }
@@ -142,7 +160,8 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
     const files = key === 'merchantKey' ? (['publicKey', 'privateKey'] as const) : (['publicKey'] as const);
     for (const field of files) {
       const file = key === 'merchantKey' ? data.merchant.merchantKey[field] : data.merchant.providerKey.publicKey;
-      if (!existsSync(path.join(apiDir, file))) at(['merchant', key, field], `${file} does not exist under api/ (the build publishes api/test-vectors/ as /test-vectors/).`);
+      if (!existsSync(path.join(apiDir, file)))
+        at(['merchant', key, field], `${file} does not exist under api/ (the build publishes api/test-vectors/ as /test-vectors/).`);
     }
   }
 
@@ -156,33 +175,102 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
       else at(segments(index), `${what} "${key}" is listed twice (also at index ${earlier}).`);
     });
   };
-  unique(data.wallets, (wallet) => wallet.phone, (index) => ['wallets', index, 'phone'], 'phone number');
-  unique(data.wallets, (wallet) => wallet.walletId, (index) => ['wallets', index, 'walletId'], 'wallet ID');
-  unique(data.paymentCodes.codes, (entry) => entry.code, (index) => ['paymentCodes', 'codes', index, 'code'], 'payment code');
-  unique(data.agreementTokens.tokens, (entry) => entry.token, (index) => ['agreementTokens', 'tokens', index, 'token'], 'agreement token');
-  unique(data.walletAuthCodes.codes, (entry) => entry.code, (index) => ['walletAuthCodes', 'codes', index, 'code'], 'auth code');
-  unique(data.walletAuthCodes.codes, (entry) => entry.userId, (index) => ['walletAuthCodes', 'codes', index, 'userId'], 'wallet user ID');
-  unique(data.cards.cards, (card) => card.number, (index) => ['cards', 'cards', index, 'number'], 'card number');
-  unique(data.payoutCards.cards, (card) => card.number, (index) => ['payoutCards', 'cards', index, 'number'], 'card number');
-  unique(data.bankAccounts.accounts, (account) => account.iban, (index) => ['bankAccounts', 'accounts', index, 'iban'], 'IBAN');
-  unique(data.virtualAccounts.accounts, (account) => account.iban, (index) => ['virtualAccounts', 'accounts', index, 'iban'], 'IBAN');
-  unique(data.payments.scenes, (scene) => scene.scene, (index) => ['payments', 'scenes', index, 'scene'], 'scene');
-  unique(data.payments.methods, (method) => method.method, (index) => ['payments', 'methods', index, 'method'], 'payment method');
-  unique(data.payouts.products, (product) => product.product, (index) => ['payouts', 'products', index, 'product'], 'payout product');
+  unique(
+    data.wallets,
+    (wallet) => wallet.phone,
+    (index) => ['wallets', index, 'phone'],
+    'phone number',
+  );
+  unique(
+    data.wallets,
+    (wallet) => wallet.walletId,
+    (index) => ['wallets', index, 'walletId'],
+    'wallet ID',
+  );
+  unique(
+    data.paymentCodes.codes,
+    (entry) => entry.code,
+    (index) => ['paymentCodes', 'codes', index, 'code'],
+    'payment code',
+  );
+  unique(
+    data.agreementTokens.tokens,
+    (entry) => entry.token,
+    (index) => ['agreementTokens', 'tokens', index, 'token'],
+    'agreement token',
+  );
+  unique(
+    data.walletAuthCodes.codes,
+    (entry) => entry.code,
+    (index) => ['walletAuthCodes', 'codes', index, 'code'],
+    'auth code',
+  );
+  unique(
+    data.walletAuthCodes.codes,
+    (entry) => entry.userId,
+    (index) => ['walletAuthCodes', 'codes', index, 'userId'],
+    'wallet user ID',
+  );
+  unique(
+    data.cards.cards,
+    (card) => card.number,
+    (index) => ['cards', 'cards', index, 'number'],
+    'card number',
+  );
+  unique(
+    data.payoutCards.cards,
+    (card) => card.number,
+    (index) => ['payoutCards', 'cards', index, 'number'],
+    'card number',
+  );
+  unique(
+    data.bankAccounts.accounts,
+    (account) => account.iban,
+    (index) => ['bankAccounts', 'accounts', index, 'iban'],
+    'IBAN',
+  );
+  unique(
+    data.virtualAccounts.accounts,
+    (account) => account.iban,
+    (index) => ['virtualAccounts', 'accounts', index, 'iban'],
+    'IBAN',
+  );
+  unique(
+    data.payments.scenes,
+    (scene) => scene.scene,
+    (index) => ['payments', 'scenes', index, 'scene'],
+    'scene',
+  );
+  unique(
+    data.payments.methods,
+    (method) => method.method,
+    (index) => ['payments', 'methods', index, 'method'],
+    'payment method',
+  );
+  unique(
+    data.payouts.products,
+    (product) => product.product,
+    (index) => ['payouts', 'products', index, 'product'],
+    'payout product',
+  );
 
   const phones = new Set(data.wallets.map((wallet) => wallet.phone));
   data.paymentCodes.codes.forEach((entry, index) => {
-    if (!phones.has(entry.wallet)) at(['paymentCodes', 'codes', index, 'wallet'], `"${entry.wallet}" is not the phone number of a wallet in wallets.`);
+    if (!phones.has(entry.wallet))
+      at(['paymentCodes', 'codes', index, 'wallet'], `"${entry.wallet}" is not the phone number of a wallet in wallets.`);
   });
   data.agreementTokens.tokens.forEach((entry, index) => {
-    if (!phones.has(entry.wallet)) at(['agreementTokens', 'tokens', index, 'wallet'], `"${entry.wallet}" is not the phone number of a wallet in wallets.`);
+    if (!phones.has(entry.wallet))
+      at(['agreementTokens', 'tokens', index, 'wallet'], `"${entry.wallet}" is not the phone number of a wallet in wallets.`);
   });
   data.walletAuthCodes.codes.forEach((entry, index) => {
-    if (!phones.has(entry.wallet)) at(['walletAuthCodes', 'codes', index, 'wallet'], `"${entry.wallet}" is not the phone number of a wallet in wallets.`);
+    if (!phones.has(entry.wallet))
+      at(['walletAuthCodes', 'codes', index, 'wallet'], `"${entry.wallet}" is not the phone number of a wallet in wallets.`);
   });
 
   data.cards.cards.forEach((card, index) => {
-    if (!luhnValid(card.number)) at(['cards', 'cards', index, 'number'], `${card.number} fails the Luhn check; the page promises that every test card passes it.`);
+    if (!luhnValid(card.number))
+      at(['cards', 'cards', index, 'number'], `${card.number} fails the Luhn check; the page promises that every test card passes it.`);
   });
   data.payoutCards.cards.forEach((card, index) => {
     if (!luhnValid(card.number)) at(['payoutCards', 'cards', index, 'number'], `${card.number} fails the Luhn check.`);
@@ -190,13 +278,24 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
   data.bankAccounts.accounts.forEach((account, index) => {
     const meantInvalid = account.behavior.kind === 'REJECTED' && account.behavior.resultCode === data.bankAccounts.invalidIban.resultCode;
     const valid = ibanCheckDigitsValid(account.iban);
-    if (meantInvalid && valid) at(['bankAccounts', 'accounts', index, 'iban'], `${account.iban} has valid check digits, but the entry says it is rejected with ${data.bankAccounts.invalidIban.resultCode ?? ''}.`);
-    if (!meantInvalid && !valid) at(['bankAccounts', 'accounts', index, 'iban'], `${account.iban} fails the IBAN check digits (mod 97); only an entry rejected with ${data.bankAccounts.invalidIban.resultCode ?? 'IBAN_INVALID'} may.`);
-    if (account.iban.slice(0, 2) !== account.country) at(['bankAccounts', 'accounts', index, 'country'], `${account.country} is not the country of ${account.iban}.`);
-    if (!meantInvalid && account.holderName === undefined) at(['bankAccounts', 'accounts', index], 'an account that can receive money needs holderName (Get IBAN holder name returns it).');
+    if (meantInvalid && valid)
+      at(
+        ['bankAccounts', 'accounts', index, 'iban'],
+        `${account.iban} has valid check digits, but the entry says it is rejected with ${data.bankAccounts.invalidIban.resultCode ?? ''}.`,
+      );
+    if (!meantInvalid && !valid)
+      at(
+        ['bankAccounts', 'accounts', index, 'iban'],
+        `${account.iban} fails the IBAN check digits (mod 97); only an entry rejected with ${data.bankAccounts.invalidIban.resultCode ?? 'IBAN_INVALID'} may.`,
+      );
+    if (account.iban.slice(0, 2) !== account.country)
+      at(['bankAccounts', 'accounts', index, 'country'], `${account.country} is not the country of ${account.iban}.`);
+    if (!meantInvalid && account.holderName === undefined)
+      at(['bankAccounts', 'accounts', index], 'an account that can receive money needs holderName (Get IBAN holder name returns it).');
   });
   data.virtualAccounts.accounts.forEach((account, index) => {
-    if (!ibanCheckDigitsValid(account.iban)) at(['virtualAccounts', 'accounts', index, 'iban'], `${account.iban} fails the IBAN check digits (mod 97).`);
+    if (!ibanCheckDigitsValid(account.iban))
+      at(['virtualAccounts', 'accounts', index, 'iban'], `${account.iban} fails the IBAN check digits (mod 97).`);
   });
 
   // Currencies: a payment currency needs a balance (refunds and statements use it), a payout currency a fee in
@@ -205,13 +304,16 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
   const balances = new Set(data.merchant.balances.map((balance) => balance.currency));
   data.currencies.payments.forEach((currency, index) => {
     if (!balances.has(currency)) at(['currencies', 'payments', index], `${currency} has no entry in merchant.balances.`);
-    if (!isCurrencyCode(currency)) at(['currencies', 'payments', index], `${currency} has no minor-unit exponent in src/lib/money.ts (currencyExponents).`);
+    if (!isCurrencyCode(currency))
+      at(['currencies', 'payments', index], `${currency} has no minor-unit exponent in src/lib/money.ts (currencyExponents).`);
   });
   data.merchant.balances.forEach((balance, index) => {
-    if (!payments.has(balance.currency)) at(['merchant', 'balances', index, 'currency'], `${balance.currency} is not in currencies.payments.`);
+    if (!payments.has(balance.currency))
+      at(['merchant', 'balances', index, 'currency'], `${balance.currency} is not in currencies.payments.`);
   });
   data.currencies.payouts.forEach((currency, index) => {
-    if (!payments.has(currency)) at(['currencies', 'payouts', index], `${currency} is not in currencies.payments: a payout needs a balance in its currency.`);
+    if (!payments.has(currency))
+      at(['currencies', 'payouts', index], `${currency} is not in currencies.payments: a payout needs a balance in its currency.`);
     for (const [product, fees] of Object.entries(data.pricing.payoutFees)) {
       if (fees[currency] === undefined) at(['pricing', 'payoutFees', product], `has no fee for ${currency}, a payout currency.`);
     }
@@ -226,13 +328,20 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
     ['payouts', data.payouts.endings],
   ];
   for (const [name, table] of tables) {
-    unique(table.rules, (rule) => rule.ending, (index) => [name, 'endings', 'rules', index, 'ending'], 'ending');
-    if (!table.rules.some((rule) => rule.ending === table.default)) at([name, 'endings', 'default'], `the default ending "${table.default}" has no rule in ${name}.endings.rules.`);
+    unique(
+      table.rules,
+      (rule) => rule.ending,
+      (index) => [name, 'endings', 'rules', index, 'ending'],
+      'ending',
+    );
+    if (!table.rules.some((rule) => rule.ending === table.default))
+      at([name, 'endings', 'default'], `the default ending "${table.default}" has no rule in ${name}.endings.rules.`);
   }
   data.payments.endings.rules.forEach((rule, index) => {
     if (rule.then === undefined) return;
     const target = data.payments.endings.rules.find((candidate) => candidate.ending === rule.then);
-    if (!target || target.at !== 'ATTEMPT') at(['payments', 'endings', 'rules', index, 'then'], `"${rule.then}" must be an ending with a rule at ATTEMPT.`);
+    if (!target || target.at !== 'ATTEMPT')
+      at(['payments', 'endings', 'rules', index, 'then'], `"${rule.then}" must be an ending with a rule at ATTEMPT.`);
   });
   // A summary that names a duration names one of the rule's own: the words and the numbers cannot drift apart.
   for (const [name, table] of [
@@ -241,10 +350,18 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
     ['payouts', data.payouts.endings],
   ] as const) {
     table.rules.forEach((rule, index) => {
-      const allowed = new Set([rule.processingSeconds, 'responseDelaySeconds' in rule ? rule.responseDelaySeconds : undefined, data.clientReadTimeoutSeconds]);
+      const allowed = new Set([
+        rule.processingSeconds,
+        'responseDelaySeconds' in rule ? rule.responseDelaySeconds : undefined,
+        data.clientReadTimeoutSeconds,
+      ]);
       for (const match of rule.summary.matchAll(/(\d+)[ -](second|minute|hour)s?\b/g)) {
         const seconds = Number(match[1]) * {second: 1, minute: 60, hour: 3_600}[match[2] as 'second' | 'minute' | 'hour'];
-        if (!allowed.has(seconds)) at([name, 'endings', 'rules', index, 'summary'], `says "${match[0]}", but the rule's seconds are ${[...allowed].filter((value) => value !== undefined).join(', ')}.`);
+        if (!allowed.has(seconds))
+          at(
+            [name, 'endings', 'rules', index, 'summary'],
+            `says "${match[0]}", but the rule's seconds are ${[...allowed].filter((value) => value !== undefined).join(', ')}.`,
+          );
       }
     });
   }
@@ -256,7 +373,10 @@ function consistencyProblems(source: Located, data: SandboxData, apiDir: string)
   );
   const {retryScheduleSeconds, compressedRetryScheduleSeconds} = data.notifications;
   if (retryScheduleSeconds.length !== compressedRetryScheduleSeconds.length) {
-    at(['notifications', 'compressedRetryScheduleSeconds'], `has ${compressedRetryScheduleSeconds.length} retries; the production schedule has ${retryScheduleSeconds.length}.`);
+    at(
+      ['notifications', 'compressedRetryScheduleSeconds'],
+      `has ${compressedRetryScheduleSeconds.length} retries; the production schedule has ${retryScheduleSeconds.length}.`,
+    );
   }
   const products = new Set(data.payouts.products.map((product) => product.product));
   for (const product of ['WALLET', 'BANK', 'CARD'] as const) {
@@ -278,7 +398,10 @@ export function validateSandboxData(file: string, schemaFile: string, siteDir = 
   const fromSchema = schemaProblems(source, schema);
   const problems = fromSchema.length > 0 ? fromSchema : consistencyProblems(source, source.data as SandboxData, path.dirname(file));
   if (problems.length > 0) {
-    throw new SandboxDataError(`${problems.length === 1 ? 'A problem' : `${problems.length} problems`} in the sandbox data:\n${problems.map((problem) => `  ${problem}`).join('\n')}`, problems);
+    throw new SandboxDataError(
+      `${problems.length === 1 ? 'A problem' : `${problems.length} problems`} in the sandbox data:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
+      problems,
+    );
   }
   return source.data as SandboxData;
 }
@@ -386,7 +509,8 @@ const componentSchema = (doc: OpenApiDocument, name: string): SchemaObject | und
 export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedContract): SandboxContractProblem[] {
   const doc = contract.document;
   const problems: SandboxContractProblem[] = [];
-  const missing = (name: string, where: string, expectedIn: string) => problems.push({name, where, expectedIn, announced: announcedIn110.has(name)});
+  const missing = (name: string, where: string, expectedIn: string) =>
+    problems.push({name, where, expectedIn, announced: announcedIn110.has(name)});
   const label = (segments: readonly Segment[]) => `api/sandbox.yaml ${describePath(data, segments)}`;
 
   const inValues = (values: Set<string> | undefined, name: string, segments: readonly Segment[], expectedIn: string) => {
@@ -413,7 +537,9 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
   };
 
   // Failure codes: where each kind of object keeps its failureCode.
-  const paymentFailureCodes = allowedValues(doc, componentSchema(doc, 'PaymentFailureCode')) ?? valuesAt(doc, componentSchema(doc, 'Order'), 'lastAttempt', 'failureCode');
+  const paymentFailureCodes =
+    allowedValues(doc, componentSchema(doc, 'PaymentFailureCode')) ??
+    valuesAt(doc, componentSchema(doc, 'Order'), 'lastAttempt', 'failureCode');
   const refundFailureEnum = valuesAt(doc, componentSchema(doc, 'Refund'), 'failureCode');
   const refundFailureCodes = refundFailureEnum ?? new Set(contract.resultCodes.keys());
   const payoutFailureCodes = {
@@ -438,9 +564,19 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
   const orderStatuses = allowedValues(doc, componentSchema(doc, 'OrderStatus'));
   const closeReasons = valuesAt(doc, componentSchema(doc, 'Order'), 'closeReason');
 
-  const checkOutcome = (outcome: Outcome, segments: readonly Segment[], failureCodes: Set<string> | undefined, failureHome: string, fallbackOperation?: string) => {
-    const operations = outcome.operations ?? (outcome.operation !== undefined ? [outcome.operation] : fallbackOperation !== undefined ? [fallbackOperation] : []);
-    (outcome.operations ?? (outcome.operation !== undefined ? [outcome.operation] : [])).forEach((operationId) => operation(operationId, segments));
+  const checkOutcome = (
+    outcome: Outcome,
+    segments: readonly Segment[],
+    failureCodes: Set<string> | undefined,
+    failureHome: string,
+    fallbackOperation?: string,
+  ) => {
+    const operations =
+      outcome.operations ??
+      (outcome.operation !== undefined ? [outcome.operation] : fallbackOperation !== undefined ? [fallbackOperation] : []);
+    (outcome.operations ?? (outcome.operation !== undefined ? [outcome.operation] : [])).forEach((operationId) =>
+      operation(operationId, segments),
+    );
     if (outcome.resultCode !== undefined) resultCode(outcome.resultCode, operations, segments);
     if (outcome.failureCode !== undefined) inValues(failureCodes, outcome.failureCode, [...segments, 'failureCode'], failureHome);
   };
@@ -450,27 +586,39 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
   const paymentMethods = allowedValues(doc, componentSchema(doc, 'PaymentMethod'));
   data.payments.scenes.forEach((scene, index) => {
     inValues(scenes, scene.scene, ['payments', 'scenes', index, 'scene'], 'components.schemas.Scene');
-    scene.methods.forEach((method, methodIndex) => inValues(paymentMethods, method, ['payments', 'scenes', index, 'methods', methodIndex], 'components.schemas.PaymentMethod'));
+    scene.methods.forEach((method, methodIndex) =>
+      inValues(paymentMethods, method, ['payments', 'scenes', index, 'methods', methodIndex], 'components.schemas.PaymentMethod'),
+    );
   });
-  data.payments.methods.forEach((method, index) => inValues(paymentMethods, method.method, ['payments', 'methods', index, 'method'], 'components.schemas.PaymentMethod'));
+  data.payments.methods.forEach((method, index) =>
+    inValues(paymentMethods, method.method, ['payments', 'methods', index, 'method'], 'components.schemas.PaymentMethod'),
+  );
   data.payments.endings.rules.forEach((rule, index) => {
     const segments: Segment[] = ['payments', 'endings', 'rules', index];
     if (rule.operation !== undefined) operation(rule.operation, segments);
-    if (rule.resultCode !== undefined) resultCode(rule.resultCode, rule.operation !== undefined ? [rule.operation] : ['createOrder'], segments);
+    if (rule.resultCode !== undefined)
+      resultCode(rule.resultCode, rule.operation !== undefined ? [rule.operation] : ['createOrder'], segments);
     if (rule.failureCode !== undefined) inValues(paymentFailureCodes, rule.failureCode, [...segments, 'failureCode'], paymentFailureHome);
-    if (rule.orderStatus !== undefined) inValues(orderStatuses, rule.orderStatus, [...segments, 'orderStatus'], 'components.schemas.OrderStatus');
+    if (rule.orderStatus !== undefined)
+      inValues(orderStatuses, rule.orderStatus, [...segments, 'orderStatus'], 'components.schemas.OrderStatus');
     eventsOf(rule.events, 'paymentResultNotification', segments);
     for (const variant of ['payer', 'createOrder'] as const) {
       const detail = rule[variant];
       if (!detail) continue;
-      if (detail.failureCode !== undefined) inValues(paymentFailureCodes, detail.failureCode, [...segments, variant, 'failureCode'], paymentFailureHome);
+      if (detail.failureCode !== undefined)
+        inValues(paymentFailureCodes, detail.failureCode, [...segments, variant, 'failureCode'], paymentFailureHome);
       inValues(orderStatuses, detail.orderStatus, [...segments, variant, 'orderStatus'], 'components.schemas.OrderStatus');
       inValues(closeReasons, detail.closeReason, [...segments, variant, 'closeReason'], 'the enum of Order.closeReason');
       eventsOf(detail.events, 'paymentResultNotification', [...segments, variant]);
     }
   });
   checkOutcome(data.walletRules.payments.frozen, ['walletRules', 'payments', 'frozen'], paymentFailureCodes, paymentFailureHome);
-  checkOutcome(data.walletRules.payments.insufficientBalance, ['walletRules', 'payments', 'insufficientBalance'], paymentFailureCodes, paymentFailureHome);
+  checkOutcome(
+    data.walletRules.payments.insufficientBalance,
+    ['walletRules', 'payments', 'insufficientBalance'],
+    paymentFailureCodes,
+    paymentFailureHome,
+  );
   checkOutcome(data.walletRules.payments.wrongPin, ['walletRules', 'payments', 'wrongPin'], paymentFailureCodes, paymentFailureHome);
   checkOutcome(data.paymentCodes.unknown, ['paymentCodes', 'unknown'], paymentFailureCodes, paymentFailureHome);
   checkOutcome(data.agreementTokens.unknown, ['agreementTokens', 'unknown'], paymentFailureCodes, paymentFailureHome);
@@ -478,12 +626,15 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
   const cardBrands = allowedValues(doc, componentSchema(doc, 'CardBrand'));
   data.cards.cards.forEach((card, index) => {
     inValues(cardBrands, card.brand, ['cards', 'cards', index, 'brand'], 'components.schemas.CardBrand');
-    if (card.behavior !== 'ENDINGS') checkOutcome(card.behavior, ['cards', 'cards', index, 'behavior'], paymentFailureCodes, paymentFailureHome);
+    if (card.behavior !== 'ENDINGS')
+      checkOutcome(card.behavior, ['cards', 'cards', index, 'behavior'], paymentFailureCodes, paymentFailureHome);
   });
 
   // Refunds.
   const refundStatuses = allowedValues(doc, componentSchema(doc, 'RefundStatus'));
-  const refundFailureHome = refundFailureEnum ? 'the enum of Refund.failureCode' : 'x-result-codes (Refund.failureCode holds a response code)';
+  const refundFailureHome = refundFailureEnum
+    ? 'the enum of Refund.failureCode'
+    : 'x-result-codes (Refund.failureCode holds a response code)';
   data.refunds.endings.rules.forEach((rule, index) => {
     const segments: Segment[] = ['refunds', 'endings', 'rules', index];
     if (rule.operation !== undefined) operation(rule.operation, segments);
@@ -494,7 +645,11 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
   });
 
   // Payouts: products, endings (every product), and each payee's own behavior.
-  const notificationOf = {WALLET: 'transferNotification', BANK: 'transferToBankNotification', CARD: 'bankCardTransferNotification'} as const;
+  const notificationOf = {
+    WALLET: 'transferNotification',
+    BANK: 'transferToBankNotification',
+    CARD: 'bankCardTransferNotification',
+  } as const;
   const statusSchemaOf = {WALLET: 'TransferStatus', BANK: 'BankTransferStatus', CARD: 'CardPayoutStatus'} as const;
   data.payouts.products.forEach((product, index) => {
     const segments: Segment[] = ['payouts', 'products', index];
@@ -502,37 +657,87 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
     const values = webhookEvents(notificationOf[product.product]);
     for (const [status, event] of Object.entries(product.events)) {
       inValues(values, event, [...segments, 'events', status], `the eventType enum of ${notificationOf[product.product]}`);
-      inValues(allowedValues(doc, componentSchema(doc, statusSchemaOf[product.product])), status, [...segments, 'events', status], `components.schemas.${statusSchemaOf[product.product]}`);
+      inValues(
+        allowedValues(doc, componentSchema(doc, statusSchemaOf[product.product])),
+        status,
+        [...segments, 'events', status],
+        `components.schemas.${statusSchemaOf[product.product]}`,
+      );
     }
   });
   data.payouts.endings.rules.forEach((rule, index) => {
     const segments: Segment[] = ['payouts', 'endings', 'rules', index];
     for (const product of data.payouts.products) {
       if (rule.resultCode !== undefined) resultCode(rule.resultCode, [product.operation], segments);
-      if (rule.failureCode !== undefined) inValues(payoutFailureCodes[product.product], rule.failureCode, [...segments, 'failureCode'], `the enum of ${payoutSchemaName[product.product]}.failureCode`);
+      if (rule.failureCode !== undefined)
+        inValues(
+          payoutFailureCodes[product.product],
+          rule.failureCode,
+          [...segments, 'failureCode'],
+          `the enum of ${payoutSchemaName[product.product]}.failureCode`,
+        );
     }
   });
-  checkOutcome(data.walletRules.transfers.unknownPayee, ['walletRules', 'transfers', 'unknownPayee'], payoutFailureCodes.WALLET, 'the enum of Transfer.failureCode');
-  checkOutcome(data.walletRules.transfers.currencyMismatch, ['walletRules', 'transfers', 'currencyMismatch'], payoutFailureCodes.WALLET, 'the enum of Transfer.failureCode');
-  checkOutcome(data.walletRules.transfers.frozen, ['walletRules', 'transfers', 'frozen'], payoutFailureCodes.WALLET, 'the enum of Transfer.failureCode');
+  checkOutcome(
+    data.walletRules.transfers.unknownPayee,
+    ['walletRules', 'transfers', 'unknownPayee'],
+    payoutFailureCodes.WALLET,
+    'the enum of Transfer.failureCode',
+  );
+  checkOutcome(
+    data.walletRules.transfers.currencyMismatch,
+    ['walletRules', 'transfers', 'currencyMismatch'],
+    payoutFailureCodes.WALLET,
+    'the enum of Transfer.failureCode',
+  );
+  checkOutcome(
+    data.walletRules.transfers.frozen,
+    ['walletRules', 'transfers', 'frozen'],
+    payoutFailureCodes.WALLET,
+    'the enum of Transfer.failureCode',
+  );
   eventsOf(data.walletRules.transfers.frozen.events, 'transferNotification', ['walletRules', 'transfers', 'frozen']);
   for (const key of ['unknownAccount', 'invalidIban', 'nameMismatch', 'currencyMismatch'] as const) {
-    checkOutcome(data.bankAccounts[key], ['bankAccounts', key], payoutFailureCodes.BANK, 'the enum of BankTransfer.failureCode', 'transferToBank');
+    checkOutcome(
+      data.bankAccounts[key],
+      ['bankAccounts', key],
+      payoutFailureCodes.BANK,
+      'the enum of BankTransfer.failureCode',
+      'transferToBank',
+    );
   }
   data.bankAccounts.accounts.forEach((account, index) => {
     const segments: Segment[] = ['bankAccounts', 'accounts', index, 'behavior'];
     checkOutcome(account.behavior, segments, payoutFailureCodes.BANK, 'the enum of BankTransfer.failureCode', 'transferToBank');
-    if (account.behavior.returnFailureCode !== undefined) inValues(payoutFailureCodes.BANK, account.behavior.returnFailureCode, [...segments, 'returnFailureCode'], 'the enum of BankTransfer.failureCode');
+    if (account.behavior.returnFailureCode !== undefined)
+      inValues(
+        payoutFailureCodes.BANK,
+        account.behavior.returnFailureCode,
+        [...segments, 'returnFailureCode'],
+        'the enum of BankTransfer.failureCode',
+      );
     eventsOf(account.behavior.events, 'transferToBankNotification', segments);
   });
   const eligibilityReasons = valuesAt(doc, componentSchema(doc, 'CardPayoutEligibility'), 'reason');
   const fundsAvailability = valuesAt(doc, componentSchema(doc, 'CardPayoutEligibility'), 'fundsAvailability');
   const checkEligibility = (eligibility: SandboxData['payoutCards']['unknownCard']['eligibility'], segments: readonly Segment[]) => {
-    if (eligibility.reason !== undefined) inValues(eligibilityReasons, eligibility.reason, [...segments, 'reason'], 'the enum of CardPayoutEligibility.reason');
-    if (eligibility.fundsAvailability !== undefined) inValues(fundsAvailability, eligibility.fundsAvailability, [...segments, 'fundsAvailability'], 'the enum of CardPayoutEligibility.fundsAvailability');
+    if (eligibility.reason !== undefined)
+      inValues(eligibilityReasons, eligibility.reason, [...segments, 'reason'], 'the enum of CardPayoutEligibility.reason');
+    if (eligibility.fundsAvailability !== undefined)
+      inValues(
+        fundsAvailability,
+        eligibility.fundsAvailability,
+        [...segments, 'fundsAvailability'],
+        'the enum of CardPayoutEligibility.fundsAvailability',
+      );
   };
   checkEligibility(data.payoutCards.unknownCard.eligibility, ['payoutCards', 'unknownCard', 'eligibility']);
-  checkOutcome(data.payoutCards.unknownCard.payout, ['payoutCards', 'unknownCard', 'payout'], payoutFailureCodes.CARD, 'the enum of CardPayout.failureCode');
+  checkOutcome(
+    data.payoutCards.unknownCard.payout,
+    ['payoutCards', 'unknownCard', 'payout'],
+    payoutFailureCodes.CARD,
+    'the enum of CardPayout.failureCode',
+  );
   data.payoutCards.cards.forEach((card, index) => {
     inValues(cardBrands, card.brand, ['payoutCards', 'cards', index, 'brand'], 'components.schemas.CardBrand');
     checkEligibility(card.eligibility, ['payoutCards', 'cards', index, 'eligibility']);
@@ -546,7 +751,9 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
   eventsOf(data.virtualAccounts.events, 'vamTopUpNotification', ['virtualAccounts']);
   const chargebackStatuses = valuesAt(doc, componentSchema(doc, 'Chargeback'), 'status');
   const reasonCodes = valuesAt(doc, componentSchema(doc, 'Chargeback'), 'reasonCode');
-  data.chargebacks.reasonCodes.forEach((code, index) => inValues(reasonCodes, code, ['chargebacks', 'reasonCodes', index], 'the enum of Chargeback.reasonCode'));
+  data.chargebacks.reasonCodes.forEach((code, index) =>
+    inValues(reasonCodes, code, ['chargebacks', 'reasonCodes', index], 'the enum of Chargeback.reasonCode'),
+  );
   inValues(chargebackStatuses, data.chargebacks.opened.status, ['chargebacks', 'opened', 'status'], 'the enum of Chargeback.status');
   eventsOf(data.chargebacks.opened.events, 'chargebackNotification', ['chargebacks', 'opened']);
   checkOutcome(data.chargebacks.whileOpen, ['chargebacks', 'whileOpen'], undefined, '');

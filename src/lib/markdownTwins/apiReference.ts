@@ -62,14 +62,17 @@ export function operationFieldPaths(operation: OperationView): string[] {
   ].map((row) => row.path);
 }
 
-const variantRows = (variants: readonly VariantView[] | undefined): FieldRow[] => (variants ?? []).flatMap((variant) => flattenFields(variant.fields, '', variant.title));
+const variantRows = (variants: readonly VariantView[] | undefined): FieldRow[] =>
+  (variants ?? []).flatMap((variant) => flattenFields(variant.fields, '', variant.title));
 
 function fieldTable(rows: readonly FieldRow[], context: LinkContext): string {
   if (rows.length === 0) return '';
   const lines = ['| Field | Type | Required | Description | Constraints |', '| --- | --- | --- | --- | --- |'];
   for (const {path, field, variant} of rows) {
     const type = field.typeName && field.typeName !== field.type ? `${field.type} (${field.typeName})` : field.type;
-    const description = [variant ? `Only in: ${variant}.` : '', inlineMarkdown(field.descriptionHtml ?? '', context)].filter(Boolean).join(' ');
+    const description = [variant ? `Only in: ${variant}.` : '', inlineMarkdown(field.descriptionHtml ?? '', context)]
+      .filter(Boolean)
+      .join(' ');
     lines.push(`| ${code(path)} | ${cell(type)} | ${field.required ? 'yes' : 'no'} | ${description} | ${cell(fieldNotes(field))} |`);
   }
   return lines.join('\n');
@@ -150,7 +153,9 @@ export function apiReferenceMarkdown({operation, samples, pageUrl, context, stat
   const isWebhook = operation.kind === 'webhook';
   const parts: string[] = [endpointOf(operation)];
   const hosts = [
-    ...operation.servers.map((server) => `- ${server.description}: ${code(`${server.url.replace(/\/$/, '')}${isWebhook ? '' : operation.path}`)}`),
+    ...operation.servers.map(
+      (server) => `- ${server.description}: ${code(`${server.url.replace(/\/$/, '')}${isWebhook ? '' : operation.path}`)}`,
+    ),
     `- Operation ID: ${code(operation.operationId)}`,
   ];
   parts.push(hosts.join('\n'));
@@ -173,7 +178,8 @@ export function apiReferenceMarkdown({operation, samples, pageUrl, context, stat
   if (operation.requestBody) parts.push('### Body', ...bodySection(operation.requestBody, context));
   if (operation.requestExamples.length > 0) {
     parts.push(isWebhook ? '### Notification examples' : '### Request examples');
-    for (const example of operation.requestExamples) parts.push(`**${example.name}**${example.summary ? `: ${example.summary}` : ''}`, fenced(example.json, 'json'));
+    for (const example of operation.requestExamples)
+      parts.push(`**${example.name}**${example.summary ? `: ${example.summary}` : ''}`, fenced(example.json, 'json'));
   }
 
   parts.push(isWebhook ? '## Acknowledgement' : '## Response');
@@ -182,43 +188,62 @@ export function apiReferenceMarkdown({operation, samples, pageUrl, context, stat
     if (response.sharedErrorStatuses?.length) parts.push(`Also the answer for HTTP ${response.sharedErrorStatuses.join(', ')}.`);
     if (response.descriptionHtml) parts.push(blockMarkdown(response.descriptionHtml, context));
     if (response.body) parts.push(...bodySection(response.body, context));
-    for (const example of response.examples) parts.push(`**Example ${example.name}**${example.summary ? `: ${example.summary}` : ''}`, fenced(example.json, 'json'));
+    for (const example of response.examples)
+      parts.push(`**Example ${example.name}**${example.summary ? `: ${example.summary}` : ''}`, fenced(example.json, 'json'));
   }
 
   if (isWebhook && operation.delivery) {
     const delivery = operation.delivery;
     parts.push('## Delivery and retries');
     if (delivery.route) parts.push(`Sent to: ${delivery.route}. ${delivery.withoutUrl ?? ''}`.trim());
-    parts.push(delivery.acknowledgement, delivery.summary, delivery.retrySchedule.map((delay, index) => `${index + 1}. Retry ${index + 1}: ${delay} after the previous attempt`).join('\n'));
+    parts.push(
+      delivery.acknowledgement,
+      delivery.summary,
+      delivery.retrySchedule.map((delay, index) => `${index + 1}. Retry ${index + 1}: ${delay} after the previous attempt`).join('\n'),
+    );
   }
 
   for (const machine of operation.stateMachines) {
     parts.push(`## States of ${machine.schemaName}`, fenced(stateDiagram(machine), 'mermaid'));
     parts.push(
-      ['| State | Terminal | Meaning |', '| --- | --- | --- |', ...machine.states.map((state) => `| ${code(state.name)} | ${state.terminal ? 'yes' : 'no'} | ${cell(state.description)} |`)].join('\n'),
-      ['| From | To | Trigger |', '| --- | --- | --- |', ...machine.transitions.map((transition) => `| ${code(transition.from)} | ${code(transition.to)} | ${cell(transition.trigger)} |`)].join('\n'),
+      [
+        '| State | Terminal | Meaning |',
+        '| --- | --- | --- |',
+        ...machine.states.map((state) => `| ${code(state.name)} | ${state.terminal ? 'yes' : 'no'} | ${cell(state.description)} |`),
+      ].join('\n'),
+      [
+        '| From | To | Trigger |',
+        '| --- | --- | --- |',
+        ...machine.transitions.map((transition) => `| ${code(transition.from)} | ${code(transition.to)} | ${cell(transition.trigger)} |`),
+      ].join('\n'),
     );
   }
 
   if (!isWebhook) {
     parts.push('## Response codes');
-    if (compact) parts.push(`Besides the codes below, every call can answer with the codes listed in [Response codes](${compact.commonCodesUrl}).`);
+    if (compact)
+      parts.push(`Besides the codes below, every call can answer with the codes listed in [Response codes](${compact.commonCodesUrl}).`);
     parts.push(
       [
         '| Code | HTTP status | Message | Meaning | Retry | What to do |',
         '| --- | --- | --- | --- | --- | --- |',
-        ...operation.resultCodes.filter((result) => !compact || !result.common).map(
-          (result) => `| ${code(result.code)} | ${result.httpStatus} | ${cell(result.message)} | ${cell(result.meaning)} | ${result.retry ? 'yes' : 'no'} | ${cell(result.action)} |`,
-        ),
+        ...operation.resultCodes
+          .filter((result) => !compact || !result.common)
+          .map(
+            (result) =>
+              `| ${code(result.code)} | ${result.httpStatus} | ${cell(result.message)} | ${cell(result.meaning)} | ${result.retry ? 'yes' : 'no'} | ${cell(result.action)} |`,
+          ),
       ].join('\n'),
     );
   }
 
   parts.push('## Code samples');
   const shownSamples = compact ? samples.filter((sample) => compact.languages.includes(sample.language)) : samples;
-  for (const sample of shownSamples) parts.push(`### ${sample.label}`, fenced(sample.code, sample.highlight, `title=${JSON.stringify(sample.fileName)}`));
+  for (const sample of shownSamples)
+    parts.push(`### ${sample.label}`, fenced(sample.code, sample.highlight, `title=${JSON.stringify(sample.fileName)}`));
   if (!compact) return parts.join('\n\n');
   const leftOut = samples.filter((sample) => !compact.languages.includes(sample.language));
-  if (leftOut.length > 0) parts.push(`The same request in ${leftOut.map((sample) => `[${sample.label}](${compact.samplesFile(sample.language)})`).join(', ')}.`);
+  if (leftOut.length > 0)
+    parts.push(`The same request in ${leftOut.map((sample) => `[${sample.label}](${compact.samplesFile(sample.language)})`).join(', ')}.`);
   return pointToShownBlocks(parts, compact, `${context.siteUrl}${twinPath(context.pagePath)}`).join('\n\n');
 }

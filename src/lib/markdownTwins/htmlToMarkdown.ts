@@ -68,7 +68,12 @@ function screenTexts(node: Element, found: string[] = []): string[] {
   return found;
 }
 
-const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({type: 'element', tagName, properties, children});
+const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({
+  type: 'element',
+  tagName,
+  properties,
+  children,
+});
 const text = (value: string): ElementContent => ({type: 'text', value});
 
 /**
@@ -101,7 +106,10 @@ function plainPre(code: string, language: string | undefined, title: string | un
 }
 
 const admonitionLabel = (node: Element): string => {
-  const kind = classesOf(node).find((name) => name.startsWith('theme-admonition-'))?.slice('theme-admonition-'.length) ?? 'note';
+  const kind =
+    classesOf(node)
+      .find((name) => name.startsWith('theme-admonition-'))
+      ?.slice('theme-admonition-'.length) ?? 'note';
   return kind.charAt(0).toUpperCase() + kind.slice(1);
 };
 
@@ -116,8 +124,19 @@ function simplify(node: Element | HastRoot): void {
     const classes = classesOf(child);
     const has = (test: (name: string) => boolean) => classes.some(test);
     // Controls and navigation are the web page's, not its content.
-    if (['button', 'nav', 'aside', 'script', 'style', 'noscript', 'form', 'input', 'select', 'textarea', 'svg'].includes(child.tagName)) continue;
-    if (has((name) => name === 'hash-link' || name.startsWith('theme-doc-toc') || name.startsWith('tocCollapsible') || name.startsWith('buttonGroup') || name === 'sr-only')) continue;
+    if (['button', 'nav', 'aside', 'script', 'style', 'noscript', 'form', 'input', 'select', 'textarea', 'svg'].includes(child.tagName))
+      continue;
+    if (
+      has(
+        (name) =>
+          name === 'hash-link' ||
+          name.startsWith('theme-doc-toc') ||
+          name.startsWith('tocCollapsible') ||
+          name.startsWith('buttonGroup') ||
+          name === 'sr-only',
+      )
+    )
+      continue;
     if (child.tagName === 'h1') continue;
     // The web page's own summary of what follows (an API page's endpoint block): the twin says it in full.
     if (child.properties.dataTwinSkip !== undefined) continue;
@@ -130,10 +149,17 @@ function simplify(node: Element | HastRoot): void {
       // A demo's mock screen (a phone or browser window drawn in HTML): its words one by one, in reading
       // order, under the screen's name; converted as markup, its fake buttons ran together ("USDCancel").
       const words = screenTexts(child);
-      out.push(element('blockquote', {}, [element('p', {}, [element('em', {}, [text(`${child.properties.ariaLabel}:`)]), text(` ${words.join(' · ')}`)])]));
+      out.push(
+        element('blockquote', {}, [
+          element('p', {}, [element('em', {}, [text(`${child.properties.ariaLabel}:`)]), text(` ${words.join(' · ')}`)]),
+        ]),
+      );
       continue;
     }
-    if (has((name) => name === 'theme-code-block') || (child.tagName === 'pre' && !findFirst(child, (candidate) => candidate.tagName === 'pre' && candidate !== child))) {
+    if (
+      has((name) => name === 'theme-code-block') ||
+      (child.tagName === 'pre' && !findFirst(child, (candidate) => candidate.tagName === 'pre' && candidate !== child))
+    ) {
       const pre = child.tagName === 'pre' ? child : findFirst(child, (candidate) => candidate.tagName === 'pre');
       if (pre) {
         const title = findFirst(child, (candidate) => hasClass(candidate, (name) => name.startsWith('codeBlockTitle')));
@@ -148,7 +174,9 @@ function simplify(node: Element | HastRoot): void {
       const custom = heading ? textOf(heading).trim() : '';
       const label = custom !== '' && custom.toLowerCase() !== admonitionLabel(child).toLowerCase() ? custom : admonitionLabel(child);
       simplify(content);
-      const blocks = content.children.filter((candidate) => isElement(candidate) || (candidate.type === 'text' && candidate.value.trim() !== ''));
+      const blocks = content.children.filter(
+        (candidate) => isElement(candidate) || (candidate.type === 'text' && candidate.value.trim() !== ''),
+      );
       const [first, ...rest] = blocks;
       const lead = element('strong', {}, [text(`${label}:`)]);
       const opening = isElement(first) && first.tagName === 'p' ? element('p', {}, [lead, text(' '), ...first.children]) : undefined;
@@ -170,7 +198,10 @@ function simplify(node: Element | HastRoot): void {
       const summary = child.children.find((candidate) => isElement(candidate) && candidate.tagName === 'summary');
       const rest = child.children.filter((candidate) => candidate !== summary);
       // A fold's summary (ui/Fold) is a control, not a title: data-twin-skip leaves it out.
-      const title = summary && isElement(summary) && summary.properties.dataTwinSkip === undefined ? [element('p', {}, [element('strong', {}, summary.children)])] : [];
+      const title =
+        summary && isElement(summary) && summary.properties.dataTwinSkip === undefined
+          ? [element('p', {}, [element('strong', {}, summary.children)])]
+          : [];
       out.push(...title, ...rest);
       continue;
     }
@@ -239,13 +270,22 @@ export function contentToMarkdown(content: Element | HastRoot, context: LinkCont
     },
   }) as MdastRoot;
   rewriteLinks(mdast, context);
-  return toMarkdown(mdast, {extensions: [gfmToMarkdown({tablePipeAlign: false})], bullet: '-', fences: true, rule: '-', emphasis: '_'}).trim();
+  return toMarkdown(mdast, {
+    extensions: [gfmToMarkdown({tablePipeAlign: false})],
+    bullet: '-',
+    fences: true,
+    rule: '-',
+    emphasis: '_',
+  }).trim();
 }
 
 /** HTML fragment (a field description) as one line of Markdown, for a table cell. */
 export function inlineMarkdown(html: string, context: LinkContext): string {
   if (html.trim() === '') return '';
-  return contentToMarkdown(fromHtml(html, {fragment: true}), context).replace(/\n+/g, ' ').replace(/\|/g, '\\|').trim();
+  return contentToMarkdown(fromHtml(html, {fragment: true}), context)
+    .replace(/\n+/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 /** HTML fragment as Markdown blocks. */
@@ -276,7 +316,11 @@ export function parsePage(html: string, siteTitle: string): ParsedPage {
   if (!content) throw new Error('The page has no <main> element to convert.');
   const h1 = findFirst(content, (node) => node.tagName === 'h1') ?? findFirst(main ?? content, (node) => node.tagName === 'h1');
   const titleElement = findFirst(tree, (node) => node.tagName === 'title');
-  const documentTitle = titleElement ? textOf(titleElement).replace(new RegExp(`\\s*\\|\\s*${siteTitle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), '').trim() : '';
+  const documentTitle = titleElement
+    ? textOf(titleElement)
+        .replace(new RegExp(`\\s*\\|\\s*${siteTitle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), '')
+        .trim()
+    : '';
   const title = (h1 ? textOf(h1).trim() : '') || documentTitle || siteTitle;
   return {title, description: metaContent(tree, 'description') ?? '', content, tree};
 }
@@ -291,7 +335,8 @@ export function pageCodeBlocks(content: Element): string[] {
  * API page's content and puts a marker in its place. Returns false when the page has none.
  */
 export function replaceApiReference(content: Element, markerKey: string): boolean {
-  const parentOf = (target: Element): Element | undefined => findFirst(content, (node) => node.children.includes(target)) ?? (content.children.includes(target) ? content : undefined);
+  const parentOf = (target: Element): Element | undefined =>
+    findFirst(content, (node) => node.children.includes(target)) ?? (content.children.includes(target) ? content : undefined);
   const header = findFirst(content, (node) => node.tagName === 'section' && node.properties.dataOperationId !== undefined);
   const samplesHeading = findFirst(content, (node) => node.properties.id === 'api-code-samples');
   if (!header || !samplesHeading) return false;

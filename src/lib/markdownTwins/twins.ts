@@ -43,7 +43,11 @@ export function buildTwin(input: TwinInput): {entry: TwinEntry; markdown: string
   if (input.apiReference !== undefined && !hasApi) {
     throw new Error(`${input.path}: an API page without the endpoint header and code samples the twin replaces.`);
   }
-  const body = contentToMarkdown(page.content, input.context, hasApi && input.apiReference !== undefined ? {[markerKey]: input.apiReference} : {});
+  const body = contentToMarkdown(
+    page.content,
+    input.context,
+    hasApi && input.apiReference !== undefined ? {[markerKey]: input.apiReference} : {},
+  );
   const head = [`# ${page.title}`];
   if (page.description) head.push(`> ${page.description.replace(/\s*\n\s*/g, ' ')}`);
   head.push(`Source: ${pageUrl(input.context.siteUrl, input.path)}`);
@@ -100,13 +104,26 @@ export interface LlmsFile {
 /** /llms.txt: the bundle files, then every twin linked once, under the heading of its section. */
 export function llmsTxt(input: LlmsInput, files: readonly LlmsFile[] = []): string {
   const parts = [`# ${input.siteTitle}`, `> ${input.summary}`, agentInstructions(input.siteUrl)];
-  if (files.length > 0) parts.push('## Whole-site files', files.map((file) => `- [${file.title}](${input.siteUrl}${file.path}): ${file.holds}`).join('\n'));
+  if (files.length > 0)
+    parts.push('## Whole-site files', files.map((file) => `- [${file.title}](${input.siteUrl}${file.path}): ${file.holds}`).join('\n'));
   const known = new Set(llmsSections.map((entry) => entry.section));
-  const groups = [...llmsSections, ...[...new Set(input.entries.map((entry) => entry.section))].filter((section) => !known.has(section)).map((section) => ({section, heading: section}))];
+  const groups = [
+    ...llmsSections,
+    ...[...new Set(input.entries.map((entry) => entry.section))]
+      .filter((section) => !known.has(section))
+      .map((section) => ({section, heading: section})),
+  ];
   for (const {section, heading} of groups) {
     const entries = input.entries.filter((entry) => entry.section === section);
     if (entries.length === 0) continue;
-    parts.push(`## ${heading}`, entries.map((entry) => `- [${entry.title}](${input.siteUrl}${entry.markdown})${entry.description ? `: ${oneLine(entry.description)}` : ''}`).join('\n'));
+    parts.push(
+      `## ${heading}`,
+      entries
+        .map(
+          (entry) => `- [${entry.title}](${input.siteUrl}${entry.markdown})${entry.description ? `: ${oneLine(entry.description)}` : ''}`,
+        )
+        .join('\n'),
+    );
   }
   return `${parts.join('\n\n')}\n`;
 }

@@ -97,7 +97,22 @@ function importBlock(names: readonly string[]): string {
     .join('\n')}\n)`;
 }
 
-const commonImports = ['crypto', 'crypto/rsa', 'crypto/sha256', 'crypto/x509', 'encoding/base64', 'encoding/json', 'encoding/pem', 'io', 'log', 'net/http', 'os', 'regexp', 'strings', 'time'];
+const commonImports = [
+  'crypto',
+  'crypto/rsa',
+  'crypto/sha256',
+  'crypto/x509',
+  'encoding/base64',
+  'encoding/json',
+  'encoding/pem',
+  'io',
+  'log',
+  'net/http',
+  'os',
+  'regexp',
+  'strings',
+  'time',
+];
 
 /** The example body; generated numbers become %[n]s arguments of fmt.Sprintf. */
 function bodyExpression(input: Extract<SampleInput, {kind: 'request'}>): string {
@@ -117,10 +132,10 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
     .map(
       (value) => `	// ${generatedValueComment(value)}
 	${value.field} := ${
-        value.kind === 'merchantNumber'
-          ? `fmt.Sprintf("${value.prefix}-%d-%s", time.Now().UnixMilli(), randomHex(3))`
-          : `time.Now().UTC().Add(${value.hoursAhead} * time.Hour).Format("2006-01-02T15:04:05Z")`
-      }\n`,
+    value.kind === 'merchantNumber'
+      ? `fmt.Sprintf("${value.prefix}-%d-%s", time.Now().UnixMilli(), randomHex(3))`
+      : `time.Now().UTC().Add(${value.hoursAhead} * time.Hour).Format("2006-01-02T15:04:05Z")`
+  }\n`,
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';

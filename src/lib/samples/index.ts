@@ -3,14 +3,30 @@
  * template per language. Pure: used at build time for the pages and by the
  * tests that run or compile every sample.
  */
-import {deref, listOperations, type JsonValue, type OpenApiDocument, type OperationLocation, type SchemaObject} from '../../contract/openapiTypes';
+import {
+  deref,
+  listOperations,
+  type JsonValue,
+  type OpenApiDocument,
+  type OperationLocation,
+  type SchemaObject,
+} from '../../contract/openapiTypes';
 import {curlTemplate} from './curl';
 import {goTemplate} from './go';
 import {javaTemplate} from './java';
 import {nodeTemplate} from './node';
 import {phpTemplate} from './php';
 import {pythonTemplate} from './python';
-import {encodeTargetComponent, futureTimeFields, merchantNumberFields, sampleEnvironment, type GeneratedValue, type LanguageTemplate, type SampleInput, type SampleLanguage} from './types';
+import {
+  encodeTargetComponent,
+  futureTimeFields,
+  merchantNumberFields,
+  sampleEnvironment,
+  type GeneratedValue,
+  type LanguageTemplate,
+  type SampleInput,
+  type SampleLanguage,
+} from './types';
 
 export * from './types';
 
@@ -65,7 +81,14 @@ export function sampleInputFor(doc: OpenApiDocument, location: OperationLocation
   const firstExample = Object.values(media?.examples ?? {})[0]?.value;
   if (location.kind === 'webhook') {
     if (firstExample === undefined) throw new Error(`${operationId}: a webhook needs a payload example for its samples.`);
-    return {kind: 'notification', operationId, summary, notifyUrl: sampleEnvironment.notifyUrl.default, notifyPath: sampleNotifyPath, body: firstExample};
+    return {
+      kind: 'notification',
+      operationId,
+      summary,
+      notifyUrl: sampleEnvironment.notifyUrl.default,
+      notifyPath: sampleNotifyPath,
+      body: firstExample,
+    };
   }
   let path = location.key;
   const query: string[] = [];

@@ -32,7 +32,12 @@ function tsText(text: string, generated: readonly GeneratedValue[]): string {
   if (pieces.length === 1 && only && 'variable' in only) return only.variable.field;
   if (pieces.every((piece) => 'text' in piece)) return tsString(text);
   const parts = pieces.map((piece) =>
-    'variable' in piece ? `\${${piece.variable.field}}` : JSON.stringify(piece.text).slice(1, -1).replace(/\\"/g, '"').replace(/`|\$\{/g, '\\$&'),
+    'variable' in piece
+      ? `\${${piece.variable.field}}`
+      : JSON.stringify(piece.text)
+          .slice(1, -1)
+          .replace(/\\"/g, '"')
+          .replace(/`|\$\{/g, '\\$&'),
   );
   return `\`${parts.join('')}\``;
 }
@@ -97,14 +102,19 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
     .map(
       (value) => `  // ${generatedValueComment(value)}
   const ${value.field} = ${
-        value.kind === 'merchantNumber'
-          ? `\`${value.prefix}-\${Date.now()}-\${randomBytes(3).toString('hex')}\``
-          : `new Date(Date.now() + ${value.hoursAhead} * 3_600_000).toISOString().replace(/\\.\\d{3}Z$/, 'Z')`
-      };\n`,
+    value.kind === 'merchantNumber'
+      ? `\`${value.prefix}-\${Date.now()}-\${randomBytes(3).toString('hex')}\``
+      : `new Date(Date.now() + ${value.hoursAhead} * 3_600_000).toISOString().replace(/\\.\\d{3}Z$/, 'Z')`
+  };\n`,
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';
-  const cryptoImports = ['createSign', 'createVerify', ...(input.generated.some((value) => value.kind === 'merchantNumber') ? ['randomBytes'] : []), 'randomUUID'];
+  const cryptoImports = [
+    'createSign',
+    'createVerify',
+    ...(input.generated.some((value) => value.kind === 'merchantNumber') ? ['randomBytes'] : []),
+    'randomUUID',
+  ];
   return `// ${input.summary}. Node.js 18+; run with: npx tsx ${input.operationId}.ts
 import {${cryptoImports.join(', ')}} from 'node:crypto';
 import {readFileSync} from 'node:fs';

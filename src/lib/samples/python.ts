@@ -120,16 +120,27 @@ function request(input: Extract<SampleInput, {kind: 'request'}>): string {
     .map(
       (value) => `    # ${generatedValueComment(value)}
     ${snakeCase(value.field)} = ${
-        value.kind === 'merchantNumber'
-          ? `f"${value.prefix}-{int(time.time() * 1000)}-{secrets.token_hex(3)}"`
-          : `(datetime.now(timezone.utc) + timedelta(hours=${value.hoursAhead})).strftime("%Y-%m-%dT%H:%M:%SZ")`
-      }\n`,
+      value.kind === 'merchantNumber'
+        ? `f"${value.prefix}-{int(time.time() * 1000)}-{secrets.token_hex(3)}"`
+        : `(datetime.now(timezone.utc) + timedelta(hours=${value.hoursAhead})).strftime("%Y-%m-%dT%H:%M:%SZ")`
+    }\n`,
     )
     .join('');
   const pathNote = input.pathParameters.length ? `; ${input.pathParameters.join(', ')}: the contract's example, use yours` : '';
   const makesNumbers = input.generated.some((value) => value.kind === 'merchantNumber');
   const makesTimes = input.generated.some((value) => value.kind === 'futureTime');
-  const imports = ['base64', 'json', 'os', 're', ...(makesNumbers ? ['secrets'] : []), 'sys', ...(makesNumbers ? ['time'] : []), 'urllib.error', 'urllib.request', 'uuid'];
+  const imports = [
+    'base64',
+    'json',
+    'os',
+    're',
+    ...(makesNumbers ? ['secrets'] : []),
+    'sys',
+    ...(makesNumbers ? ['time'] : []),
+    'urllib.error',
+    'urllib.request',
+    'uuid',
+  ];
   return `"""${input.summary}. Python 3.9+ with the cryptography package."""
 ${imports.map((name) => `import ${name}`).join('\n')}
 from datetime import datetime, ${makesTimes ? 'timedelta, ' : ''}timezone

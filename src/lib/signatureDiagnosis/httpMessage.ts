@@ -37,10 +37,16 @@ function split(text: string, what: string): {start: string; headers: Map<string,
   const notes: string[] = [];
   for (const [index, line] of lines.entries()) {
     const colon = line.indexOf(':');
-    if (colon < 1) throw new MessageInputError(`Line ${index + 2} of the ${what} is not a header ("Name: value"): "${line.slice(0, 60)}". Leave a blank line between the headers and the body.`);
+    if (colon < 1)
+      throw new MessageInputError(
+        `Line ${index + 2} of the ${what} is not a header ("Name: value"): "${line.slice(0, 60)}". Leave a blank line between the headers and the body.`,
+      );
     const name = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
-    if (headers.has(name)) notes.push(`The ${what} has two ${line.slice(0, colon).trim()} headers; the first is used. A proxy that adds a second one breaks verification.`);
+    if (headers.has(name))
+      notes.push(
+        `The ${what} has two ${line.slice(0, colon).trim()} headers; the first is used. A proxy that adds a second one breaks verification.`,
+      );
     else headers.set(name, value);
   }
   return {start: start.trim(), headers, body, notes};
@@ -49,7 +55,8 @@ function split(text: string, what: string): {start: string; headers: Map<string,
 export function parseRawRequest(text: string, what = 'request'): RawRequest {
   const {start, headers, body, notes} = split(text, what);
   const line = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(start);
-  if (!line) throw new MessageInputError(`The first line of the ${what} should be like "POST /v1/orders HTTP/1.1", got "${start.slice(0, 60)}".`);
+  if (!line)
+    throw new MessageInputError(`The first line of the ${what} should be like "POST /v1/orders HTTP/1.1", got "${start.slice(0, 60)}".`);
   const [, method = '', rawTarget = ''] = line;
   let target = rawTarget;
   if (/^https?:\/\//i.test(rawTarget)) {

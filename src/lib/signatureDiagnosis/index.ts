@@ -123,7 +123,16 @@ export function orderFindings(findings: readonly Finding[]): Finding[] {
 /** The canonical string's lines, in the contract's order. */
 function lines(parts: SignedParts): string[] {
   return parts.kind === 'response'
-    ? [parts.method, parts.target, parts.clientId, parts.timestamp, parts.nonce, parts.requestNonce ?? '', String(parts.status ?? ''), parts.body]
+    ? [
+        parts.method,
+        parts.target,
+        parts.clientId,
+        parts.timestamp,
+        parts.nonce,
+        parts.requestNonce ?? '',
+        String(parts.status ?? ''),
+        parts.body,
+      ]
     : [parts.method, parts.target, parts.clientId, parts.timestamp, parts.nonce, parts.body];
 }
 
@@ -164,7 +173,15 @@ function utf16le(text: string): Uint8Array<ArrayBuffer> {
 /** JSON text of a value with object members sorted by name. */
 function sortedJson(value: unknown, indent?: number): string {
   const sort = (item: unknown): unknown =>
-    Array.isArray(item) ? item.map(sort) : item !== null && typeof item === 'object' ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, inner]) => [key, sort(inner)])) : item;
+    Array.isArray(item)
+      ? item.map(sort)
+      : item !== null && typeof item === 'object'
+        ? Object.fromEntries(
+            Object.entries(item)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([key, inner]) => [key, sort(inner)]),
+          )
+        : item;
   return JSON.stringify(sort(value), null, indent);
 }
 
@@ -183,25 +200,41 @@ function reserialisedBodies(body: string): {text: string; how: string}[] {
     {text: JSON.stringify(parsed, null, 4), how: 'pretty-printed JSON, 4 spaces'},
     {text: sortedJson(parsed), how: 'JSON with its members sorted by name'},
     {text: sortedJson(parsed, 2), how: 'pretty-printed JSON with its members sorted by name'},
-    {text: compact.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`), how: 'JSON with non-ASCII characters escaped as \\uXXXX'},
+    {
+      text: compact.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+      how: 'JSON with non-ASCII characters escaped as \\uXXXX',
+    },
     {text: compact.replace(/\//g, '\\/'), how: 'JSON with "/" escaped as "\\/" (PHP json_encode without JSON_UNESCAPED_SLASHES)'},
     {text: compact.replace(/":/g, '": ').replace(/,"/g, ', "'), how: 'JSON with a space after ":" and "," (Python json.dumps defaults)'},
   ];
-  return candidates.filter((candidate, index) => candidate.text !== body && candidates.findIndex((other) => other.text === candidate.text) === index);
+  return candidates.filter(
+    (candidate, index) => candidate.text !== body && candidates.findIndex((other) => other.text === candidate.text) === index,
+  );
 }
 
 /** Ways a request target gets changed between signing and sending. */
 function targetVariants(target: string): {text: string; cause: CauseId; message: string}[] {
   const variants: {text: string; cause: CauseId; message: string}[] = [];
   if (target.startsWith('/v1/')) {
-    variants.push({text: target.slice(3), cause: 'path-without-v1', message: `The signer left /v1 out of the path: it signed ${target.slice(3)}. Sign the full request target, ${target}, with the server's /v1.`});
+    variants.push({
+      text: target.slice(3),
+      cause: 'path-without-v1',
+      message: `The signer left /v1 out of the path: it signed ${target.slice(3)}. Sign the full request target, ${target}, with the server's /v1.`,
+    });
   } else {
-    variants.push({text: `/v1${target}`, cause: 'path-without-v1', message: `The request was signed as /v1${target} but sent to ${target}: the two must be the same, with /v1.`});
+    variants.push({
+      text: `/v1${target}`,
+      cause: 'path-without-v1',
+      message: `The request was signed as /v1${target} but sent to ${target}: the two must be the same, with /v1.`,
+    });
   }
   const question = target.indexOf('?');
   if (question >= 0) {
     const path = target.slice(0, question);
-    const pairs = target.slice(question + 1).split('&').map((pair) => pair.split('='));
+    const pairs = target
+      .slice(question + 1)
+      .split('&')
+      .map((pair) => pair.split('='));
     const decode = (text: string) => {
       try {
         return decodeURIComponent(text.replace(/\+/g, ' '));
@@ -216,13 +249,27 @@ function targetVariants(target: string): {text: string; cause: CauseId; message:
     };
     const query = [
       {text: rebuild(decode), message: 'the query decoded (for example ":" instead of %3A)'},
-      {text: rebuild((text) => encodeURIComponent(decode(text)).replace(/%20/g, '+')), message: 'the query re-encoded as a form (spaces as "+", ":" as %3A)'},
-      {text: rebuild((text) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())), message: 'the query with lower-case percent escapes'},
+      {
+        text: rebuild((text) => encodeURIComponent(decode(text)).replace(/%20/g, '+')),
+        message: 'the query re-encoded as a form (spaces as "+", ":" as %3A)',
+      },
+      {
+        text: rebuild((text) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())),
+        message: 'the query with lower-case percent escapes',
+      },
       {text: rebuild((text) => text, true), message: 'the query parameters sorted by name'},
-      {text: rebuild((text) => encodeURIComponent(decode(text))), message: "the query re-encoded by encodeURIComponent (which leaves !'()* as they are)"},
+      {
+        text: rebuild((text) => encodeURIComponent(decode(text))),
+        message: "the query re-encoded by encodeURIComponent (which leaves !'()* as they are)",
+      },
     ];
     for (const variant of query) {
-      if (variant.text !== target) variants.push({text: variant.text, cause: 'query-reencoded', message: `The signer signed ${variant.message}: ${variant.text}. Sign the query exactly as it is sent, ${target.slice(question)}.`});
+      if (variant.text !== target)
+        variants.push({
+          text: variant.text,
+          cause: 'query-reencoded',
+          message: `The signer signed ${variant.message}: ${variant.text}. Sign the query exactly as it is sent, ${target.slice(question)}.`,
+        });
     }
   }
   return variants;
@@ -233,30 +280,72 @@ function variants(parts: SignedParts): Variant[] {
   const found: Variant[] = [];
   const add = (cause: CauseId, message: string, text: string) => found.push({cause, message, bytes: utf8(text)});
   if (parts.body.endsWith('\n')) {
-    add('trailing-newline', 'The body you pasted ends with a line feed that was not signed: the signer signed it without, or something (a file, a heredoc, an HTTP library) added one on sending.', canonicalOf({...parts, body: parts.body.replace(/\r?\n$/, '')}));
+    add(
+      'trailing-newline',
+      'The body you pasted ends with a line feed that was not signed: the signer signed it without, or something (a file, a heredoc, an HTTP library) added one on sending.',
+      canonicalOf({...parts, body: parts.body.replace(/\r?\n$/, '')}),
+    );
   }
-  add('trailing-newline', 'The signer signed the body with a line feed at the end that was not sent.', canonicalOf({...parts, body: `${parts.body}\n`}));
-  add('trailing-newline', 'The signer put a line feed after the last line of the canonical string. There is none after the body (and for an empty body the string ends with the line feed after the nonce).', `${canonical}\n`);
-  add('crlf', 'The signer joined the lines of the canonical string with CRLF ("\\r\\n"); the contract joins them with LF ("\\n") only.', lines(parts).join('\r\n'));
+  add(
+    'trailing-newline',
+    'The signer signed the body with a line feed at the end that was not sent.',
+    canonicalOf({...parts, body: `${parts.body}\n`}),
+  );
+  add(
+    'trailing-newline',
+    'The signer put a line feed after the last line of the canonical string. There is none after the body (and for an empty body the string ends with the line feed after the nonce).',
+    `${canonical}\n`,
+  );
+  add(
+    'crlf',
+    'The signer joined the lines of the canonical string with CRLF ("\\r\\n"); the contract joins them with LF ("\\n") only.',
+    lines(parts).join('\r\n'),
+  );
   if (parts.body.includes('\n') && !parts.body.includes('\r\n')) {
-    add('crlf', 'The body was signed with CRLF line ends and sent with LF (or the other way round): a text-mode file or a Windows tool changed them.', canonicalOf({...parts, body: parts.body.replace(/\n/g, '\r\n')}));
+    add(
+      'crlf',
+      'The body was signed with CRLF line ends and sent with LF (or the other way round): a text-mode file or a Windows tool changed them.',
+      canonicalOf({...parts, body: parts.body.replace(/\n/g, '\r\n')}),
+    );
   }
   if (parts.body.includes('\r\n')) {
-    add('crlf', 'The body was sent with CRLF line ends that were not signed.', canonicalOf({...parts, body: parts.body.replace(/\r\n/g, '\n')}));
+    add(
+      'crlf',
+      'The body was sent with CRLF line ends that were not signed.',
+      canonicalOf({...parts, body: parts.body.replace(/\r\n/g, '\n')}),
+    );
   }
   // After the line-end mistakes, which a re-serialisation (that drops a final line feed) would mask.
   for (const body of reserialisedBodies(parts.body)) {
-    add('body-reserialised', `The body was re-serialised between signing and sending: the signature matches ${body.how}. Sign the exact bytes you send, and send the string you signed (never serialise the object a second time).`, canonicalOf({...parts, body: body.text}));
+    add(
+      'body-reserialised',
+      `The body was re-serialised between signing and sending: the signature matches ${body.how}. Sign the exact bytes you send, and send the string you signed (never serialise the object a second time).`,
+      canonicalOf({...parts, body: body.text}),
+    );
   }
   for (const target of targetVariants(parts.target)) add(target.cause, target.message, canonicalOf({...parts, target: target.text}));
   const asLatin1 = latin1(canonical);
   if (asLatin1 && /[^ -~\t\n\r]/.test(canonical)) {
-    found.push({cause: 'not-utf8', message: 'The signer encoded the canonical string as Latin-1 (ISO-8859-1 or Windows-1252), not UTF-8: in Java, getBytes() with the platform charset; in PHP, utf8_decode. Sign its UTF-8 bytes.', bytes: asLatin1});
+    found.push({
+      cause: 'not-utf8',
+      message:
+        'The signer encoded the canonical string as Latin-1 (ISO-8859-1 or Windows-1252), not UTF-8: in Java, getBytes() with the platform charset; in PHP, utf8_decode. Sign its UTF-8 bytes.',
+      bytes: asLatin1,
+    });
   }
   if (/[^ -~\t\n\r]/.test(canonical)) {
-    found.push({cause: 'not-utf8', message: 'The signer signed the UTF-16 code units of the string, not its UTF-8 bytes (in .NET, Encoding.Unicode). Sign its UTF-8 bytes.', bytes: utf16le(canonical)});
+    found.push({
+      cause: 'not-utf8',
+      message:
+        'The signer signed the UTF-16 code units of the string, not its UTF-8 bytes (in .NET, Encoding.Unicode). Sign its UTF-8 bytes.',
+      bytes: utf16le(canonical),
+    });
     const doubled = new TextDecoder('latin1').decode(utf8(canonical));
-    add('not-utf8', 'The text was encoded to UTF-8 twice (mojibake such as "Ã©" for "é"): somewhere a UTF-8 string was read as Latin-1 before signing.', doubled);
+    add(
+      'not-utf8',
+      'The text was encoded to UTF-8 twice (mojibake such as "Ã©" for "é"): somewhere a UTF-8 string was read as Latin-1 before signing.',
+      doubled,
+    );
   }
   return found;
 }
@@ -289,7 +378,12 @@ function readHeader(value: string): {keyVersion?: number; algorithm?: string; si
   if (keyVersion === undefined) problems.push(`keyVersion must be a positive whole number, got "${version ?? ''}".`);
   const signature = parts.get('signature');
   if (!signature) problems.push('The header has no signature=...');
-  return {...(keyVersion === undefined ? {} : {keyVersion}), ...(algorithm === undefined ? {} : {algorithm}), ...(signature === undefined ? {} : {signature}), problems};
+  return {
+    ...(keyVersion === undefined ? {} : {keyVersion}),
+    ...(algorithm === undefined ? {} : {algorithm}),
+    ...(signature === undefined ? {} : {signature}),
+    problems,
+  };
 }
 
 /** Checks a message and its signature; see the module comment. */
@@ -303,8 +397,16 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
 
   // What verification does not check: the timestamp, the nonce, the key version.
   if (!timestampPattern.test(parts.timestamp) || Number.isNaN(Date.parse(parts.timestamp))) {
-    const offset = /[+-]\d{2}:?\d{2}$/.test(parts.timestamp) ? ' It carries a UTC offset: convert to UTC and write Z.' : /\.\d+Z$/.test(parts.timestamp) ? ' It has fractions of a second: drop them.' : '';
-    findings.push({cause: 'timestamp-format', severity: 'error', message: `X-Timestamp "${parts.timestamp}" is not UTC in the one format the API takes, YYYY-MM-DDTHH:MM:SSZ.${offset}`});
+    const offset = /[+-]\d{2}:?\d{2}$/.test(parts.timestamp)
+      ? ' It carries a UTC offset: convert to UTC and write Z.'
+      : /\.\d+Z$/.test(parts.timestamp)
+        ? ' It has fractions of a second: drop them.'
+        : '';
+    findings.push({
+      cause: 'timestamp-format',
+      severity: 'error',
+      message: `X-Timestamp "${parts.timestamp}" is not UTC in the one format the API takes, YYYY-MM-DDTHH:MM:SSZ.${offset}`,
+    });
   } else {
     const skew = Math.round((input.now.getTime() - Date.parse(parts.timestamp)) / 1000);
     if (Math.abs(skew) > timestampWindowSeconds) {
@@ -316,21 +418,34 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     }
   }
   if (!/^[A-Za-z0-9-]{16,64}$/.test(parts.nonce)) {
-    findings.push({cause: 'nonce-format', severity: 'error', message: `X-Nonce must be 16 to 64 letters, digits or hyphens, such as a UUID; got "${parts.nonce.slice(0, 70)}".`});
+    findings.push({
+      cause: 'nonce-format',
+      severity: 'error',
+      message: `X-Nonce must be 16 to 64 letters, digits or hyphens, such as a UUID; got "${parts.nonce.slice(0, 70)}".`,
+    });
   }
   const seen = input.seenNonces?.get(parts.nonce);
   if (seen !== undefined) {
-    findings.push({cause: 'nonce-reused', severity: 'warning', message: `X-Nonce ${parts.nonce} was already used (${seen}). A verifier refuses a nonce it has seen in the last ${2 * timestampWindowSeconds} s: make a new one for every message, including retries.`});
+    findings.push({
+      cause: 'nonce-reused',
+      severity: 'warning',
+      message: `X-Nonce ${parts.nonce} was already used (${seen}). A verifier refuses a nonce it has seen in the last ${2 * timestampWindowSeconds} s: make a new one for every message, including retries.`,
+    });
   }
   if (header.keyVersion !== undefined && input.keyVersion !== undefined && header.keyVersion !== input.keyVersion) {
-    findings.push({cause: 'key-version', severity: 'error', message: `X-Signature names keyVersion ${header.keyVersion}, but the key you gave is version ${input.keyVersion}: a verifier looks the key up by the header's version, so it uses another key (or none).`});
+    findings.push({
+      cause: 'key-version',
+      severity: 'error',
+      message: `X-Signature names keyVersion ${header.keyVersion}, but the key you gave is version ${input.keyVersion}: a verifier looks the key up by the header's version, so it uses another key (or none).`,
+    });
   }
 
   // The signature, as sent and then as the usual mistakes would have made it.
   let verified = false;
   if (header.signature !== undefined) {
     let signature: Uint8Array<ArrayBuffer> | undefined;
-    const base64url = /[-_]/.test(header.signature) || !/^[A-Za-z0-9+/]+={0,2}$/.test(header.signature) || header.signature.length % 4 !== 0;
+    const base64url =
+      /[-_]/.test(header.signature) || !/^[A-Za-z0-9+/]+={0,2}$/.test(header.signature) || header.signature.length % 4 !== 0;
     if (/^[A-Za-z0-9+/]+={0,2}$/.test(header.signature) && header.signature.length % 4 === 0) signature = base64ToBytes(header.signature);
     if (signature) verified = await verifyBytes(key.publicKey, signature, utf8(canonical));
     if (!verified && base64url && /^[A-Za-z0-9_+/-]+=*$/.test(header.signature)) {
@@ -342,7 +457,12 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
         signature = undefined;
       }
       if (signature && (await verifyBytes(key.publicKey, signature, utf8(canonical)))) {
-        findings.push({cause: 'base64url', severity: 'error', message: 'The signature is base64url ("-" and "_", no "=" padding), not standard base64: it verifies once converted, but the API refuses it. Encode with standard base64 (+, / and = padding).'});
+        findings.push({
+          cause: 'base64url',
+          severity: 'error',
+          message:
+            'The signature is base64url ("-" and "_", no "=" padding), not standard base64: it verifies once converted, but the API refuses it. Encode with standard base64 (+, / and = padding).',
+        });
       }
     } else if (!signature) {
       findings.push({cause: 'signature-header', severity: 'error', message: 'The signature is not base64.'});
@@ -358,7 +478,12 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
       if (cause) findings.push({cause: cause.cause, severity: 'error', message: cause.message});
       else {
         const other = await firstMatching(input.otherKeys ?? [], signature, utf8(canonical));
-        if (other) findings.push({cause: 'wrong-key', severity: 'error', message: `The signature was made with ${other}, not with the key you gave. Check which private key the signer loads, and that keyVersion names the key the verifier has.`});
+        if (other)
+          findings.push({
+            cause: 'wrong-key',
+            severity: 'error',
+            message: `The signature was made with ${other}, not with the key you gave. Check which private key the signer loads, and that keyVersion names the key the verifier has.`,
+          });
         else {
           findings.push({
             cause: 'wrong-key',
@@ -377,18 +502,28 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     verified,
     ...(expectedSignature === undefined
       ? {}
-      : {expectedSignature, expectedHeader: `algorithm=RSA-SHA256, keyVersion=${input.keyVersion ?? header.keyVersion ?? 1}, signature=${expectedSignature}`}),
+      : {
+          expectedSignature,
+          expectedHeader: `algorithm=RSA-SHA256, keyVersion=${input.keyVersion ?? header.keyVersion ?? 1}, signature=${expectedSignature}`,
+        }),
     findings: orderFindings(findings),
   };
 }
 
-async function firstMatching(keys: readonly {label: string; publicKey: CryptoKey}[], signature: Uint8Array<ArrayBuffer>, bytes: Uint8Array<ArrayBuffer>): Promise<string | undefined> {
+async function firstMatching(
+  keys: readonly {label: string; publicKey: CryptoKey}[],
+  signature: Uint8Array<ArrayBuffer>,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<string | undefined> {
   for (const candidate of keys) if (await verifyBytes(candidate.publicKey, signature, bytes)) return candidate.label;
   return undefined;
 }
 
 /** The signed parts of a parsed request or notification, from its start line and headers. */
-export function partsOfRequest(kind: 'request' | 'notification', request: {method: string; target: string; headers: ReadonlyMap<string, string>; body: string}): SignedParts {
+export function partsOfRequest(
+  kind: 'request' | 'notification',
+  request: {method: string; target: string; headers: ReadonlyMap<string, string>; body: string},
+): SignedParts {
   return {
     kind,
     method: request.method,
@@ -401,7 +536,10 @@ export function partsOfRequest(kind: 'request' | 'notification', request: {metho
 }
 
 /** The signed parts of a parsed response and the request it answers. */
-export function partsOfResponse(request: {method: string; target: string; headers: ReadonlyMap<string, string>}, response: {status: number; headers: ReadonlyMap<string, string>; body: string}): SignedParts {
+export function partsOfResponse(
+  request: {method: string; target: string; headers: ReadonlyMap<string, string>},
+  response: {status: number; headers: ReadonlyMap<string, string>; body: string},
+): SignedParts {
   return {
     kind: 'response',
     method: request.method,

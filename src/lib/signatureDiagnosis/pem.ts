@@ -61,16 +61,24 @@ export function pkcs1PublicToSpki(pkcs1: Uint8Array): Uint8Array<ArrayBuffer> {
 function pemBlock(text: string): {label: string; bytes: Uint8Array<ArrayBuffer>} {
   const match = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/.exec(text.replace(/\\n/g, '\n'));
   if (!match) {
-    if (/-----BEGIN [A-Z0-9 ]+-----/.test(text)) throw new KeyInputError('The PEM block has no matching END line: paste the whole file, from BEGIN to END.');
-    throw new KeyInputError('This is not a PEM key: expected a block starting "-----BEGIN PRIVATE KEY-----" or "-----BEGIN PUBLIC KEY-----".');
+    if (/-----BEGIN [A-Z0-9 ]+-----/.test(text))
+      throw new KeyInputError('The PEM block has no matching END line: paste the whole file, from BEGIN to END.');
+    throw new KeyInputError(
+      'This is not a PEM key: expected a block starting "-----BEGIN PRIVATE KEY-----" or "-----BEGIN PUBLIC KEY-----".',
+    );
   }
   const [, label = '', body = ''] = match;
-  if (label === 'ENCRYPTED PRIVATE KEY') throw new KeyInputError('The private key is encrypted with a passphrase: decrypt it first (openssl pkcs8 -in key.pem -out plain.pem).');
-  if (label === 'CERTIFICATE') throw new KeyInputError('This is a certificate, not a key: paste the public key (openssl x509 -pubkey -noout -in cert.pem).');
-  if (label.startsWith('EC ') || label === 'OPENSSH PRIVATE KEY') throw new KeyInputError(`A "${label}" block is not an RSA key in PEM: the API signs with RSA keys in PKCS #8 and SPKI.`);
-  if (!(label in labels)) throw new KeyInputError(`A "${label}" block is not a key the API uses: expected PRIVATE KEY (PKCS #8) or PUBLIC KEY (SPKI).`);
+  if (label === 'ENCRYPTED PRIVATE KEY')
+    throw new KeyInputError('The private key is encrypted with a passphrase: decrypt it first (openssl pkcs8 -in key.pem -out plain.pem).');
+  if (label === 'CERTIFICATE')
+    throw new KeyInputError('This is a certificate, not a key: paste the public key (openssl x509 -pubkey -noout -in cert.pem).');
+  if (label.startsWith('EC ') || label === 'OPENSSH PRIVATE KEY')
+    throw new KeyInputError(`A "${label}" block is not an RSA key in PEM: the API signs with RSA keys in PKCS #8 and SPKI.`);
+  if (!(label in labels))
+    throw new KeyInputError(`A "${label}" block is not a key the API uses: expected PRIVATE KEY (PKCS #8) or PUBLIC KEY (SPKI).`);
   const base64 = body.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) throw new KeyInputError('The text between BEGIN and END is not base64: the key was damaged when it was copied.');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64))
+    throw new KeyInputError('The text between BEGIN and END is not base64: the key was damaged when it was copied.');
   return {label, bytes: base64ToBytes(base64)};
 }
 
@@ -82,19 +90,25 @@ export async function readKey(text: string): Promise<ReadKey> {
   try {
     if (format === 'SPKI public key' || format === 'PKCS #1 public key') {
       if (format === 'PKCS #1 public key') {
-        notes.push('Your public key is PKCS #1 ("BEGIN RSA PUBLIC KEY"). The API and WebCrypto take SPKI ("BEGIN PUBLIC KEY"); it was converted here. Convert it for good with: openssl rsa -RSAPublicKey_in -in key.pem -pubout');
+        notes.push(
+          'Your public key is PKCS #1 ("BEGIN RSA PUBLIC KEY"). The API and WebCrypto take SPKI ("BEGIN PUBLIC KEY"); it was converted here. Convert it for good with: openssl rsa -RSAPublicKey_in -in key.pem -pubout',
+        );
       }
       const spki = format === 'PKCS #1 public key' ? pkcs1PublicToSpki(bytes) : bytes;
       return {format, publicKey: await crypto.subtle.importKey('spki', spki, rsaAlgorithm, false, ['verify']), notes};
     }
     if (format === 'PKCS #1 private key') {
-      notes.push('Your private key is PKCS #1 ("BEGIN RSA PRIVATE KEY"). The samples and WebCrypto take PKCS #8 ("BEGIN PRIVATE KEY"); it was converted here. Convert it for good with: openssl pkcs8 -topk8 -nocrypt -in key.pem');
+      notes.push(
+        'Your private key is PKCS #1 ("BEGIN RSA PRIVATE KEY"). The samples and WebCrypto take PKCS #8 ("BEGIN PRIVATE KEY"); it was converted here. Convert it for good with: openssl pkcs8 -topk8 -nocrypt -in key.pem',
+      );
     }
     const pkcs8 = format === 'PKCS #1 private key' ? pkcs1PrivateToPkcs8(bytes) : bytes;
     // Imported once as extractable only to read its public half (n and e); the key used for signing is not extractable.
     const readable = await crypto.subtle.importKey('pkcs8', pkcs8, rsaAlgorithm, true, ['sign']);
     const jwk = await crypto.subtle.exportKey('jwk', readable);
-    const publicKey = await crypto.subtle.importKey('jwk', {kty: 'RSA', n: jwk.n, e: jwk.e, alg: 'RS256', ext: true}, rsaAlgorithm, false, ['verify']);
+    const publicKey = await crypto.subtle.importKey('jwk', {kty: 'RSA', n: jwk.n, e: jwk.e, alg: 'RS256', ext: true}, rsaAlgorithm, false, [
+      'verify',
+    ]);
     const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8, rsaAlgorithm, false, ['sign']);
     return {format, publicKey, privateKey, notes};
   } catch (error) {
@@ -104,12 +118,17 @@ export async function readKey(text: string): Promise<ReadKey> {
 }
 
 function pem(label: string, bytes: ArrayBuffer): string {
-  return `-----BEGIN ${label}-----\n${bytesToBase64(new Uint8Array(bytes)).replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
+  return `-----BEGIN ${label}-----\n${bytesToBase64(new Uint8Array(bytes))
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '')}\n-----END ${label}-----\n`;
 }
 
 /** A new 2048-bit RSA key pair for the API, as PKCS #8 and SPKI PEM. Made and kept in this browser. */
 export async function generateKeyPair(): Promise<{privateKeyPem: string; publicKeyPem: string}> {
-  const pair = await crypto.subtle.generateKey({...rsaAlgorithm, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1])}, true, ['sign', 'verify']);
+  const pair = await crypto.subtle.generateKey({...rsaAlgorithm, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1])}, true, [
+    'sign',
+    'verify',
+  ]);
   return {
     privateKeyPem: pem('PRIVATE KEY', await crypto.subtle.exportKey('pkcs8', pair.privateKey)),
     publicKeyPem: pem('PUBLIC KEY', await crypto.subtle.exportKey('spki', pair.publicKey)),

@@ -95,7 +95,13 @@ export function createInbox(options: InboxOptions): NotificationInbox {
     transport: {
       deliver: (delivery) =>
         serially(async () => {
-          const entry: InboxEntry = {seq: (entries.at(-1)?.seq ?? 0) + 1, url: delivery.url, headers: {...delivery.headers}, body: delivery.body, receivedAt: options.receivedAt()};
+          const entry: InboxEntry = {
+            seq: (entries.at(-1)?.seq ?? 0) + 1,
+            url: delivery.url,
+            headers: {...delivery.headers},
+            body: delivery.body,
+            receivedAt: options.receivedAt(),
+          };
           const dropped = entries.slice(0, Math.max(0, entries.length + 1 - limit));
           // Kept before it is acknowledged: a notification acknowledged and then lost would never come again.
           await options.storage.add(entry, dropped);
@@ -114,7 +120,13 @@ export function createInbox(options: InboxOptions): NotificationInbox {
       return verifyNotification(entry, options.providerKey);
     },
     async replace(list) {
-      const numbered = list.slice(-limit).map((entry, index) => ({url: entry.url, headers: {...entry.headers}, body: entry.body, receivedAt: entry.receivedAt, seq: index + 1}));
+      const numbered = list.slice(-limit).map((entry, index) => ({
+        url: entry.url,
+        headers: {...entry.headers},
+        body: entry.body,
+        receivedAt: entry.receivedAt,
+        seq: index + 1,
+      }));
       await options.storage.replace(numbered);
       set(numbered);
     },
@@ -129,7 +141,7 @@ export function createInbox(options: InboxOptions): NotificationInbox {
 /** An export's inbox as entries to replace the inbox with, or the first problem with it. */
 export function inboxEntriesOf(list: unknown): {ok: true; entries: Array<Omit<InboxEntry, 'seq'>>} | {ok: false; message: string} {
   if (list === undefined) return {ok: true, entries: []};
-  if (!Array.isArray(list)) return {ok: false, message: 'The export\'s inbox is not a list.'};
+  if (!Array.isArray(list)) return {ok: false, message: "The export's inbox is not a list."};
   const entries: Array<Omit<InboxEntry, 'seq'>> = [];
   for (const [index, item] of (list as unknown[]).entries()) {
     const entry = item as Partial<Record<keyof InboxEntry, unknown>> | null;
@@ -141,8 +153,14 @@ export function inboxEntriesOf(list: unknown): {ok: true; entries: Array<Omit<In
       typeof headers === 'object' &&
       headers !== null &&
       Object.values(headers).every((value) => typeof value === 'string');
-    if (!valid) return {ok: false, message: `Notification ${index + 1} of the export's inbox needs url, headers (text values), body and receivedAt.`};
-    entries.push({url: entry.url as string, headers: {...(headers as Record<string, string>)}, body: entry.body as string, receivedAt: entry.receivedAt as string});
+    if (!valid)
+      return {ok: false, message: `Notification ${index + 1} of the export's inbox needs url, headers (text values), body and receivedAt.`};
+    entries.push({
+      url: entry.url as string,
+      headers: {...(headers as Record<string, string>)},
+      body: entry.body as string,
+      receivedAt: entry.receivedAt as string,
+    });
   }
   return {ok: true, entries};
 }

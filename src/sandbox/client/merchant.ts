@@ -2,7 +2,15 @@
  * The merchant client: sign, send to a target, verify the response. What every host and widget used to
  * rebuild from the signing primitives, in one place.
  */
-import {signRequest, verifyResponse, type MerchantSigner, type ProviderKey, type SignedRequest, type UnsignedRequest, type Verification} from './signing';
+import {
+  signRequest,
+  verifyResponse,
+  type MerchantSigner,
+  type ProviderKey,
+  type SignedRequest,
+  type UnsignedRequest,
+  type Verification,
+} from './signing';
 import type {SandboxTarget, TargetResponse} from './target';
 
 export interface MerchantCall {

@@ -25,15 +25,27 @@ export function httpTarget(origin: string, options: HttpTargetOptions = {}): San
   };
   return {
     async call(request) {
-      const response = await reach(request.target, {method: request.method, headers: withContentType(request), ...(request.body === '' ? {} : {body: request.body})});
+      const response = await reach(request.target, {
+        method: request.method,
+        headers: withContentType(request),
+        ...(request.body === '' ? {} : {body: request.body}),
+      });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));
       return {status: response.status, headers, body: await response.text()};
     },
     async act(name, input) {
       const action = sandboxAction(name);
-      const body = Object.fromEntries(bodyMembers(action).filter((member) => input[member] !== undefined).map((member) => [member, input[member]]));
-      const response = await reach(actionPath(action, input), {method: action.method, headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+      const body = Object.fromEntries(
+        bodyMembers(action)
+          .filter((member) => input[member] !== undefined)
+          .map((member) => [member, input[member]]),
+      );
+      const response = await reach(actionPath(action, input), {
+        method: action.method,
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify(body),
+      });
       const text = await response.text();
       let json: unknown;
       try {
@@ -43,7 +55,11 @@ export function httpTarget(origin: string, options: HttpTargetOptions = {}): San
       }
       if (response.ok) return {ok: true, value: json};
       const refusal = json as {code?: unknown; message?: unknown};
-      return {ok: false, code: typeof refusal.code === 'string' ? refusal.code : 'INTERNAL_ERROR', message: typeof refusal.message === 'string' ? refusal.message : `${response.status}: ${text.slice(0, 200)}`};
+      return {
+        ok: false,
+        code: typeof refusal.code === 'string' ? refusal.code : 'INTERNAL_ERROR',
+        message: typeof refusal.message === 'string' ? refusal.message : `${response.status}: ${text.slice(0, 200)}`,
+      };
     },
     clock: {
       async now() {

@@ -84,10 +84,26 @@ export function headerValue(headers: Readonly<Record<string, string | undefined>
  * clock the receiver checks against), a fresh X-Nonce and X-Signature over the six-line string. Content-Type
  * is not signed: a target that sends over HTTP adds it (withContentType).
  */
-export async function signRequest(signer: MerchantSigner, request: UnsignedRequest, at: number, nonce: string = crypto.randomUUID()): Promise<SignedRequest> {
+export async function signRequest(
+  signer: MerchantSigner,
+  request: UnsignedRequest,
+  at: number,
+  nonce: string = crypto.randomUUID(),
+): Promise<SignedRequest> {
   const timestamp = isoSeconds(at);
-  const canonical = canonicalString({method: request.method, pathWithQuery: request.target, clientId: signer.clientId, timestamp, nonce, body: request.body});
-  const signatureHeader = formatSignatureHeader({algorithm: signatureAlgorithm, keyVersion: signer.keyVersion, signature: await signCanonical(canonical, signer.privateKey)});
+  const canonical = canonicalString({
+    method: request.method,
+    pathWithQuery: request.target,
+    clientId: signer.clientId,
+    timestamp,
+    nonce,
+    body: request.body,
+  });
+  const signatureHeader = formatSignatureHeader({
+    algorithm: signatureAlgorithm,
+    keyVersion: signer.keyVersion,
+    signature: await signCanonical(canonical, signer.privateKey),
+  });
   return {
     method: request.method,
     target: request.target,
@@ -102,7 +118,10 @@ export async function signRequest(signer: MerchantSigner, request: UnsignedReque
 }
 
 /** The headers with Content-Type: application/json first when there is a body, as an HTTP client sends them. */
-export function withContentType(request: {readonly headers: Readonly<Record<string, string>>; readonly body: string}): Record<string, string> {
+export function withContentType(request: {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}): Record<string, string> {
   if (request.body === '' || headerValue(request.headers, 'Content-Type') !== undefined) return {...request.headers};
   return {'Content-Type': 'application/json', ...request.headers};
 }
@@ -119,7 +138,11 @@ async function verify(canonical: () => string, signatureHeader: string, provider
 }
 
 /** Verifies a response's X-Signature over the eight-line string that binds it to the request it answers. */
-export function verifyResponse(request: Pick<SignedRequest, 'method' | 'target' | 'clientId' | 'nonce'>, response: ReceivedResponse, provider: ProviderKey): Promise<Verification> {
+export function verifyResponse(
+  request: Pick<SignedRequest, 'method' | 'target' | 'clientId' | 'nonce'>,
+  response: ReceivedResponse,
+  provider: ProviderKey,
+): Promise<Verification> {
   const canonical = () =>
     responseCanonicalString({
       request: {method: request.method, pathWithQuery: request.target, clientId: request.clientId, nonce: request.nonce},
@@ -135,7 +158,14 @@ export function verifyResponse(request: Pick<SignedRequest, 'method' | 'target' 
 export function notificationCanonical(notification: ReceivedNotification): string {
   const url = new URL(notification.url);
   const header = (name: string) => headerValue(notification.headers, name) ?? '';
-  return canonicalString({method: 'POST', pathWithQuery: `${url.pathname}${url.search}`, clientId: header('X-Client-Id'), timestamp: header('X-Timestamp'), nonce: header('X-Nonce'), body: notification.body});
+  return canonicalString({
+    method: 'POST',
+    pathWithQuery: `${url.pathname}${url.search}`,
+    clientId: header('X-Client-Id'),
+    timestamp: header('X-Timestamp'),
+    nonce: header('X-Nonce'),
+    body: notification.body,
+  });
 }
 
 /** Verifies a notification's X-Signature with the provider key, as the merchant's endpoint must. */

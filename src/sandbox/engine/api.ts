@@ -30,7 +30,9 @@ export interface SandboxOptions {
 }
 
 /** Result of the shopper and control actions: what changed, or why nothing did. */
-export type ActionResult<T = Json> = {readonly ok: true; readonly value: T} | {readonly ok: false; readonly code: string; readonly message: string};
+export type ActionResult<T = Json> =
+  | {readonly ok: true; readonly value: T}
+  | {readonly ok: false; readonly code: string; readonly message: string};
 
 /** What a reader can pay with in the sandbox cashier, SDK or wallet. */
 export type PaymentMethodChoice =

@@ -7,17 +7,12 @@
  * TypeScript over WebCrypto: no DOM, no Node built-ins, so the browser and the local server run the same code.
  */
 import {importPrivateKey, signCanonical} from '../../lib/signing';
-import type {ActionResult, DeliveryLogEntry, Fault, MerchantView, PaymentMethodChoice, SandboxOptions, SimulateNotificationInput} from './api';
+import {controlActions, shopperActions, type ActionHost} from './shopperAndControl';
+import type {ActionResult, DeliveryLogEntry, MerchantView, SandboxOptions} from './api';
 import {createClock, isoSeconds, type SandboxClock} from './clock';
-import {authorizeAgreement, cancelAgreement, getAuthCode} from './domain/agreements';
-import {openChargeback, resolveChargeback} from './domain/chargebacks';
-import {redeliverEvent, simulateNotification, type DeliveryChannel} from './domain/events';
+import {type DeliveryChannel} from './domain/events';
 import {balancesOf, bookOpeningFunds} from './domain/ledger';
-import {addKey, configureMerchant, keyProblem, registrationOf, type MerchantRegistration, type MerchantSettings} from './domain/merchants';
-import {findOrder} from './domain/orders';
-import {payCash, payOrder, scanQr} from './domain/payments';
 import {statementCsv, statementFile} from './domain/statements';
-import {topUpVirtualAccount} from './domain/virtualAccounts';
 import {lowerCaseHeaders, type NotificationTransport, type SandboxRequest, type SandboxResponse} from './http';
 import {randomId} from './ids';
 import {JobQueue, runJob} from './jobs';
@@ -28,13 +23,35 @@ import {FaultQueue, RateLimiter} from './pipeline/limits';
 import {runPipeline, signedRequestOf, type PipelineParts} from './pipeline/pipeline';
 import {respond, type Responder} from './pipeline/respond';
 import type {EngineSpec} from './spec';
-import {ChangeSet, MerchantRecords, engineKey, recordKey, type Collection, type Json, type JobRecord, type JsonObject, type LedgerEntry, type MerchantRecord, type MerchantState, type PayoutKind} from './state';
-import {checkStateDocument, stateFormat, stateFormatVersion, type SandboxStateDocument} from './stateDocument';
+import {
+  ChangeSet,
+  MerchantRecords,
+  engineKey,
+  recordKey,
+  type Collection,
+  type JobRecord,
+  type JsonObject,
+  type LedgerEntry,
+  type MerchantRecord,
+  type MerchantState,
+  type PayoutKind,
+} from './state';
+import {checkStateDocument, stateDocumentOf, type SandboxStateDocument} from './stateDocument';
 import {memoryStore, type RecordValue, type SandboxStore} from './store';
 import {Rejected, type Tx} from './tx';
 import {readOnlyTx, UnitGate, UnitOfWork, type UnitHost} from './unit';
 
-export type {ActionResult, DeliveryLogEntry, Fault, MerchantView, PaymentMethodChoice, RequestValidator, SandboxOptions, SimulatedNotification, SimulateNotificationInput} from './api';
+export type {
+  ActionResult,
+  DeliveryLogEntry,
+  Fault,
+  MerchantView,
+  PaymentMethodChoice,
+  RequestValidator,
+  SandboxOptions,
+  SimulatedNotification,
+  SimulateNotificationInput,
+} from './api';
 export {sandboxFundingType} from './domain/ledger';
 export {gzipWithDigest} from './domain/statements';
 
@@ -91,21 +108,45 @@ export class SandboxEngine {
   static async create(options: SandboxOptions): Promise<SandboxEngine> {
     const engine = new SandboxEngine(options);
     engine.providerPrivateKey = await importPrivateKey(options.providerKey.privateKeyPem);
-    const responder: Responder = {spec: engine.spec, clock: engine.clock, limiter: engine.limiter, provider: {key: engine.providerPrivateKey, keyVersion: engine.providerKeyVersion}};
+    const responder: Responder = {
+      spec: engine.spec,
+      clock: engine.clock,
+      limiter: engine.limiter,
+      provider: {key: engine.providerPrivateKey, keyVersion: engine.providerKeyVersion},
+    };
     const inUnit = <T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> => engine.gate.run(() => work(new UnitOfWork(engine.unitHost)));
     const {spec, authenticator, limiter, faults} = engine;
-    engine.pipeline = {spec, validator: options.validator, authenticator, limiter, faults, responder, inUnit, commit: () => engine.commit()};
+    engine.pipeline = {
+      spec,
+      validator: options.validator,
+      authenticator,
+      limiter,
+      faults,
+      responder,
+      inUnit,
+      commit: () => engine.commit(),
+    };
     await engine.load();
     return engine;
   }
 
   /** Loads the store's records, or `records` (an import the store already holds), into an empty engine. */
   private async load(records?: Iterable<readonly [string, RecordValue]>): Promise<void> {
-    loadRecords(records ?? (await this.store.load()), {merchants: this.merchants, addJob: (job) => this.jobs.restore(job), clock: this.clock});
+    loadRecords(records ?? (await this.store.load()), {
+      merchants: this.merchants,
+      addJob: (job) => this.jobs.restore(job),
+      clock: this.clock,
+    });
     const data = this.spec.sandbox.merchant;
     if (this.merchants.has(data.clientId)) return;
     const keys = {[String(data.merchantKey.keyVersion)]: this.defaultMerchantKeyPem};
-    await this.addMerchant({clientId: data.clientId, keys, defaultNotifyUrl: data.defaultNotifyUrl, compressedRetries: false, createdAt: this.clock.now()});
+    await this.addMerchant({
+      clientId: data.clientId,
+      keys,
+      defaultNotifyUrl: data.defaultNotifyUrl,
+      compressedRetries: false,
+      createdAt: this.clock.now(),
+    });
     await this.commit();
   }
 
@@ -186,7 +227,11 @@ export class SandboxEngine {
     return state ? statementCsv(this.readTx, state, day, currency) : undefined;
   }
 
-  async statementFile(clientId: string, day: string, currency?: string): Promise<{fileName: string; bytes: Uint8Array; sha256: string; csv: string} | undefined> {
+  async statementFile(
+    clientId: string,
+    day: string,
+    currency?: string,
+  ): Promise<{fileName: string; bytes: Uint8Array; sha256: string; csv: string} | undefined> {
     const state = this.merchantOf(clientId);
     return state ? statementFile(this.readTx, state, day, currency) : undefined;
   }
@@ -217,7 +262,12 @@ export class SandboxEngine {
   }
 
   private get channel(): DeliveryChannel {
-    return {sign: (canonical) => signCanonical(canonical, this.providerPrivateKey), keyVersion: this.providerKeyVersion, transport: this.transport, log: this.deliveryLog};
+    return {
+      sign: (canonical) => signCanonical(canonical, this.providerPrivateKey),
+      keyVersion: this.providerKeyVersion,
+      transport: this.transport,
+      log: this.deliveryLog,
+    };
   }
 
   private async runJob(job: JobRecord): Promise<void> {
@@ -245,76 +295,33 @@ export class SandboxEngine {
     }
   }
 
-  /** What customers, payees and banks do; each is a domain action run as one unit of work. */
-  readonly shopper = {
-    /** The customer pays a PENDING order in the cashier, the SDK or the wallet. */
-    pay: (clientId: string, merchantOrderNo: string, choice: PaymentMethodChoice) => this.act(clientId, (state, tx) => payOrder(tx, state, merchantOrderNo, choice)),
-    /** A store cashier records cash for a CASH_TOP_UP order by its payment reference. */
-    payCash: (clientId: string, paymentReference: string) => this.act(clientId, (state, tx) => payCash(tx, state, paymentReference)),
-    /** The customer scans a DYNAMIC_QR code and confirms in the wallet. */
-    scan: (clientId: string, qrContent: string, wallet: {phone: string; pin: string}) => this.act(clientId, (state, tx) => scanQr(tx, state, qrContent, wallet)),
-    /** The customer closes the cashier without paying: nothing changes; the order expires in time. */
-    abandon: (clientId: string, merchantOrderNo: string) => this.act(clientId, (state, tx): JsonObject => findOrder(tx, state, merchantOrderNo).order),
-    /** The customer approves (or declines) a direct pay agreement at its authorizationUrl. */
-    authorizeAgreement: (clientId: string, merchantAgreementNo: string, wallet: string, approve = true) => this.act(clientId, (state, tx) => authorizeAgreement(tx, state, merchantAgreementNo, wallet, approve)),
-    /** The customer ends an active agreement in the wallet. */
-    cancelAgreementInWallet: (clientId: string, merchantAgreementNo: string) => this.act(clientId, (state, tx) => cancelAgreement(tx, state, merchantAgreementNo, 'PAYER').data as Json),
-    /** A page inside the wallet asks the bridge for a one-time auth code for the signed-in wallet user. */
-    getAuthCode: (clientId: string, wallet: string) => this.act(clientId, (state, tx) => getAuthCode(tx, state, wallet)),
+  /** The engine as the shopper's actions and the control tools see it (shopperAndControl.ts). */
+  private readonly actionHost: ActionHost = {
+    act: (clientId, action) => this.act(clientId, action),
+    now: () => this.clock.now(),
+    hasMerchant: (clientId) => this.merchants.has(clientId),
+    addMerchant: (record) => this.addMerchant(record),
+    commit: () => this.commit(),
+    addFault: (fault) => this.faults.add(fault),
+    reset: () => this.reset(),
+    deliveries: () => this.deliveryLog,
   };
+
+  /** What customers, payees and banks do; each is a domain action run as one unit of work. */
+  readonly shopper = shopperActions(this.actionHost);
 
   /** The sandbox's own tools. */
-  readonly control = {
-    /** Registers a merchant with the reader's own public key, so nobody shares their state. */
-    registerMerchant: async (input: MerchantRegistration): Promise<ActionResult<{clientId: string}>> => {
-      const checked = await registrationOf(input, (clientId) => this.merchants.has(clientId), this.clock.now());
-      if (!checked.ok) return checked;
-      await this.addMerchant(checked.value);
-      await this.commit();
-      return {ok: true, value: {clientId: checked.value.clientId}};
-    },
+  readonly control = controlActions(this.actionHost);
 
-    /** Adds a key version to a merchant (key rotation). */
-    addKey: async (clientId: string, keyVersion: number, publicKeyPem: string): Promise<ActionResult<{keyVersion: number}>> => {
-      const problem = await keyProblem(publicKeyPem);
-      return problem ?? this.act(clientId, (state, tx) => addKey(tx, state, keyVersion, publicKeyPem));
-    },
-
-    /** Sets the merchant's default notification URL (null removes it) and the compressed retry schedule. */
-    configure: (clientId: string, settings: MerchantSettings) => this.act(clientId, (state, tx) => configureMerchant(tx, state, settings)),
-
-    /** Answers the next `count` calls (of one operation, or all) with SYSTEM_BUSY or INTERNAL_ERROR. */
-    setFault: (fault: {resultCode: string; operationId?: string; count?: number}): ActionResult<Fault> => this.faults.add(fault),
-
-    /** Opens a chargeback on a paid order (Test tools, Simulate chargeback). */
-    openChargeback: (clientId: string, merchantOrderNo: string, reasonCode = 'FRAUD', amount?: number) => this.act(clientId, (state, tx) => openChargeback(tx, state, merchantOrderNo, reasonCode, amount)),
-
-    /** Decides an open chargeback: WON releases the frozen amount, LOST debits it. */
-    resolveChargeback: (clientId: string, chargebackId: string, resolution: 'WON' | 'LOST') => this.act(clientId, (state, tx) => resolveChargeback(tx, state, chargebackId, resolution)),
-
-    /** A customer's bank transfer arrives on a virtual account; credited after creditSeconds. */
-    topUpVirtualAccount: (clientId: string, iban: string, amount: number, payerName = 'Sandbox Payer') => this.act(clientId, (state, tx) => topUpVirtualAccount(tx, state, iban, amount, payerName)),
-
-    /** Forgets everything and starts again with the test merchant, as after a fresh install. */
-    reset: async (): Promise<void> => {
-      // Deliveries under way first: one that fails schedules its retry, which is forgotten with the rest.
-      await this.settle();
-      this.forget();
-      this.changes.drain();
-      await this.commitChain;
-      await this.store.clear();
-      await this.load();
-    },
-
-    /** Raises a notification of one of the contract's example scenarios, as the event it describes would (domain/events). */
-    simulateNotification: (clientId: string, input: SimulateNotificationInput) => this.act(clientId, (state, tx) => simulateNotification(tx, state, input)),
-
-    /** Every notification delivery attempt, newest last. */
-    deliveries: (clientId?: string): readonly DeliveryLogEntry[] => this.deliveryLog.filter((entry) => clientId === undefined || entry.clientId === clientId),
-
-    /** Delivers one event again now, like Redeliver event, without a signed request. */
-    redeliver: (clientId: string, notificationId: string) => this.act(clientId, (state, tx) => redeliverEvent(tx, state, notificationId).data as Json),
-  };
+  private async reset(): Promise<void> {
+    // Deliveries under way first: one that fails schedules its retry, which is forgotten with the rest.
+    await this.settle();
+    this.forget();
+    this.changes.drain();
+    await this.commitChain;
+    await this.store.clear();
+    await this.load();
+  }
 
   /** Empties the working set: no merchants, jobs, faults, rate windows or delivery log (reset and import). */
   private forget(): void {
@@ -331,7 +338,7 @@ export class SandboxEngine {
    */
   exportState(): SandboxStateDocument {
     const records = exportRecords(this.merchants.values(), this.jobs.values(), this.clock.offsetMs);
-    return {format: stateFormat, version: stateFormatVersion, contractVersion: this.spec.contractVersion, exportedAt: isoSeconds(this.clock.now()), records};
+    return stateDocumentOf(records, this.spec.contractVersion, isoSeconds(this.clock.now()));
   }
 
   /**

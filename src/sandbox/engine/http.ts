@@ -26,7 +26,12 @@ export interface SandboxResponse {
 
 /** How a notification leaves the engine: the server posts it over HTTP, the browser keeps it in an inbox. */
 export interface NotificationTransport {
-  deliver(delivery: {readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly timeoutSeconds: number}): Promise<DeliveryResult>;
+  deliver(delivery: {
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly timeoutSeconds: number;
+  }): Promise<DeliveryResult>;
 }
 
 export type DeliveryResult = {readonly status: number; readonly body: string} | {readonly error: string};

@@ -47,17 +47,36 @@ const card = payoutRows('CARD', 'cardPayouts');
 
 export const handlers = {
   createOrder: async (tx, call) => createOrder(tx, call.state, call.body, await requestKeyOf(call.body)),
-  queryOrderPage: (tx, call) => listPage(tx, call.params, [...call.state.orders.values()].map((record) => record.order), 'orders', {status: 'status', scene: 'scene'}),
+  queryOrderPage: (tx, call) =>
+    listPage(
+      tx,
+      call.params,
+      [...call.state.orders.values()].map((record) => record.order),
+      'orders',
+      {status: 'status', scene: 'scene'},
+    ),
   retrieveOrderDetail: (tx, call) => ({code: 'SUCCESS', data: findOrder(tx, call.state, text(call, 'merchantOrderNo')).order}),
   retrieveOrderPayer: (tx, call) => retrieveOrderPayer(tx, call.state, text(call, 'merchantOrderNo')),
   cancelOrder: (tx, call) => cancelOrder(tx, call.state, text(call, 'merchantOrderNo')),
   revokeOrder: (tx, call) => revokeOrder(tx, call.state, text(call, 'merchantOrderNo'), optionalBody(call)),
   refundOrder: async (tx, call) =>
-    refundOrder(tx, call.state, text(call, 'merchantOrderNo'), call.body, await requestKeyOf({merchantOrderNo: text(call, 'merchantOrderNo'), body: call.body})),
+    refundOrder(
+      tx,
+      call.state,
+      text(call, 'merchantOrderNo'),
+      call.body,
+      await requestKeyOf({merchantOrderNo: text(call, 'merchantOrderNo'), body: call.body}),
+    ),
   adjustOrderExpiryTime: (tx, call) => adjustExpiry(tx, call.state, text(call, 'merchantOrderNo'), call.body),
   getCashierUrl: (tx, call) => getCashierUrl(tx, call.state, text(call, 'merchantOrderNo'), optionalBody(call)),
   queryRefundPage: (tx, call) =>
-    listPage(tx, call.params, [...call.state.refunds.values()].map((record) => record.refund), 'refunds', {status: 'status', merchantOrderNo: 'merchantOrderNo'}),
+    listPage(
+      tx,
+      call.params,
+      [...call.state.refunds.values()].map((record) => record.refund),
+      'refunds',
+      {status: 'status', merchantOrderNo: 'merchantOrderNo'},
+    ),
   queryRefund: (_tx, call) => queryRefund(call.state, text(call, 'merchantRefundNo')),
   transfer: wallet.create,
   listTransfers: wallet.list,
@@ -74,7 +93,8 @@ export const handlers = {
   queryBankCardTransfer: card.query,
   getBalance: (tx, call) => getBalance(tx, call.state, call.params['currency']),
   // The file's digest needs gzip and SHA-256, which are asynchronous in WebCrypto and CompressionStream.
-  downloadStatement: (tx, call) => finishStatement(tx, call.state, downloadStatementReply(tx, call.state, text(call, 'statementDate'), call.params['currency'])),
+  downloadStatement: (tx, call) =>
+    finishStatement(tx, call.state, downloadStatementReply(tx, call.state, text(call, 'statementDate'), call.params['currency'])),
   listEvents: (tx, call) => listEvents(tx, call.state, call.params),
   redeliverEvent: (tx, call) => redeliverEvent(tx, call.state, text(call, 'notificationId')),
   createAgreement: async (tx, call) => createAgreement(tx, call.state, call.body, await requestKeyOf(call.body)),

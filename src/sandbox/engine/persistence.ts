@@ -40,7 +40,11 @@ export function loadRecords(records: Iterable<readonly [string, RecordValue]>, t
 }
 
 /** Every record the store would hold, copied, so the caller may keep or change them freely. */
-export function exportRecords(merchants: Iterable<MerchantRecords>, jobs: readonly JobRecord[], clockOffsetMs: number): Array<[string, RecordValue]> {
+export function exportRecords(
+  merchants: Iterable<MerchantRecords>,
+  jobs: readonly JobRecord[],
+  clockOffsetMs: number,
+): Array<[string, RecordValue]> {
   const records: Array<[string, RecordValue]> = [];
   const copy = (value: unknown) => JSON.parse(JSON.stringify(value)) as RecordValue;
   const states = [...merchants];

@@ -26,7 +26,9 @@ export function latestReferences(state: MerchantState): Readonly<Record<string, 
     merchantRefundNo: last(state.refunds)?.refund['merchantRefundNo'] as string | undefined,
     merchantAgreementNo: last(state.agreements)?.agreement.merchantAgreementNo,
     // The newest event that has somewhere to go: Redeliver event refuses one without a URL.
-    notificationId: ([...state.events.values()].filter((record) => typeof record.event['notifyUrl'] === 'string').at(-1) ?? last(state.events))?.event.notificationId,
+    notificationId: (
+      [...state.events.values()].filter((record) => typeof record.event['notifyUrl'] === 'string').at(-1) ?? last(state.events)
+    )?.event.notificationId,
     quoteId: last(state.quotes)?.quote.quoteId,
     WALLET: newestPayout('WALLET'),
     BANK: newestPayout('BANK'),

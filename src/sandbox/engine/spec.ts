@@ -5,7 +5,15 @@
  * classes. Both hosts build it the same way (the server from the YAML at start, the browser at build
  * time), so no business rule is copied into the engine's code: it reads them from here.
  */
-import {deref, escapePointerToken, listOperations, type JsonValue, type OpenApiDocument, type ParameterObject, type SchemaObject} from '../../contract/openapiTypes';
+import {
+  deref,
+  escapePointerToken,
+  listOperations,
+  type JsonValue,
+  type OpenApiDocument,
+  type ParameterObject,
+  type SchemaObject,
+} from '../../contract/openapiTypes';
 import type {SandboxData} from './rules/types';
 import {factorSharedParts} from '../../contract/sharedParts';
 
@@ -156,7 +164,9 @@ function eventTypesOf(doc: OpenApiDocument, schema: SchemaObject | undefined, de
   const resolved = deref(doc, schema);
   const property = resolved.properties?.['eventType'];
   const own = property ? deref(doc, property) : undefined;
-  const found = [...(own?.enum ?? []), ...(own?.const !== undefined ? [own.const] : [])].filter((value): value is string => typeof value === 'string');
+  const found = [...(own?.enum ?? []), ...(own?.const !== undefined ? [own.const] : [])].filter(
+    (value): value is string => typeof value === 'string',
+  );
   for (const part of resolved.allOf ?? []) found.push(...eventTypesOf(doc, part, depth + 1));
   return [...new Set(found)];
 }
@@ -169,8 +179,13 @@ function webhookSpecs(doc: OpenApiDocument): WebhookSpec[] {
     if (!media?.schema) throw new SpecError(`The webhook ${location.key} has no application/json request body schema.`);
     const eventTypes = eventTypesOf(doc, media.schema);
     if (eventTypes.length === 0) throw new SpecError(`The webhook ${location.key}'s body schema names no eventType (enum or const).`);
-    const scenarios = Object.entries(media.examples ?? {}).map(([name, example]) => ({name, summary: example.summary ?? name, value: example.value}));
-    if (scenarios.length === 0) throw new SpecError(`The webhook ${location.key} has no named examples: the simulator has no scenario to produce.`);
+    const scenarios = Object.entries(media.examples ?? {}).map(([name, example]) => ({
+      name,
+      summary: example.summary ?? name,
+      value: example.value,
+    }));
+    if (scenarios.length === 0)
+      throw new SpecError(`The webhook ${location.key} has no named examples: the simulator has no scenario to produce.`);
     webhooks.push({
       key: location.key,
       operationId: location.operationId,
@@ -196,7 +211,14 @@ function operationSpecs(doc: OpenApiDocument, basePath: string, classOf: Readonl
       if (parameter.in !== 'path' && parameter.in !== 'query') return; // headers are the signature's
       const pointer = raw.$ref ? `${raw.$ref.slice(1)}/schema` : `${location.pointer}/parameters/${index}/schema`;
       const format = schemaFormat(doc, parameter.schema);
-      parameters.push({name: parameter.name, in: parameter.in, required: parameter.required === true, schemaPointer: pointer, type: schemaType(doc, parameter.schema), ...(format ? {format} : {})});
+      parameters.push({
+        name: parameter.name,
+        in: parameter.in,
+        required: parameter.required === true,
+        schemaPointer: pointer,
+        type: schemaType(doc, parameter.schema),
+        ...(format ? {format} : {}),
+      });
     });
     const media = location.operation.requestBody?.content?.['application/json'];
     operations.push({
@@ -204,7 +226,9 @@ function operationSpecs(doc: OpenApiDocument, basePath: string, classOf: Readonl
       method: location.method.toUpperCase(),
       path: `${basePath}${location.key}`,
       parameters,
-      ...(media?.schema ? {bodySchemaPointer: `${location.pointer}/requestBody/content/${escapePointerToken('application/json')}/schema`} : {}),
+      ...(media?.schema
+        ? {bodySchemaPointer: `${location.pointer}/requestBody/content/${escapePointerToken('application/json')}/schema`}
+        : {}),
       ...(media?.schema && location.operation.requestBody?.required !== true ? {bodyOptional: true} : {}),
       resultCodes: (location.operation as {'x-result-codes'?: string[]})['x-result-codes'] ?? [],
       rateClass,
@@ -241,7 +265,8 @@ function sceneFieldsOf(doc: OpenApiDocument): Record<string, string[]> {
       if (typeof name === 'string') sceneFields[name] = (scene.required ?? []).filter((field) => field !== 'scene');
     }
   }
-  if (Object.keys(sceneFields).length === 0) throw new SpecError('CreateOrderRequest has no scene variants (a one-of of scenes, each the common fields and those of the scene).');
+  if (Object.keys(sceneFields).length === 0)
+    throw new SpecError('CreateOrderRequest has no scene variants (a one-of of scenes, each the common fields and those of the scene).');
 
   return sceneFields;
 }
@@ -256,25 +281,42 @@ export interface TimeLimits {
   readonly authCodeSeconds: number;
 }
 
-const timeLimitNames = ['refundWindowDays', 'expiryMinSeconds', 'expiryMaxDays', 'cashierUrlSeconds', 'listRangeDays', 'agreementLinkSeconds', 'authCodeSeconds'] as const;
+const timeLimitNames = [
+  'refundWindowDays',
+  'expiryMinSeconds',
+  'expiryMaxDays',
+  'cashierUrlSeconds',
+  'listRangeDays',
+  'agreementLinkSeconds',
+  'authCodeSeconds',
+] as const;
 
 function timeLimitsOf(doc: OpenApiDocument): TimeLimits {
   const declared = (doc as {'x-time-limits'?: Partial<Record<string, unknown>>})['x-time-limits'] ?? {};
   const limits: Record<string, number> = {};
   for (const name of timeLimitNames) {
     const value = declared[name];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new SpecError(`x-time-limits.${name} must be a positive whole number.`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+      throw new SpecError(`x-time-limits.${name} must be a positive whole number.`);
     limits[name] = value;
   }
   return limits as unknown as TimeLimits;
 }
 
-export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData, statementColumns: ReadonlyArray<{readonly name: string}>): EngineSpec {
+export function buildEngineSpec(
+  doc: OpenApiDocument,
+  sandbox: SandboxData,
+  statementColumns: ReadonlyArray<{readonly name: string}>,
+): EngineSpec {
   const server = doc.servers?.[0]?.url;
   if (!server) throw new SpecError('The contract has no servers[0].url.');
   const basePath = new URL(server).pathname.replace(/\/$/, '');
 
-  const rateLimits = (doc['x-rate-limits']?.classes ?? []).map((entry) => ({name: entry.name, perSecond: entry.sandbox, operations: entry.operations}));
+  const rateLimits = (doc['x-rate-limits']?.classes ?? []).map((entry) => ({
+    name: entry.name,
+    perSecond: entry.sandbox,
+    operations: entry.operations,
+  }));
   const classOf = new Map<string, string>();
   for (const entry of rateLimits) for (const operationId of entry.operations) classOf.set(operationId, entry.name);
 
@@ -286,12 +328,15 @@ export function buildEngineSpec(doc: OpenApiDocument, sandbox: SandboxData, stat
   const stateMachines = stateMachineSpecs(doc);
 
   const signing = (doc as {'x-signature'?: {timestampWindowSeconds?: number; nonceRetentionSeconds?: number}})['x-signature'];
-  const delivery = doc['x-notification-delivery'] as (OpenApiDocument['x-notification-delivery'] & {timeoutSeconds?: number; eventRetentionDays?: number}) | undefined;
+  const delivery = doc['x-notification-delivery'] as
+    | (OpenApiDocument['x-notification-delivery'] & {timeoutSeconds?: number; eventRetentionDays?: number})
+    | undefined;
   if (!delivery) throw new SpecError('The contract has no x-notification-delivery.');
   const pageSize = deref(doc, doc.components?.parameters?.['PageSize'] ?? ({} as ParameterObject)).schema?.default;
   const qrSchema = doc.components?.schemas?.['DynamicQrScene'] as {properties?: Record<string, {default?: unknown}>} | undefined;
   const qrExpiresDefaultSeconds = qrSchema?.properties?.['qrExpiresInSeconds']?.default;
-  if (typeof qrExpiresDefaultSeconds !== 'number') throw new SpecError('DynamicQrScene.qrExpiresInSeconds has no default: the sandbox needs it for a QR code created without one.');
+  if (typeof qrExpiresDefaultSeconds !== 'number')
+    throw new SpecError('DynamicQrScene.qrExpiresInSeconds has no default: the sandbox needs it for a QR code created without one.');
 
   const sceneFields = sceneFieldsOf(doc);
 

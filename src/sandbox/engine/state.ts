@@ -94,7 +94,12 @@ export interface DeliveryAttempt {
 
 export interface EventRecord {
   /** The Event object of the contract, delivery included. */
-  event: JsonObject & {notificationId: string; eventType: string; createdAt: string; delivery: JsonObject & {status: string; attempts: number}};
+  event: JsonObject & {
+    notificationId: string;
+    eventType: string;
+    createdAt: string;
+    delivery: JsonObject & {status: string; attempts: number};
+  };
   /** Where the object that raised it points, for routing again on Redeliver event; a simulated notification names its URL itself. */
   source: {order?: string; refund?: string; payout?: string; agreement?: string; notifyUrl?: string};
   /** Scheduled attempts made so far (Redeliver event's extra ones are not counted here). */
@@ -155,7 +160,21 @@ export interface JobRecord {
 }
 
 /** The record collections of one merchant, and their key segment. */
-export const collections = ['order', 'tombstone', 'refund', 'refundNo', 'payout', 'agreement', 'token', 'chargeback', 'quote', 'event', 'ledger', 'nonce', 'authCode'] as const;
+export const collections = [
+  'order',
+  'tombstone',
+  'refund',
+  'refundNo',
+  'payout',
+  'agreement',
+  'token',
+  'chargeback',
+  'quote',
+  'event',
+  'ledger',
+  'nonce',
+  'authCode',
+] as const;
 export type Collection = (typeof collections)[number];
 
 /** A merchant's records as domain code sees them: maps it can read; every change goes through Tx. */

@@ -61,5 +61,6 @@ export const reject = (code: string, message: string): never => {
 /** Checks that the contract's state machine declares a transition; throws otherwise (a bug, never bad input). */
 export function transition(tx: Pick<Tx, 'spec'>, machine: string, from: string, to: string): void {
   const spec = tx.spec.stateMachines[machine];
-  if (!spec?.transitions.includes(`${from}>${to}`)) throw new Error(`${machine}: ${from} to ${to} is not a transition the contract declares.`);
+  if (!spec?.transitions.includes(`${from}>${to}`))
+    throw new Error(`${machine}: ${from} to ${to} is not a transition the contract declares.`);
 }

@@ -8,7 +8,16 @@
  */
 import type {SandboxClock} from './clock';
 import type {EngineSpec} from './spec';
-import {collectionField, collections, deepFreeze, type Collection, type JobRecord, type MerchantRecord, type MerchantRecords, type MerchantState} from './state';
+import {
+  collectionField,
+  collections,
+  deepFreeze,
+  type Collection,
+  type JobRecord,
+  type MerchantRecord,
+  type MerchantRecords,
+  type MerchantState,
+} from './state';
 import type {RequestValidator, SandboxOptions} from './api';
 import {Rejected, type Tx} from './tx';
 
@@ -270,5 +279,15 @@ export function readOnlyTx(host: UnitHost): Tx {
   const refuse = (): never => {
     throw new Error('State changes only inside a unit of work: this Tx reads.');
   };
-  return {spec: host.spec, clock: host.clock, hosts: host.hosts, validator: host.validator, put: refuse, putEvenIfRejected: refuse, touch: refuse, saveMerchant: refuse, schedule: refuse};
+  return {
+    spec: host.spec,
+    clock: host.clock,
+    hosts: host.hosts,
+    validator: host.validator,
+    put: refuse,
+    putEvenIfRejected: refuse,
+    touch: refuse,
+    saveMerchant: refuse,
+    schedule: refuse,
+  };
 }

@@ -17,12 +17,13 @@ export function recordChange(object: JsonObject, now: number): void {
 }
 
 /** The amounts of an order that refunds and chargebacks move, as one comparable string. */
-export const amountsOf = (order: JsonObject): string => JSON.stringify([order['refundedAmount'], order['refundableAmount'], order['disputedAmount']]);
+export const amountsOf = (order: JsonObject): string =>
+  JSON.stringify([order['refundedAmount'], order['refundableAmount'], order['disputedAmount']]);
 
-export const processingMessage = (merchantOrderNo: string): string => `Order ${merchantOrderNo} has a payment attempt in PROCESSING: wait for its result notification, then try again.`;
-export const disputedMessage = (merchantOrderNo: string): string => `Order ${merchantOrderNo} has an OPEN chargeback: respond to it, then try again.`;
-
-
+export const processingMessage = (merchantOrderNo: string): string =>
+  `Order ${merchantOrderNo} has a payment attempt in PROCESSING: wait for its result notification, then try again.`;
+export const disputedMessage = (merchantOrderNo: string): string =>
+  `Order ${merchantOrderNo} has an OPEN chargeback: respond to it, then try again.`;
 
 /** YYYY-MM-DDTHH:MM:SSZ naming an instant that exists: 2026-02-30 does not, although Date.parse rolls it over. */
 export function isRealTimestamp(text: string): boolean {

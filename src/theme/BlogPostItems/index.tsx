@@ -23,7 +23,8 @@ export default function BlogPostItemsWrapper(props: Props): ReactNode {
         <>
           <h1 className="sr-only">{`${siteConfig.title} developer blog`}</h1>
           <p>
-            Every post by date is in the <Link to="/blog/archive">archive</Link>; posts by writer are on the <Link to="/blog/authors">authors page</Link>.
+            Every post by date is in the <Link to="/blog/archive">archive</Link>; posts by writer are on the{' '}
+            <Link to="/blog/authors">authors page</Link>.
           </p>
         </>
       )}

@@ -6,7 +6,14 @@
  * casts a body: a scene field the generated types lose is a type error.
  */
 import createClient, {type Middleware} from 'openapi-fetch';
-import {canonicalString, formatSignatureHeader, parseSignatureHeader, responseCanonicalString, signCanonical, verifyCanonical} from '../../../src/lib/signing';
+import {
+  canonicalString,
+  formatSignatureHeader,
+  parseSignatureHeader,
+  responseCanonicalString,
+  signCanonical,
+  verifyCanonical,
+} from '../../../src/lib/signing';
 import type {components, paths} from './generated/veloxa';
 
 export interface MerchantKeys {
@@ -24,7 +31,13 @@ export function signingMiddleware(keys: MerchantKeys): Middleware {
     async onRequest({request, id}) {
       const url = new URL(request.url);
       const body = await request.clone().text();
-      const input = {method: request.method, pathWithQuery: url.pathname + url.search, clientId: keys.clientId, timestamp: await keys.now(), nonce: crypto.randomUUID()};
+      const input = {
+        method: request.method,
+        pathWithQuery: url.pathname + url.search,
+        clientId: keys.clientId,
+        timestamp: await keys.now(),
+        nonce: crypto.randomUUID(),
+      };
       const signature = await signCanonical(canonicalString({...input, body}), keys.privateKey);
       signed.set(id, input);
       request.headers.set('X-Client-Id', input.clientId);
@@ -39,8 +52,15 @@ export function signingMiddleware(keys: MerchantKeys): Middleware {
       if (!request) throw new Error('A response to a request this middleware did not sign.');
       const body = await response.clone().text();
       const header = parseSignatureHeader(response.headers.get('X-Signature') ?? '');
-      const canonical = responseCanonicalString({request, status: response.status, timestamp: response.headers.get('X-Timestamp') ?? '', nonce: response.headers.get('X-Nonce') ?? '', body});
-      if (!(await verifyCanonical(canonical, header.signature, keys.providerPublicKey))) throw new Error(`The ${response.status} response to ${request.method} ${request.pathWithQuery} is not signed by the provider.`);
+      const canonical = responseCanonicalString({
+        request,
+        status: response.status,
+        timestamp: response.headers.get('X-Timestamp') ?? '',
+        nonce: response.headers.get('X-Nonce') ?? '',
+        body,
+      });
+      if (!(await verifyCanonical(canonical, header.signature, keys.providerPublicKey)))
+        throw new Error(`The ${response.status} response to ${request.method} ${request.pathWithQuery} is not signed by the provider.`);
       return response;
     },
   };
@@ -82,14 +102,18 @@ export async function createQrOrder(client: Client, merchantOrderNo: string) {
 /** Transfer to a wallet, by wallet ID. */
 export async function payWallet(client: Client, merchantTransferNo: string) {
   const payee: components['schemas']['Payee'] = {payeeType: 'WALLET_ID', walletId: '880000000003'};
-  const {data, error} = await client.POST('/transfers', {body: {merchantTransferNo, amount: {value: 2500, currency: 'EUR'}, payee, remark: 'Referral reward'}});
+  const {data, error} = await client.POST('/transfers', {
+    body: {merchantTransferNo, amount: {value: 2500, currency: 'EUR'}, payee, remark: 'Referral reward'},
+  });
   if (error) throw new Error(`Transfer to wallet: ${error.code} ${error.message}`);
   return data.data;
 }
 
 /** A payout to a bank account by IBAN: price it, then send it with the quote. */
 export async function payIban(client: Client, merchantTransferNo: string) {
-  const quote = await client.POST('/bank-transfers/quotes', {body: {sourceCurrency: 'USD', destinationCountry: 'DE', destinationCurrency: 'EUR', sourceAmount: {value: 10000, currency: 'USD'}}});
+  const quote = await client.POST('/bank-transfers/quotes', {
+    body: {sourceCurrency: 'USD', destinationCountry: 'DE', destinationCurrency: 'EUR', sourceAmount: {value: 10000, currency: 'USD'}},
+  });
   if (quote.error) throw new Error(`Rate calculator: ${quote.error.code} ${quote.error.message}`);
   const {data, error} = await client.POST('/bank-transfers', {
     body: {
@@ -114,9 +138,19 @@ export async function orderStatus(client: Client, merchantOrderNo: string) {
 /** What the types must refuse: each line is a compile error, or tsc reports the directive as unused. */
 export function refusedByTheTypes(client: Client) {
   // @ts-expect-error The hosted pay page needs its returnUrl.
-  void client.POST('/orders', {body: {merchantOrderNo: 'ORD-1', amount: {value: 1, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'x'}});
+  void client.POST('/orders', {
+    body: {merchantOrderNo: 'ORD-1', amount: {value: 1, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'x'},
+  });
   // @ts-expect-error A scene's field belongs to that scene only: parentOrigin is the iframe's.
-  void client.POST('/orders', {body: {merchantOrderNo: 'ORD-1', amount: {value: 1, currency: 'USD'}, scene: 'DYNAMIC_QR', subject: 'x', parentOrigin: 'https://shop.example.com'}});
+  void client.POST('/orders', {
+    body: {
+      merchantOrderNo: 'ORD-1',
+      amount: {value: 1, currency: 'USD'},
+      scene: 'DYNAMIC_QR',
+      subject: 'x',
+      parentOrigin: 'https://shop.example.com',
+    },
+  });
   // @ts-expect-error A wallet ID payee has no phone number.
   const payee: components['schemas']['Payee'] = {payeeType: 'WALLET_ID', phoneNumber: '+10000000004'};
   return payee;

@@ -32,8 +32,14 @@ async function loadHighlight(): Promise<HighlightComponent> {
 
 /** The code as unhighlighted lines, in the shape prism-react-renderer hands to its render function. */
 function plainRender({code, language, theme, children}: HighlightProps): ReactNode {
-  const lines: Token[][] = code.replace(/\n$/, '').split('\n').map((content) => [{types: ['plain'], content}]);
-  const getLineProps = ({className, line: _line, ...rest}: LineInputProps): LineOutputProps => ({...rest, className: className ? `token-line ${className}` : 'token-line'});
+  const lines: Token[][] = code
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((content) => [{types: ['plain'], content}]);
+  const getLineProps = ({className, line: _line, ...rest}: LineInputProps): LineOutputProps => ({
+    ...rest,
+    className: className ? `token-line ${className}` : 'token-line',
+  });
   const getTokenProps = ({token, className, ...rest}: TokenInputProps): TokenOutputProps => ({
     ...rest,
     className: className ? `token plain ${className}` : 'token plain',

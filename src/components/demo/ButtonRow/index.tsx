@@ -28,7 +28,11 @@ export default function ButtonRow({buttons, stacked = false}: ButtonRowProps): R
   return (
     <div className={clsx(styles.row, stacked && styles.stacked)}>
       {buttons.map((button, index) => {
-        const className = clsx(styles.button, button.variant === 'secondary' ? styles.secondary : styles.primary, button.disabled && styles.disabled);
+        const className = clsx(
+          styles.button,
+          button.variant === 'secondary' ? styles.secondary : styles.primary,
+          button.disabled && styles.disabled,
+        );
         return button.onPress === undefined ? (
           <span key={`${index}-${button.label}`} className={clsx(className, styles.drawn)}>
             {button.label}

@@ -42,7 +42,8 @@ export default function DemoFlow({steps, label, id, activeStep, headingLevel = 3
             key={`${index}-${step.title}`}
             id={id === undefined ? undefined : `${id}-step-${index + 1}`}
             className={clsx(styles.step, current && styles.current)}
-            aria-current={current ? 'step' : undefined}>
+            aria-current={current ? 'step' : undefined}
+          >
             <div className={styles.text}>
               <Heading className={styles.title}>
                 <span className={styles.number}>Step {index + 1}</span> {step.title}

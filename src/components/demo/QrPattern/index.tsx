@@ -106,7 +106,8 @@ export default function QrPattern({seed, label, modules = 25, size = 160}: QrPat
       width={size}
       height={size}
       shapeRendering="crispEdges"
-      focusable="false">
+      focusable="false"
+    >
       <rect className={styles.background} x={-quietZone} y={-quietZone} width={extent} height={extent} />
       <path d={pathData(grid)} fill="currentColor" />
     </svg>

@@ -12,14 +12,33 @@ import type {Check} from '@site/src/components/widgets/SandboxConsole/notificati
 import {renderSamples} from '@site/src/lib/samples';
 import {handoverFragment} from '@site/src/lib/signatureDiagnosis/handover';
 import {withContentType} from '@site/src/sandbox/client/signing';
-import {flows, formatUsd, LiveDemoRun, outcomesFor, readReplayQuery, replayQuery, type FlowId, type Outcome, type RunView, type Screen, type TimelineEvent} from './model';
+import {
+  flows,
+  formatUsd,
+  LiveDemoRun,
+  outcomesFor,
+  readReplayQuery,
+  replayQuery,
+  type FlowId,
+  type Outcome,
+  type RunView,
+  type Screen,
+  type TimelineEvent,
+} from './model';
 import {browserPorts, machineWith, sandboxData} from './ports';
 import styles from './styles.module.css';
 
 /** Reading speed of Play: long enough to read a step's line before the next one. */
 const playDelayMs = 1600;
 
-const statusTone = (status: string | undefined): Tone => (status === 'PAID' || status === 'SUCCEEDED' ? 'success' : status === 'CLOSED' || status === 'FAILED' ? 'danger' : status ? 'warning' : 'neutral');
+const statusTone = (status: string | undefined): Tone =>
+  status === 'PAID' || status === 'SUCCEEDED'
+    ? 'success'
+    : status === 'CLOSED' || status === 'FAILED'
+      ? 'danger'
+      : status
+        ? 'warning'
+        : 'neutral';
 const checkTone = (check: Check): Tone => (check.outcome === 'pass' ? 'success' : check.outcome === 'fail' ? 'danger' : 'neutral');
 
 function prettyJson(text: string): string {
@@ -33,7 +52,13 @@ function prettyJson(text: string): string {
 /** A notification as the raw HTTP message the signature debugger reads. */
 export function rawNotification(entry: {url: string; headers: Readonly<Record<string, string>>; body: string}): string {
   const url = new URL(entry.url);
-  return [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(entry.headers).map(([name, value]) => `${name}: ${value}`), '', entry.body].join('\n');
+  return [
+    `POST ${url.pathname}${url.search} HTTP/1.1`,
+    `Host: ${url.host}`,
+    ...Object.entries(entry.headers).map(([name, value]) => `${name}: ${value}`),
+    '',
+    entry.body,
+  ].join('\n');
 }
 
 function Machine({title, states, current}: {title: string; states: readonly string[]; current: string | undefined}): ReactNode {
@@ -42,7 +67,12 @@ function Machine({title, states, current}: {title: string; states: readonly stri
       <p className={styles.machineTitle}>{title}</p>
       <ol className={styles.machineStates} aria-label={`${title} states`}>
         {states.map((state) => (
-          <li key={state} className={styles.machineState} data-current={state === current} aria-current={state === current ? 'step' : undefined}>
+          <li
+            key={state}
+            className={styles.machineState}
+            data-current={state === current}
+            aria-current={state === current ? 'step' : undefined}
+          >
             {state}
           </li>
         ))}
@@ -80,7 +110,11 @@ function ShopperScreen({view, onAct, busy}: {view: RunView; onAct: () => void; b
   switch (screen.kind) {
     case 'cart':
       return (
-        <DeviceScreen device={flow.device} title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: cart'} address={flow.id === 'iframe' ? 'shop.example.com/checkout' : 'shop.example.com/cart'}>
+        <DeviceScreen
+          device={flow.device}
+          title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: cart'}
+          address={flow.id === 'iframe' ? 'shop.example.com/checkout' : 'shop.example.com/cart'}
+        >
           <AmountSummary merchant="Juniper Outdoor" subject={flow.subject} total={total} />
           {action(flow.id === 'iframe' ? 'Go to payment' : `Pay ${formatUsd(view.amount)}`)}
         </DeviceScreen>
@@ -89,7 +123,8 @@ function ShopperScreen({view, onAct, busy}: {view: RunView; onAct: () => void; b
       return (
         <DeviceScreen device={flow.device} title="Messages">
           <p>
-            Juniper Outdoor: Hi Sam, here is the link for the {formatUsd(view.amount)} deposit on your made-to-measure tent: <span className={styles.link}>{screen.link}</span>
+            Juniper Outdoor: Hi Sam, here is the link for the {formatUsd(view.amount)} deposit on your made-to-measure tent:{' '}
+            <span className={styles.link}>{screen.link}</span>
           </p>
           {action('Open the link')}
         </DeviceScreen>
@@ -118,8 +153,17 @@ function ShopperScreen({view, onAct, busy}: {view: RunView; onAct: () => void; b
       );
     case 'return':
       return (
-        <DeviceScreen device={flow.device} title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: your order'} address={flow.id === 'iframe' ? 'shop.example.com/checkout' : `shop.example.com/orders/${view.orders.at(-1) ?? view.merchantOrderNo}`}>
-          <StatusMessage tone={screen.status === 'PAID' || screen.status === 'REFUNDED' ? 'success' : screen.status === 'CLOSED' ? 'warning' : 'info'} title={screen.title}>
+        <DeviceScreen
+          device={flow.device}
+          title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: your order'}
+          address={
+            flow.id === 'iframe' ? 'shop.example.com/checkout' : `shop.example.com/orders/${view.orders.at(-1) ?? view.merchantOrderNo}`
+          }
+        >
+          <StatusMessage
+            tone={screen.status === 'PAID' || screen.status === 'REFUNDED' ? 'success' : screen.status === 'CLOSED' ? 'warning' : 'info'}
+            title={screen.title}
+          >
             <p>{screen.text}</p>
           </StatusMessage>
           {action(flow.id === 'paylink' ? 'Open the link again' : 'Continue')}
@@ -138,8 +182,18 @@ function ShopperScreen({view, onAct, busy}: {view: RunView; onAct: () => void; b
 
 function CallDetails({event}: {event: Extract<TimelineEvent, {kind: 'call'}>}): ReactNode {
   const {request, response, verification} = event.call;
-  const requestText = [`${request.method} ${request.target}`, ...Object.entries(withContentType(request)).map(([name, value]) => `${name}: ${value}`), '', request.body === '' ? '' : prettyJson(request.body)].join('\n');
-  const responseText = [`HTTP ${response.status}`, ...Object.entries(response.headers).map(([name, value]) => `${name}: ${value}`), '', prettyJson(response.body)].join('\n');
+  const requestText = [
+    `${request.method} ${request.target}`,
+    ...Object.entries(withContentType(request)).map(([name, value]) => `${name}: ${value}`),
+    '',
+    request.body === '' ? '' : prettyJson(request.body),
+  ].join('\n');
+  const responseText = [
+    `HTTP ${response.status}`,
+    ...Object.entries(response.headers).map(([name, value]) => `${name}: ${value}`),
+    '',
+    prettyJson(response.body),
+  ].join('\n');
   return (
     <details className={styles.details}>
       <summary>Request, canonical string and response</summary>
@@ -152,7 +206,8 @@ function CallDetails({event}: {event: Extract<TimelineEvent, {kind: 'call'}>}): 
         {request.canonical}
       </pre>
       <p className={styles.label}>
-        Response, signature {verification.outcome === 'verified' ? 'verified with the provider test key' : `not verified (${verification.outcome})`}
+        Response, signature{' '}
+        {verification.outcome === 'verified' ? 'verified with the provider test key' : `not verified (${verification.outcome})`}
       </p>
       <pre className={styles.code} tabIndex={0} aria-label="Response">
         {responseText}
@@ -167,8 +222,11 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
       return (
         <>
           <p className={styles.eventLine}>
-            <Badge tone="info">Your server</Badge> {event.summary}: <code>{`${event.call.request.method} ${event.call.request.target}`}</code> → <code>{event.code}</code>{' '}
-            <Badge tone={event.call.verification.outcome === 'verified' ? 'success' : 'danger'}>{event.call.verification.outcome === 'verified' ? 'response signature verified' : 'response signature not verified'}</Badge>
+            <Badge tone="info">Your server</Badge> {event.summary}:{' '}
+            <code>{`${event.call.request.method} ${event.call.request.target}`}</code> → <code>{event.code}</code>{' '}
+            <Badge tone={event.call.verification.outcome === 'verified' ? 'success' : 'danger'}>
+              {event.call.verification.outcome === 'verified' ? 'response signature verified' : 'response signature not verified'}
+            </Badge>
           </p>
           <CallDetails event={event} />
         </>
@@ -184,7 +242,10 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
           <ul className={styles.checks} aria-label="Checks your handler makes">
             {[checked.signature, checked.timestamp, checked.clientId, checked.body].map((check) => (
               <li key={check.text}>
-                <Badge tone={checkTone(check)}>{check.outcome === 'pass' ? 'pass' : check.outcome === 'fail' ? 'fail' : 'not checked'}</Badge> {check.text}
+                <Badge tone={checkTone(check)}>
+                  {check.outcome === 'pass' ? 'pass' : check.outcome === 'fail' ? 'fail' : 'not checked'}
+                </Badge>{' '}
+                {check.text}
               </li>
             ))}
           </ul>
@@ -195,7 +256,9 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
             </pre>
           </details>
           <p className={styles.eventLine}>
-            <Link to={`${debuggerUrl}${handoverFragment('notification', rawNotification(event.entry))}`}>Open this notification in the signature debugger</Link>
+            <Link to={`${debuggerUrl}${handoverFragment('notification', rawNotification(event.entry))}`}>
+              Open this notification in the signature debugger
+            </Link>
           </p>
         </>
       );
@@ -203,13 +266,16 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
     case 'state':
       return (
         <p className={styles.eventLine}>
-          <Badge tone="neutral">State</Badge> {event.object}: {event.from ? <Badge tone={statusTone(event.from)}>{event.from}</Badge> : 'new'} → <Badge tone={statusTone(event.to)}>{event.to}</Badge>
+          <Badge tone="neutral">State</Badge> {event.object}:{' '}
+          {event.from ? <Badge tone={statusTone(event.from)}>{event.from}</Badge> : 'new'} →{' '}
+          <Badge tone={statusTone(event.to)}>{event.to}</Badge>
         </p>
       );
     case 'message':
       return (
         <p className={styles.eventLine}>
-          <Badge tone="neutral">Frame → page</Badge> <code>postMessage</code> from <code>{event.origin}</code>: <code className={styles.wrap}>{JSON.stringify(event.data)}</code>
+          <Badge tone="neutral">Frame → page</Badge> <code>postMessage</code> from <code>{event.origin}</code>:{' '}
+          <code className={styles.wrap}>{JSON.stringify(event.data)}</code>
         </p>
       );
     case 'clock':
@@ -246,7 +312,17 @@ function CopyAsCode({event}: {event: Extract<TimelineEvent, {kind: 'call'}> | un
     } catch {
       body = undefined;
     }
-    return renderSamples({kind: 'request', operationId: event.operationId, summary: event.summary, method: request.method, pathWithQuery: request.target.replace(/^\/v1/, ''), requestTarget: request.target, pathParameters: [], body: body as never, generated: []});
+    return renderSamples({
+      kind: 'request',
+      operationId: event.operationId,
+      summary: event.summary,
+      method: request.method,
+      pathWithQuery: request.target.replace(/^\/v1/, ''),
+      requestTarget: request.target,
+      pathParameters: [],
+      body: body as never,
+      generated: [],
+    });
   }, [event]);
   if (!event) return <p className={styles.small}>The code of each call appears here once your server has made it.</p>;
   const sample = samples.find((candidate) => candidate.language === language) ?? samples[0];
@@ -254,9 +330,7 @@ function CopyAsCode({event}: {event: Extract<TimelineEvent, {kind: 'call'}> | un
   return (
     <div className={styles.copy}>
       <div className={styles.copyHead}>
-        <label htmlFor={`${id}-language`}>
-          Copy {event.summary} as
-        </label>
+        <label htmlFor={`${id}-language`}>Copy {event.summary} as</label>
         <select id={`${id}-language`} value={sample.language} onChange={(change) => setLanguage(change.target.value)}>
           {samples.map((candidate) => (
             <option key={candidate.language} value={candidate.language}>
@@ -297,17 +371,35 @@ type PanelState = {status: 'starting'} | {status: 'failed'; message: string} | {
 export default function LivePanel({flow, autoPlay}: {flow: FlowId; autoPlay: boolean}): ReactNode {
   const outcomes = useMemo(() => outcomesFor(sandboxData), []);
   const first = outcomes[0];
-  if (!first) return <p className={styles.failed} role="alert">This build’s sandbox data defines no payment outcomes, so this demo cannot run; the steps below explain the flow.</p>;
+  if (!first)
+    return (
+      <p className={styles.failed} role="alert">
+        This build’s sandbox data defines no payment outcomes, so this demo cannot run; the steps below explain the flow.
+      </p>
+    );
   return <Panel flow={flow} autoPlay={autoPlay} outcomes={outcomes} defaultOutcome={first} />;
 }
 
-function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPlay: boolean; outcomes: readonly Outcome[]; defaultOutcome: Outcome}): ReactNode {
+function Panel({
+  flow,
+  autoPlay,
+  outcomes,
+  defaultOutcome,
+}: {
+  flow: FlowId;
+  autoPlay: boolean;
+  outcomes: readonly Outcome[];
+  defaultOutcome: Outcome;
+}): ReactNode {
   const id = useId();
   const providerKeyUrl = useBaseUrl('/test-vectors/provider-test-public.pem');
   const debuggerUrl = useBaseUrl('/docs/signature-debugger');
   const consoleUrl = useBaseUrl('/docs/sandbox-console');
   const {pathname} = useLocation();
-  const replay = useMemo(() => (typeof window === 'undefined' ? {} : readReplayQuery(window.location.search, flow, outcomes)), [flow, outcomes]);
+  const replay = useMemo(
+    () => (typeof window === 'undefined' ? {} : readReplayQuery(window.location.search, flow, outcomes)),
+    [flow, outcomes],
+  );
   const [outcome, setOutcome] = useState<Outcome>(() => replay.outcome ?? defaultOutcome);
   const [amount, setAmount] = useState<number | undefined>(replay.amount);
   const [state, setState] = useState<PanelState>({status: 'starting'});
@@ -391,7 +483,8 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
     }
     runs.current = [];
     setBusy(false);
-    if (typeof window !== 'undefined' && window.location.search) window.history.replaceState(null, '', window.location.pathname + window.location.hash);
+    if (typeof window !== 'undefined' && window.location.search)
+      window.history.replaceState(null, '', window.location.pathname + window.location.hash);
     setOutcome(defaultOutcome);
     setAmount(undefined);
     begin(defaultOutcome, undefined);
@@ -407,18 +500,30 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
   const view = state.status === 'ready' ? state.view : undefined;
   const orderMachine = machineWith('PENDING', 'PAID', 'CLOSED');
   const refundMachine = machineWith('PROCESSING', 'SUCCEEDED', 'FAILED');
-  const lastCall = view ? [...view.events].reverse().find((event): event is Extract<TimelineEvent, {kind: 'call'}> => event.kind === 'call') : undefined;
+  const lastCall = view
+    ? [...view.events].reverse().find((event): event is Extract<TimelineEvent, {kind: 'call'}> => event.kind === 'call')
+    : undefined;
   const nextStep = view?.steps[view.next];
   const finished = view !== undefined && view.next >= view.steps.length;
   const link = view ? `${pathname}${replayQuery(view)}` : '';
   return (
-    <div className={styles.panel} data-testid="live-demo" data-state={finished ? 'finished' : 'running'} data-order-status={view?.orderStatus ?? ''}>
+    <div
+      className={styles.panel}
+      data-testid="live-demo"
+      data-state={finished ? 'finished' : 'running'}
+      data-order-status={view?.orderStatus ?? ''}
+    >
       <div className={styles.controls}>
         <div className={styles.chooser}>
           <label htmlFor={`${id}-outcome`} className={styles.label}>
             Outcome
           </label>
-          <select id={`${id}-outcome`} value={outcome.id} onChange={(change) => choose(outcomes.find((candidate) => candidate.id === change.target.value) ?? outcome)} disabled={busy}>
+          <select
+            id={`${id}-outcome`}
+            value={outcome.id}
+            onChange={(change) => choose(outcomes.find((candidate) => candidate.id === change.target.value) ?? outcome)}
+            disabled={busy}
+          >
             {outcomes.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
                 {candidate.label}
@@ -446,7 +551,13 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
         </div>
       </div>
       <p className={styles.status} role="status" aria-live="polite">
-        {!view ? 'Starting the in-browser sandbox…' : view.error ? `This step could not run: ${view.error}` : finished ? `Finished: ${view.orders.length > 0 ? `order ${view.orders.at(-1) ?? ''} is ${view.orderStatus ?? 'unknown'}` : 'no order was created'}${view.refundStatus ? `, the refund ${view.refundStatus}` : ''}.` : `Next: ${nextStep?.title ?? ''}`}
+        {!view
+          ? 'Starting the in-browser sandbox…'
+          : view.error
+            ? `This step could not run: ${view.error}`
+            : finished
+              ? `Finished: ${view.orders.length > 0 ? `order ${view.orders.at(-1) ?? ''} is ${view.orderStatus ?? 'unknown'}` : 'no order was created'}${view.refundStatus ? `, the refund ${view.refundStatus}` : ''}.`
+              : `Next: ${nextStep?.title ?? ''}`}
       </p>
       {view ? (
         <>
@@ -464,12 +575,29 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
               <ol className={styles.steps}>
                 {view.steps.map((candidate, index) => (
                   <li key={candidate.title} data-status={candidate.status} aria-current={index === view.next ? 'step' : undefined}>
-                    <Badge tone={candidate.status === 'done' ? 'success' : candidate.status === 'failed' ? 'danger' : 'neutral'}>{candidate.status === 'done' ? 'done' : candidate.status === 'failed' ? 'failed' : index === view.next ? 'next' : 'to do'}</Badge> {candidate.title}
+                    <Badge tone={candidate.status === 'done' ? 'success' : candidate.status === 'failed' ? 'danger' : 'neutral'}>
+                      {candidate.status === 'done'
+                        ? 'done'
+                        : candidate.status === 'failed'
+                          ? 'failed'
+                          : index === view.next
+                            ? 'next'
+                            : 'to do'}
+                    </Badge>{' '}
+                    {candidate.title}
                   </li>
                 ))}
               </ol>
-              {orderMachine ? <Machine title={`Order ${view.orders.at(-1) ?? view.merchantOrderNo}`} states={orderMachine.states.map((candidate) => candidate.name)} current={view.orderStatus} /> : null}
-              {refundMachine && view.outcome.kind === 'refund' ? <Machine title="Refund" states={refundMachine.states.map((candidate) => candidate.name)} current={view.refundStatus} /> : null}
+              {orderMachine ? (
+                <Machine
+                  title={`Order ${view.orders.at(-1) ?? view.merchantOrderNo}`}
+                  states={orderMachine.states.map((candidate) => candidate.name)}
+                  current={view.orderStatus}
+                />
+              ) : null}
+              {refundMachine && view.outcome.kind === 'refund' ? (
+                <Machine title="Refund" states={refundMachine.states.map((candidate) => candidate.name)} current={view.refundStatus} />
+              ) : null}
               <CopyAsCode event={lastCall} />
             </section>
           </div>
@@ -489,7 +617,9 @@ function Panel({flow, autoPlay, outcomes, defaultOutcome}: {flow: FlowId; autoPl
               </ol>
             )}
             <p className={styles.small}>
-              Every order here is in this browser’s sandbox: see it in the <Link to={consoleUrl}>sandbox console</Link>, or link to this run: <Link to={link}>{link}</Link>. Reset cancels this demo’s open orders and starts again; the rest of your sandbox stays as it is.
+              Every order here is in this browser’s sandbox: see it in the <Link to={consoleUrl}>sandbox console</Link>, or link to this
+              run: <Link to={link}>{link}</Link>. Reset cancels this demo’s open orders and starts again; the rest of your sandbox stays as
+              it is.
             </p>
           </section>
         </>

@@ -4,7 +4,11 @@ import Button from '@site/src/components/ui/Button';
 import styles from './styles.module.css';
 
 type PanelProps = {flow: 'hosted' | 'iframe' | 'paylink'; autoPlay: boolean};
-type Loaded = {status: 'idle'} | {status: 'loading'} | {status: 'loaded'; Panel: ComponentType<PanelProps>; autoPlay: boolean} | {status: 'failed'; message: string};
+type Loaded =
+  | {status: 'idle'}
+  | {status: 'loading'}
+  | {status: 'loaded'; Panel: ComponentType<PanelProps>; autoPlay: boolean}
+  | {status: 'failed'; message: string};
 
 /** The engine, the sandbox data, the samples and the panel, in a chunk of their own: nothing of it is in the page's first load. */
 const loadPanel = () => import(/* webpackChunkName: "live-demo" */ './LivePanel');
@@ -49,7 +53,10 @@ export default function LiveDemo({flow, summary}: LiveDemoProps): ReactNode {
           <h3 id={`live-demo-${flow}`} className={styles.title}>
             Live demo
           </h3>
-          <p className={styles.lede}>{summary} Runs in this browser on the sandbox engine, the same sandbox as Try it and the sandbox console; nothing is sent anywhere.</p>
+          <p className={styles.lede}>
+            {summary} Runs in this browser on the sandbox engine, the same sandbox as Try it and the sandbox console; nothing is sent
+            anywhere.
+          </p>
         </div>
         {loaded.status === 'loaded' ? null : (
           <Button variant="primary" onClick={() => start(false)} disabled={!ready || loaded.status === 'loading'}>

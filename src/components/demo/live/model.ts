@@ -28,9 +28,30 @@ export interface FlowSpec {
 }
 
 export const flows: Readonly<Record<FlowId, FlowSpec>> = {
-  hosted: {id: 'hosted', title: 'Hosted pay page', scene: 'HOSTED_PAYPAGE', subject: 'Trail backpack, 28 l, with shipping', baseAmount: 4200, device: 'desktop'},
-  iframe: {id: 'iframe', title: 'Iframe pay page', scene: 'IFRAME_PAYPAGE', subject: 'Two-person tent', baseAmount: 4200, device: 'desktop'},
-  paylink: {id: 'paylink', title: 'Payment link', scene: 'HOSTED_PAYPAGE', subject: 'Deposit: made-to-measure tent', baseAmount: 6000, device: 'phone'},
+  hosted: {
+    id: 'hosted',
+    title: 'Hosted pay page',
+    scene: 'HOSTED_PAYPAGE',
+    subject: 'Trail backpack, 28 l, with shipping',
+    baseAmount: 4200,
+    device: 'desktop',
+  },
+  iframe: {
+    id: 'iframe',
+    title: 'Iframe pay page',
+    scene: 'IFRAME_PAYPAGE',
+    subject: 'Two-person tent',
+    baseAmount: 4200,
+    device: 'desktop',
+  },
+  paylink: {
+    id: 'paylink',
+    title: 'Payment link',
+    scene: 'HOSTED_PAYPAGE',
+    subject: 'Deposit: made-to-measure tent',
+    baseAmount: 6000,
+    device: 'phone',
+  },
 };
 
 export const isFlowId = (value: string): value is FlowId => Object.hasOwn(flows, value);
@@ -63,26 +84,87 @@ export function outcomesFor(data: SandboxData): Outcome[] {
   const endingText = (rule: PaymentEndingRule) => `amount ending ${rule.ending}${cardNote}`;
   const rules = data.payments.endings.rules;
   const success = rules.find((rule) => rule.kind === 'SUCCEEDED' && rule.at === 'ATTEMPT');
-  if (success) outcomes.push({id: 'approve', label: 'Approved', testValue: endingText(success), ending: success.ending, kind: 'success', summary: success.summary});
+  if (success)
+    outcomes.push({
+      id: 'approve',
+      label: 'Approved',
+      testValue: endingText(success),
+      ending: success.ending,
+      kind: 'success',
+      summary: success.summary,
+    });
   for (const rule of rules) {
     const base = {ending: rule.ending, summary: rule.summary, testValue: endingText(rule)};
-    if (rule.kind === 'DECLINED' && rule.at === 'ATTEMPT' && rule.failureCode) outcomes.push({...base, id: `decline-${rule.ending}`, label: `Declined: ${rule.failureCode}`, kind: 'decline', failureCode: rule.failureCode});
-    else if (rule.kind === 'REJECTED' && rule.at === 'CREATE_ORDER' && rule.resultCode) outcomes.push({...base, id: `rejected-${rule.ending}`, label: `Rejected at Create order: ${rule.resultCode}`, kind: 'rejected', resultCode: rule.resultCode});
-    else if (rule.kind === 'DELAYED' && rule.at === 'ATTEMPT' && rule.processingSeconds) outcomes.push({...base, id: `slow-${rule.ending}`, label: `Approved after ${rule.processingSeconds} s PROCESSING`, kind: 'slow', processingSeconds: rule.processingSeconds});
-    else if (rule.kind === 'FAILED' && rule.at === 'ATTEMPT' && rule.processingSeconds && rule.failureCode) outcomes.push({...base, id: `timeout-${rule.ending}`, label: `Fails after ${rule.processingSeconds} s: ${rule.failureCode}`, kind: 'timeout', failureCode: rule.failureCode, processingSeconds: rule.processingSeconds});
-    else if (rule.kind === 'UNANSWERED' && rule.payer) outcomes.push({...base, id: 'expiry', label: 'No answer, closes at expiry', kind: 'expiry', summary: rule.payer.description.replaceAll('`', '')});
+    if (rule.kind === 'DECLINED' && rule.at === 'ATTEMPT' && rule.failureCode)
+      outcomes.push({
+        ...base,
+        id: `decline-${rule.ending}`,
+        label: `Declined: ${rule.failureCode}`,
+        kind: 'decline',
+        failureCode: rule.failureCode,
+      });
+    else if (rule.kind === 'REJECTED' && rule.at === 'CREATE_ORDER' && rule.resultCode)
+      outcomes.push({
+        ...base,
+        id: `rejected-${rule.ending}`,
+        label: `Rejected at Create order: ${rule.resultCode}`,
+        kind: 'rejected',
+        resultCode: rule.resultCode,
+      });
+    else if (rule.kind === 'DELAYED' && rule.at === 'ATTEMPT' && rule.processingSeconds)
+      outcomes.push({
+        ...base,
+        id: `slow-${rule.ending}`,
+        label: `Approved after ${rule.processingSeconds} s PROCESSING`,
+        kind: 'slow',
+        processingSeconds: rule.processingSeconds,
+      });
+    else if (rule.kind === 'FAILED' && rule.at === 'ATTEMPT' && rule.processingSeconds && rule.failureCode)
+      outcomes.push({
+        ...base,
+        id: `timeout-${rule.ending}`,
+        label: `Fails after ${rule.processingSeconds} s: ${rule.failureCode}`,
+        kind: 'timeout',
+        failureCode: rule.failureCode,
+        processingSeconds: rule.processingSeconds,
+      });
+    else if (rule.kind === 'UNANSWERED' && rule.payer)
+      outcomes.push({
+        ...base,
+        id: 'expiry',
+        label: 'No answer, closes at expiry',
+        kind: 'expiry',
+        summary: rule.payer.description.replaceAll('`', ''),
+      });
   }
   if (success) {
-    outcomes.push({id: 'abandon', label: 'Customer leaves the cashier', testValue: 'any amount: the customer closes the cashier', ending: success.ending, kind: 'abandon', summary: 'The order stays PENDING until it is paid or expires.'});
+    outcomes.push({
+      id: 'abandon',
+      label: 'Customer leaves the cashier',
+      testValue: 'any amount: the customer closes the cashier',
+      ending: success.ending,
+      kind: 'abandon',
+      summary: 'The order stays PENDING until it is paid or expires.',
+    });
     const refund = data.refunds.endings.rules.find((rule) => rule.kind === 'SUCCEEDED');
-    outcomes.push({id: 'refund', label: 'Approved, then refunded', testValue: `${endingText(success)}; a refund amount ending ${refund?.ending ?? '00'}`, ending: success.ending, kind: 'refund', summary: `The payment succeeds, then Refund order returns it. ${refund?.summary ?? ''}`.trim()});
+    outcomes.push({
+      id: 'refund',
+      label: 'Approved, then refunded',
+      testValue: `${endingText(success)}; a refund amount ending ${refund?.ending ?? '00'}`,
+      ending: success.ending,
+      kind: 'refund',
+      summary: `The payment succeeds, then Refund order returns it. ${refund?.summary ?? ''}`.trim(),
+    });
   }
   return outcomes;
 }
 
 /** The amount a run uses: the flow's whole amount with the outcome's ending. */
 export function amountFor(flow: FlowSpec, outcome: Outcome, requested?: number): number {
-  const whole = requested !== undefined && Number.isSafeInteger(requested) && requested >= 100 && requested <= 99_999_900 ? Math.floor(requested / 100) : Math.floor(flow.baseAmount / 100);
+  const whole =
+    requested !== undefined && Number.isSafeInteger(requested) && requested >= 100 && requested <= 99_999_900
+      ? Math.floor(requested / 100)
+      : Math.floor(flow.baseAmount / 100);
   return whole * 100 + Number(outcome.ending);
 }
 
@@ -98,7 +180,14 @@ export type Screen =
   | {readonly kind: 'failed-start'; readonly text: string};
 
 export type TimelineEvent =
-  | {readonly kind: 'call'; readonly id: number; readonly operationId: string; readonly summary: string; readonly call: MerchantCall; readonly code: string}
+  | {
+      readonly kind: 'call';
+      readonly id: number;
+      readonly operationId: string;
+      readonly summary: string;
+      readonly call: MerchantCall;
+      readonly code: string;
+    }
   | {readonly kind: 'shopper'; readonly id: number; readonly text: string}
   | {readonly kind: 'note'; readonly id: number; readonly text: string}
   | {readonly kind: 'clock'; readonly id: number; readonly seconds: number; readonly text: string}
@@ -254,7 +343,12 @@ export class LiveDemoRun {
     for (const merchantOrderNo of this.orders) {
       const detail = await this.ports.client.call({method: 'GET', target: `/v1/orders/${encodeURIComponent(merchantOrderNo)}`, body: ''});
       const status = orderOf((JSON.parse(detail.response.body) as {data?: unknown}).data).status;
-      if (status === 'PENDING') await this.ports.client.call({method: 'POST', target: `/v1/orders/${encodeURIComponent(merchantOrderNo)}/cancel`, body: JSON.stringify({reason: 'Live demo reset'})});
+      if (status === 'PENDING')
+        await this.ports.client.call({
+          method: 'POST',
+          target: `/v1/orders/${encodeURIComponent(merchantOrderNo)}/cancel`,
+          body: JSON.stringify({reason: 'Live demo reset'}),
+        });
     }
   }
 
@@ -276,7 +370,13 @@ export class LiveDemoRun {
   }
 
   /** Sends a signed call as the merchant's server and records it; answers the parsed response. */
-  private async call(operationId: string, summary: string, method: string, target: string, body?: unknown): Promise<{code: string; message: string; data?: unknown}> {
+  private async call(
+    operationId: string,
+    summary: string,
+    method: string,
+    target: string,
+    body?: unknown,
+  ): Promise<{code: string; message: string; data?: unknown}> {
     const call = await this.ports.client.call({method, target, body: body === undefined ? '' : JSON.stringify(body)});
     let json: {code: string; message: string; data?: unknown};
     try {
@@ -297,7 +397,11 @@ export class LiveDemoRun {
 
   private frameMessage(type: string, extra: Readonly<Record<string, unknown>> = {}): void {
     if (this.flow.id !== 'iframe') return;
-    this.push({kind: 'message', origin: `https://${cashierHost}`, data: {type, version: 1, merchantOrderNo: this.currentOrderNo, ...extra}});
+    this.push({
+      kind: 'message',
+      origin: `https://${cashierHost}`,
+      data: {type, version: 1, merchantOrderNo: this.currentOrderNo, ...extra},
+    });
   }
 
   private async collectNotifications(): Promise<void> {
@@ -318,12 +422,21 @@ export class LiveDemoRun {
 
   private async createOrder(merchantOrderNo: string): Promise<boolean> {
     this.currentOrderNo = merchantOrderNo;
-    const body: Record<string, unknown> = {merchantOrderNo, amount: {value: this.amount, currency: 'USD'}, scene: this.flow.scene, subject: this.flow.subject, notifyUrl};
+    const body: Record<string, unknown> = {
+      merchantOrderNo,
+      amount: {value: this.amount, currency: 'USD'},
+      scene: this.flow.scene,
+      subject: this.flow.subject,
+      notifyUrl,
+    };
     if (this.flow.scene === 'IFRAME_PAYPAGE') body['parentOrigin'] = shopOrigin;
     else body['returnUrl'] = `${shopOrigin}/orders/${merchantOrderNo}`;
     const json = await this.call('createOrder', 'Create order', 'POST', '/v1/orders', body);
     if (json.code !== 'SUCCESS') {
-      this.screen = {kind: 'failed-start', text: `Your server got ${json.code} from Create order, so there is no cashier to show: "${json.message}" Tell the customer the payment could not start.`};
+      this.screen = {
+        kind: 'failed-start',
+        text: `Your server got ${json.code} from Create order, so there is no cashier to show: "${json.message}" Tell the customer the payment could not start.`,
+      };
       return false;
     }
     this.orders.push(merchantOrderNo);
@@ -339,7 +452,12 @@ export class LiveDemoRun {
   }
 
   private async retrieve(): Promise<OrderLike> {
-    const json = await this.call('retrieveOrderDetail', 'Retrieve order detail', 'GET', `/v1/orders/${encodeURIComponent(this.currentOrderNo)}`);
+    const json = await this.call(
+      'retrieveOrderDetail',
+      'Retrieve order detail',
+      'GET',
+      `/v1/orders/${encodeURIComponent(this.currentOrderNo)}`,
+    );
     if (json.code !== 'SUCCESS') throw new Error(`Retrieve order detail answered ${json.code}: ${json.message}`);
     const order = orderOf(json.data);
     this.setOrderStatus(order.status);
@@ -365,104 +483,212 @@ export class LiveDemoRun {
 
     if (flow.id === 'paylink') {
       add('The customer opens the link; your server creates the order', 'server', async () => {
-        this.push({kind: 'note', text: `You stored link PL-${suffix} for ${formatUsd(this.amount)} on your side and sent it by chat. No order exists yet.`});
+        this.push({
+          kind: 'note',
+          text: `You stored link PL-${suffix} for ${formatUsd(this.amount)} on your side and sent it by chat. No order exists yet.`,
+        });
         this.push({kind: 'shopper', text: `The customer taps shop.example.com/pay/PL-${suffix}.`});
         created = await this.createOrder(this.merchantOrderNo);
       });
     } else {
-      add(flow.id === 'iframe' ? 'The checkout page opens; your server creates the order for the frame' : `The customer presses Pay ${formatUsd(this.amount)}; your server creates the order`, 'server', async () => {
-        created = await this.createOrder(this.merchantOrderNo);
-      });
+      add(
+        flow.id === 'iframe'
+          ? 'The checkout page opens; your server creates the order for the frame'
+          : `The customer presses Pay ${formatUsd(this.amount)}; your server creates the order`,
+        'server',
+        async () => {
+          created = await this.createOrder(this.merchantOrderNo);
+        },
+      );
     }
     if (outcome.kind === 'rejected') return;
 
     if (outcome.kind === 'abandon') {
-      add(flow.id === 'iframe' ? 'The customer closes the cashier frame' : 'The customer leaves the cashier without paying', 'shopper', whenCreated(async () => {
-        const order = orderOf(await this.act('shopper.abandon', {clientId, merchantOrderNo: this.currentOrderNo}, 'The customer leaves the cashier.'));
-        this.setOrderStatus(order.status);
-        this.frameMessage('veloxa:closed');
-        this.screen = {kind: 'cashier-result', tone: 'info', title: 'Payment not completed', text: 'The order is saved; the customer can pay later.'};
-      }));
+      add(
+        flow.id === 'iframe' ? 'The customer closes the cashier frame' : 'The customer leaves the cashier without paying',
+        'shopper',
+        whenCreated(async () => {
+          const order = orderOf(
+            await this.act('shopper.abandon', {clientId, merchantOrderNo: this.currentOrderNo}, 'The customer leaves the cashier.'),
+          );
+          this.setOrderStatus(order.status);
+          this.frameMessage('veloxa:closed');
+          this.screen = {
+            kind: 'cashier-result',
+            tone: 'info',
+            title: 'Payment not completed',
+            text: 'The order is saved; the customer can pay later.',
+          };
+        }),
+      );
     } else {
-      add(`The customer pays ${formatUsd(this.amount)} with the test card`, 'shopper', whenCreated(async () => {
-        this.frameMessage('veloxa:payment_submitted', {paymentMethod: 'CARD'});
-        const order = orderOf(await this.act('shopper.pay', {clientId, merchantOrderNo: this.currentOrderNo, method: 'CARD', cardNumber: card}, `The customer pays with the card ${card}.`));
-        this.setOrderStatus(order.status);
-        if (outcome.kind === 'decline') {
-          this.frameMessage('veloxa:payment_failed', {reason: frameReason(outcome.failureCode), retryable: true});
-          this.screen = {kind: 'cashier-result', tone: 'danger', title: 'Payment declined', text: `${outcome.failureCode ?? 'Declined'}: the cashier offers another card or the wallet. The order stays open.`};
-        } else if (outcome.kind === 'expiry') {
-          this.screen = {kind: 'cashier-result', tone: 'info', title: 'Waiting for the payment…', text: 'The payment gets no answer.'};
-        } else if (outcome.kind === 'slow' || outcome.kind === 'timeout') {
-          this.screen = {kind: 'cashier-result', tone: 'info', title: 'Processing your payment…', text: 'The payment is PROCESSING.'};
-        } else {
-          this.frameMessage('veloxa:payment_succeeded');
-          this.screen = {kind: 'cashier-result', tone: 'success', title: 'Payment successful', text: `${formatUsd(this.amount)} paid to Juniper Outdoor.`};
-        }
-      }));
+      add(
+        `The customer pays ${formatUsd(this.amount)} with the test card`,
+        'shopper',
+        whenCreated(async () => {
+          this.frameMessage('veloxa:payment_submitted', {paymentMethod: 'CARD'});
+          const order = orderOf(
+            await this.act(
+              'shopper.pay',
+              {clientId, merchantOrderNo: this.currentOrderNo, method: 'CARD', cardNumber: card},
+              `The customer pays with the card ${card}.`,
+            ),
+          );
+          this.setOrderStatus(order.status);
+          if (outcome.kind === 'decline') {
+            this.frameMessage('veloxa:payment_failed', {reason: frameReason(outcome.failureCode), retryable: true});
+            this.screen = {
+              kind: 'cashier-result',
+              tone: 'danger',
+              title: 'Payment declined',
+              text: `${outcome.failureCode ?? 'Declined'}: the cashier offers another card or the wallet. The order stays open.`,
+            };
+          } else if (outcome.kind === 'expiry') {
+            this.screen = {kind: 'cashier-result', tone: 'info', title: 'Waiting for the payment…', text: 'The payment gets no answer.'};
+          } else if (outcome.kind === 'slow' || outcome.kind === 'timeout') {
+            this.screen = {kind: 'cashier-result', tone: 'info', title: 'Processing your payment…', text: 'The payment is PROCESSING.'};
+          } else {
+            this.frameMessage('veloxa:payment_succeeded');
+            this.screen = {
+              kind: 'cashier-result',
+              tone: 'success',
+              title: 'Payment successful',
+              text: `${formatUsd(this.amount)} paid to Juniper Outdoor.`,
+            };
+          }
+        }),
+      );
     }
 
     if (outcome.kind === 'slow' || outcome.kind === 'timeout') {
       const seconds = outcome.processingSeconds ?? 0;
-      add(`The sandbox clock moves ${seconds} seconds: the payment ${outcome.kind === 'slow' ? 'succeeds' : 'fails'}`, 'sandbox', whenCreated(async () => {
-        await this.advance(seconds, `The sandbox clock moves ${seconds} s, as long as the payment is PROCESSING.`);
-        if (outcome.kind === 'slow') {
-          this.frameMessage('veloxa:payment_succeeded');
-          this.screen = {kind: 'cashier-result', tone: 'success', title: 'Payment successful', text: `${formatUsd(this.amount)} paid to Juniper Outdoor.`};
-        } else {
-          this.frameMessage('veloxa:payment_failed', {reason: 'declined', retryable: true});
-          this.screen = {kind: 'cashier-result', tone: 'danger', title: 'Payment failed', text: `${outcome.failureCode ?? 'Failed'}: the customer can try again.`};
-        }
-      }));
+      add(
+        `The sandbox clock moves ${seconds} seconds: the payment ${outcome.kind === 'slow' ? 'succeeds' : 'fails'}`,
+        'sandbox',
+        whenCreated(async () => {
+          await this.advance(seconds, `The sandbox clock moves ${seconds} s, as long as the payment is PROCESSING.`);
+          if (outcome.kind === 'slow') {
+            this.frameMessage('veloxa:payment_succeeded');
+            this.screen = {
+              kind: 'cashier-result',
+              tone: 'success',
+              title: 'Payment successful',
+              text: `${formatUsd(this.amount)} paid to Juniper Outdoor.`,
+            };
+          } else {
+            this.frameMessage('veloxa:payment_failed', {reason: 'declined', retryable: true});
+            this.screen = {
+              kind: 'cashier-result',
+              tone: 'danger',
+              title: 'Payment failed',
+              text: `${outcome.failureCode ?? 'Failed'}: the customer can try again.`,
+            };
+          }
+        }),
+      );
     }
 
     if (outcome.kind === 'expiry') {
-      add('The sandbox clock moves to the order’s expiry time', 'sandbox', whenCreated(async () => {
-        const now = await this.ports.target.clock.now();
-        const expires = this.expiresAt ? Date.parse(this.expiresAt) : now;
-        const seconds = Math.max(1, Math.ceil((expires - now) / 1000));
-        await this.advance(seconds, `The sandbox clock moves ${seconds} s to the order's expiresAt (${this.expiresAt ?? 'unknown'}). Only the sandbox clock moves, not yours.`);
-        this.frameMessage('veloxa:payment_failed', {reason: 'order_closed', retryable: false});
-        this.screen = {kind: 'cashier-result', tone: 'info', title: 'This payment has expired', text: 'The order closed unpaid at its expiry time.'};
-      }));
+      add(
+        'The sandbox clock moves to the order’s expiry time',
+        'sandbox',
+        whenCreated(async () => {
+          const now = await this.ports.target.clock.now();
+          const expires = this.expiresAt ? Date.parse(this.expiresAt) : now;
+          const seconds = Math.max(1, Math.ceil((expires - now) / 1000));
+          await this.advance(
+            seconds,
+            `The sandbox clock moves ${seconds} s to the order's expiresAt (${this.expiresAt ?? 'unknown'}). Only the sandbox clock moves, not yours.`,
+          );
+          this.frameMessage('veloxa:payment_failed', {reason: 'order_closed', retryable: false});
+          this.screen = {
+            kind: 'cashier-result',
+            tone: 'info',
+            title: 'This payment has expired',
+            text: 'The order closed unpaid at its expiry time.',
+          };
+        }),
+      );
     }
 
-    add(flow.id === 'iframe' ? 'The page asks your server, which retrieves the order' : 'The return page asks your server, which retrieves the order', 'server', whenCreated(async () => {
-      const order = await this.retrieve();
-      this.screen = returnScreen(order.status ?? 'unknown', this.currentOrderNo, this.amount);
-    }));
+    add(
+      flow.id === 'iframe'
+        ? 'The page asks your server, which retrieves the order'
+        : 'The return page asks your server, which retrieves the order',
+      'server',
+      whenCreated(async () => {
+        const order = await this.retrieve();
+        this.screen = returnScreen(order.status ?? 'unknown', this.currentOrderNo, this.amount);
+      }),
+    );
 
     if (outcome.kind === 'refund') {
-      add('Your server refunds the order', 'server', whenCreated(async () => {
-        const refundNo = `RFD-DEMO-${suffix}`;
-        const json = await this.call('refundOrder', 'Refund order', 'POST', `/v1/orders/${encodeURIComponent(this.currentOrderNo)}/refunds`, {merchantRefundNo: refundNo, amount: {value: this.amount, currency: 'USD'}, reason: 'Returned by the customer', notifyUrl});
-        if (json.code !== 'SUCCESS') throw new Error(`Refund order answered ${json.code}: ${json.message}`);
-        this.setRefundStatus((json.data as {status?: string; refund?: {status?: string}} | undefined)?.refund?.status ?? (json.data as {status?: string} | undefined)?.status);
-        const refundRule = this.ports.data.refunds.endings.rules.find((rule) => rule.kind === 'SUCCEEDED');
-        const seconds = refundRule?.processingSeconds ?? 0;
-        if (seconds > 0) await this.advance(seconds, `The sandbox clock moves ${seconds} s while the refund is PROCESSING.`);
-        const refund = await this.call('queryRefund', 'Query a refund', 'GET', `/v1/refunds/${encodeURIComponent(refundNo)}`);
-        this.setRefundStatus((refund.data as {status?: string} | undefined)?.status);
-        await this.retrieve();
-        this.screen = {kind: 'return', status: 'REFUNDED', title: 'Your refund is on its way', text: `${formatUsd(this.amount)} goes back to the card.`};
-      }));
+      add(
+        'Your server refunds the order',
+        'server',
+        whenCreated(async () => {
+          const refundNo = `RFD-DEMO-${suffix}`;
+          const json = await this.call(
+            'refundOrder',
+            'Refund order',
+            'POST',
+            `/v1/orders/${encodeURIComponent(this.currentOrderNo)}/refunds`,
+            {merchantRefundNo: refundNo, amount: {value: this.amount, currency: 'USD'}, reason: 'Returned by the customer', notifyUrl},
+          );
+          if (json.code !== 'SUCCESS') throw new Error(`Refund order answered ${json.code}: ${json.message}`);
+          this.setRefundStatus(
+            (json.data as {status?: string; refund?: {status?: string}} | undefined)?.refund?.status ??
+              (json.data as {status?: string} | undefined)?.status,
+          );
+          const refundRule = this.ports.data.refunds.endings.rules.find((rule) => rule.kind === 'SUCCEEDED');
+          const seconds = refundRule?.processingSeconds ?? 0;
+          if (seconds > 0) await this.advance(seconds, `The sandbox clock moves ${seconds} s while the refund is PROCESSING.`);
+          const refund = await this.call('queryRefund', 'Query a refund', 'GET', `/v1/refunds/${encodeURIComponent(refundNo)}`);
+          this.setRefundStatus((refund.data as {status?: string} | undefined)?.status);
+          await this.retrieve();
+          this.screen = {
+            kind: 'return',
+            status: 'REFUNDED',
+            title: 'Your refund is on its way',
+            text: `${formatUsd(this.amount)} goes back to the card.`,
+          };
+        }),
+      );
     }
 
     if (flow.id === 'paylink') {
-      add('The customer opens the same link again', 'server', whenCreated(async () => {
-        this.push({kind: 'shopper', text: `The customer taps shop.example.com/pay/PL-${suffix} again.`});
-        const order = await this.retrieve();
-        if (order.status === 'PAID') {
-          this.screen = {kind: 'return', status: 'PAID', title: 'This link has been paid', text: `${formatUsd(this.amount)} for ${flow.subject}. No second payment is taken.`};
-        } else if (order.status === 'CLOSED') {
-          this.push({kind: 'note', text: 'The link\'s order is closed, but the link is still valid: your server creates a new order with the next number.'});
-          await this.createOrder(`PL-${suffix}-2`);
-        } else if (order.status === 'PENDING') {
-          const json = await this.call('getCashierUrl', 'Get cashier URL', 'POST', `/v1/orders/${encodeURIComponent(this.currentOrderNo)}/cashier-url`, {});
-          if (json.code !== 'SUCCESS') throw new Error(`Get cashier URL answered ${json.code}: ${json.message}`);
-          this.screen = {kind: 'cashier', cashierUrl: (json.data as {cashierUrl?: string} | undefined)?.cashierUrl ?? ''};
-        }
-      }));
+      add(
+        'The customer opens the same link again',
+        'server',
+        whenCreated(async () => {
+          this.push({kind: 'shopper', text: `The customer taps shop.example.com/pay/PL-${suffix} again.`});
+          const order = await this.retrieve();
+          if (order.status === 'PAID') {
+            this.screen = {
+              kind: 'return',
+              status: 'PAID',
+              title: 'This link has been paid',
+              text: `${formatUsd(this.amount)} for ${flow.subject}. No second payment is taken.`,
+            };
+          } else if (order.status === 'CLOSED') {
+            this.push({
+              kind: 'note',
+              text: "The link's order is closed, but the link is still valid: your server creates a new order with the next number.",
+            });
+            await this.createOrder(`PL-${suffix}-2`);
+          } else if (order.status === 'PENDING') {
+            const json = await this.call(
+              'getCashierUrl',
+              'Get cashier URL',
+              'POST',
+              `/v1/orders/${encodeURIComponent(this.currentOrderNo)}/cashier-url`,
+              {},
+            );
+            if (json.code !== 'SUCCESS') throw new Error(`Get cashier URL answered ${json.code}: ${json.message}`);
+            this.screen = {kind: 'cashier', cashierUrl: (json.data as {cashierUrl?: string} | undefined)?.cashierUrl ?? ''};
+          }
+        }),
+      );
     }
   }
 }
@@ -470,9 +696,21 @@ export class LiveDemoRun {
 const cashierHost = brand.hosts.sandboxCashier;
 
 function returnScreen(status: string, merchantOrderNo: string, amount: number): Screen {
-  if (status === 'PAID') return {kind: 'return', status, title: 'Thank you, your order is confirmed', text: `Order ${merchantOrderNo}: ${formatUsd(amount)} paid.`};
-  if (status === 'CLOSED') return {kind: 'return', status, title: 'This order has expired', text: 'Nothing was charged. Start a new checkout to try again.'};
-  return {kind: 'return', status, title: 'Your order is not paid yet', text: `Order ${merchantOrderNo} is ${status}. Pay now, or come back later.`};
+  if (status === 'PAID')
+    return {
+      kind: 'return',
+      status,
+      title: 'Thank you, your order is confirmed',
+      text: `Order ${merchantOrderNo}: ${formatUsd(amount)} paid.`,
+    };
+  if (status === 'CLOSED')
+    return {kind: 'return', status, title: 'This order has expired', text: 'Nothing was charged. Start a new checkout to try again.'};
+  return {
+    kind: 'return',
+    status,
+    title: 'Your order is not paid yet',
+    text: `Order ${merchantOrderNo} is ${status}. Pay now, or come back later.`,
+  };
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -23,7 +23,9 @@ export const sandboxData: SandboxData = engineData.spec.sandbox;
 
 /** The contract's state machine whose states include all of `states` (the order's, the refund's). */
 export function machineWith(...states: string[]): StateMachine | undefined {
-  return Object.values(tryIt.machines).find((machine) => states.every((state) => machine.states.some((candidate) => candidate.name === state)));
+  return Object.values(tryIt.machines).find((machine) =>
+    states.every((state) => machine.states.some((candidate) => candidate.name === state)),
+  );
 }
 
 /** Ports over the page's sandbox; fetched afresh for each run, since another tab's change restarts the sandbox. */
@@ -33,7 +35,15 @@ export async function browserPorts(providerKeyUrl: string): Promise<DemoPorts> {
   const keyResponse = await fetch(providerKeyUrl);
   if (!keyResponse.ok) throw new Error(`the provider test key could not be fetched (HTTP ${keyResponse.status})`);
   const providerKey = {key: await importPublicKey(await keyResponse.text()), keyVersion: merchant.providerKey.keyVersion};
-  const client = merchantClient({target: sandbox.target, signer: {clientId: sandbox.clientId, keyVersion: merchant.merchantKey.keyVersion, privateKey: await importPrivateKey(engineData.merchantPrivateKeyPem)}, providerKey});
+  const client = merchantClient({
+    target: sandbox.target,
+    signer: {
+      clientId: sandbox.clientId,
+      keyVersion: merchant.merchantKey.keyVersion,
+      privateKey: await importPrivateKey(engineData.merchantPrivateKeyPem),
+    },
+    providerKey,
+  });
   const {byPointer} = await import('@generated/sandbox-engine/validators.js');
   const validators = notificationBodyValidators(byPointer);
   return {

@@ -12,7 +12,8 @@ type RunState = {readonly status: 'idle' | 'running' | 'done'} | {readonly statu
 /** The engine, the contract's Try it data and this flow, in a chunk of their own: nothing of it is in the home page's first load. */
 const loadRunner = () => import(/* webpackChunkName: "home-sandbox-order" */ './run');
 
-const stateTone = (state: string): Tone => (state === 'PAID' ? 'success' : state === 'PENDING' || state === 'PROCESSING' ? 'warning' : state === 'CLOSED' ? 'danger' : 'neutral');
+const stateTone = (state: string): Tone =>
+  state === 'PAID' ? 'success' : state === 'PENDING' || state === 'PROCESSING' ? 'warning' : state === 'CLOSED' ? 'danger' : 'neutral';
 
 function requestText(request: Extract<DemoEvent, {step: 'request'}>['request']): string {
   const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
@@ -82,7 +83,13 @@ export default function SandboxOrderDemo(): ReactNode {
         </Button>
       </div>
       <p className={styles.status} role="status">
-        {run.status === 'running' ? 'Creating and paying a sandbox order…' : run.status === 'done' ? 'Done: the order is paid and its notification verified.' : run.status === 'failed' ? `The sandbox could not finish: ${run.message}` : ''}
+        {run.status === 'running'
+          ? 'Creating and paying a sandbox order…'
+          : run.status === 'done'
+            ? 'Done: the order is paid and its notification verified.'
+            : run.status === 'failed'
+              ? `The sandbox could not finish: ${run.message}`
+              : ''}
       </p>
       <ol className={styles.steps}>
         <Step index={1} title="Your server signs Create order" done={Boolean(request)}>
@@ -98,7 +105,8 @@ export default function SandboxOrderDemo(): ReactNode {
           {response ? (
             <>
               <p className={styles.line}>
-                HTTP {response.status} · <code>{response.code}</code> · order <Badge tone={stateTone(response.state)}>{response.state}</Badge>
+                HTTP {response.status} · <code>{response.code}</code> · order{' '}
+                <Badge tone={stateTone(response.state)}>{response.state}</Badge>
               </p>
               <pre className={styles.code} tabIndex={0} aria-label="The response body">
                 {prettyJson(response.body)}
@@ -127,11 +135,20 @@ export default function SandboxOrderDemo(): ReactNode {
             <>
               <p className={styles.line} data-testid="notification-checks">
                 <code>{notification.eventType}</code>{' '}
-                <Badge tone={notification.signatureVerifies ? 'success' : 'danger'}>{notification.signatureVerifies ? 'signature verifies' : 'signature does not verify'}</Badge>{' '}
-                <Badge tone={notification.timestampFresh ? 'success' : 'warning'}>{notification.timestampFresh ? 'timestamp fresh' : 'timestamp stale'}</Badge>
+                <Badge tone={notification.signatureVerifies ? 'success' : 'danger'}>
+                  {notification.signatureVerifies ? 'signature verifies' : 'signature does not verify'}
+                </Badge>{' '}
+                <Badge tone={notification.timestampFresh ? 'success' : 'warning'}>
+                  {notification.timestampFresh ? 'timestamp fresh' : 'timestamp stale'}
+                </Badge>
               </p>
               <pre className={styles.code} tabIndex={0} aria-label="The notification">
-                {[`POST ${notification.notification.url}`, ...Object.entries(notification.notification.headers).map(([name, value]) => `${name}: ${value}`), '', prettyJson(notification.notification.body)].join('\n')}
+                {[
+                  `POST ${notification.notification.url}`,
+                  ...Object.entries(notification.notification.headers).map(([name, value]) => `${name}: ${value}`),
+                  '',
+                  prettyJson(notification.notification.body),
+                ].join('\n')}
               </pre>
             </>
           ) : (

@@ -19,7 +19,13 @@ export type DemoEvent =
   | {readonly step: 'request'; readonly request: SignedRequest}
   | {readonly step: 'response'; readonly status: number; readonly code: string; readonly body: string; readonly state: string}
   | {readonly step: 'paid'; readonly card: string; readonly states: readonly string[]}
-  | {readonly step: 'notification'; readonly eventType: string; readonly notification: InboxEntry; readonly signatureVerifies: boolean; readonly timestampFresh: boolean};
+  | {
+      readonly step: 'notification';
+      readonly eventType: string;
+      readonly notification: InboxEntry;
+      readonly signatureVerifies: boolean;
+      readonly timestampFresh: boolean;
+    };
 
 interface OrderData {
   readonly merchantOrderNo?: string;
@@ -41,7 +47,12 @@ export async function runSandboxOrder(providerKeyUrl: string, report: (event: De
 
   const sandbox = await browserSandbox();
   const merchantOrderNo = `ORD-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
-  const body = {...(example.value as Record<string, unknown>), merchantOrderNo, subject: `Order ${merchantOrderNo}`, returnUrl: `https://shop.example.com/orders/${merchantOrderNo}`};
+  const body = {
+    ...(example.value as Record<string, unknown>),
+    merchantOrderNo,
+    subject: `Order ${merchantOrderNo}`,
+    returnUrl: `https://shop.example.com/orders/${merchantOrderNo}`,
+  };
 
   const created = await sandbox.call(create.method, requestTarget(tryIt.basePath, create, {}), body);
   report({step: 'request', request: created.request});
@@ -49,7 +60,12 @@ export async function runSandboxOrder(providerKeyUrl: string, report: (event: De
   report({step: 'response', status: created.status, code: created.json.code, body: created.body, state});
   if (created.json.code !== 'SUCCESS') throw new Error(`Create order answered ${created.json.code}: ${created.json.message}`);
 
-  const paid = await sandbox.target.act('shopper.pay', {clientId: sandbox.clientId, merchantOrderNo, method: 'CARD', cardNumber: tryIt.cards.pays});
+  const paid = await sandbox.target.act('shopper.pay', {
+    clientId: sandbox.clientId,
+    merchantOrderNo,
+    method: 'CARD',
+    cardNumber: tryIt.cards.pays,
+  });
   if (!paid.ok) throw new Error(`The shopper could not pay: ${paid.code}: ${paid.message}`);
   // A card payment may be PROCESSING for a few sandbox seconds: move the sandbox clock to its next job
   // (not the reader's clock) until the order settles, and show every state it passed through.
@@ -75,7 +91,9 @@ export async function runSandboxOrder(providerKeyUrl: string, report: (event: De
     step: 'notification',
     eventType: 'ORDER.PAID',
     notification,
-    signatureVerifies: (await verifyNotification(notification, {key: providerKey, keyVersion: sandbox.engine.providerKey.keyVersion})).outcome === 'verified',
+    signatureVerifies:
+      (await verifyNotification(notification, {key: providerKey, keyVersion: sandbox.engine.providerKey.keyVersion})).outcome ===
+      'verified',
     timestampFresh: isTimestampFresh(headerValue(notification.headers, 'X-Timestamp') ?? '', new Date(sandbox.engine.clock.now())),
   });
 }

@@ -48,27 +48,37 @@ interface Props {
  */
 export default function OutcomeText({outcome, operations, operation, events, eventsJoin = 'then'}: Props): ReactNode {
   const notified = outcome.events ?? events ?? [];
-  const operationIds = outcome.operations ?? (outcome.operation !== undefined ? [outcome.operation] : operation !== undefined ? [operation] : []);
+  const operationIds =
+    outcome.operations ?? (outcome.operation !== undefined ? [outcome.operation] : operation !== undefined ? [operation] : []);
   switch (outcome.kind) {
     case 'REJECTED':
       return (
         <>
-          <strong>Rejected in the call</strong>: {operationIds.length > 0 ? joinNodes(operationIds.map((id) => <OperationName key={id} id={id} operations={operations} />), 'and') : 'the call'}{' '}
-          {operationIds.length > 1 ? 'answer' : 'answers'} <code>{outcome.resultCode}</code>. Nothing is created and no notification is sent.
+          <strong>Rejected in the call</strong>:{' '}
+          {operationIds.length > 0
+            ? joinNodes(
+                operationIds.map((id) => <OperationName key={id} id={id} operations={operations} />),
+                'and',
+              )
+            : 'the call'}{' '}
+          {operationIds.length > 1 ? 'answer' : 'answers'} <code>{outcome.resultCode}</code>. Nothing is created and no notification is
+          sent.
         </>
       );
     case 'DECLINED':
       return (
         <>
-          <strong>Declined</strong> with <code>{outcome.failureCode}</code>: the order stays <code>PENDING</code> and <code>ORDER.PAYMENT_FAILED</code> reports the
-          attempt.
+          <strong>Declined</strong> with <code>{outcome.failureCode}</code>: the order stays <code>PENDING</code> and{' '}
+          <code>ORDER.PAYMENT_FAILED</code> reports the attempt.
         </>
       );
     case 'FAILED':
       return (
         <>
-          <strong>Fails later</strong>: accepted as <code>PROCESSING</code>, then <code>FAILED</code> with <code>{outcome.failureCode}</code> {after(outcome.processingSeconds ?? 0)}{' '}
-          (<EventList events={notified} join={outcome.events ? 'then' : eventsJoin} />).
+          <strong>Fails later</strong>: accepted as <code>PROCESSING</code>, then <code>FAILED</code> with{' '}
+          <code>{outcome.failureCode}</code> {after(outcome.processingSeconds ?? 0)} (
+          <EventList events={notified} join={outcome.events ? 'then' : eventsJoin} />
+          ).
         </>
       );
     default:
@@ -80,12 +90,13 @@ export default function OutcomeText({outcome, operations, operation, events, eve
               : <code>PROCESSING</code>, then <code>{outcome.status}</code> {after(outcome.processingSeconds ?? 0)}
             </>
           ) : null}{' '}
-          (<EventList events={notified} join={outcome.events ? 'then' : eventsJoin} />).
+          (<EventList events={notified} join={outcome.events ? 'then' : eventsJoin} />
+          ).
           {outcome.returnedAfterSeconds !== undefined ? (
             <>
               {' '}
-              {formatSeconds(outcome.returnedAfterSeconds)} later, the bank returns it: <code>RETURNED</code> with <code>{outcome.returnFailureCode}</code>, and the amount is
-              credited back to your available balance.
+              {formatSeconds(outcome.returnedAfterSeconds)} later, the bank returns it: <code>RETURNED</code> with{' '}
+              <code>{outcome.returnFailureCode}</code>, and the amount is credited back to your available balance.
             </>
           ) : null}
         </>

@@ -22,7 +22,11 @@ export default function SandboxBankAccounts({data: given}: {data: Data}): ReactN
     ],
   ];
   return (
-    <SandboxTable label="Bank accounts for payouts" caption="Bank accounts for payouts" columns={['IBAN', 'Holder name', 'Country, currency', 'Lookup returns', 'Transfer to bank']}>
+    <SandboxTable
+      label="Bank accounts for payouts"
+      caption="Bank accounts for payouts"
+      columns={['IBAN', 'Holder name', 'Country, currency', 'Lookup returns', 'Transfer to bank']}
+    >
       {accounts.map((account) => (
         <tr key={account.iban}>
           <th scope="row">
@@ -50,7 +54,11 @@ export default function SandboxBankAccounts({data: given}: {data: Data}): ReactN
             )}
           </td>
           <td>
-            {account.behavior.note ? <><CodeSpans text={account.behavior.note} /> </> : null}
+            {account.behavior.note ? (
+              <>
+                <CodeSpans text={account.behavior.note} />{' '}
+              </>
+            ) : null}
             <OutcomeText outcome={account.behavior} operations={data.operations} operation="transferToBank" />
           </td>
         </tr>

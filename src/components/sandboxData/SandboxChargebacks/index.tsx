@@ -8,9 +8,16 @@ import SandboxTable, {requireSandboxData} from '../SandboxTable';
 export default function SandboxChargebacks({data: given}: {data: SandboxPageData<'chargebacks'>}): ReactNode {
   const data = requireSandboxData(given, 'SandboxChargebacks');
   const {opened, resolutions, whileOpen, evidenceDueSeconds} = data.chargebacks;
-  const steps = [{step: 'Simulate chargeback', ...opened}, ...resolutions.map((resolution) => ({...resolution, step: `Resolve as ${resolution.resolution.toLowerCase()}`}))];
+  const steps = [
+    {step: 'Simulate chargeback', ...opened},
+    ...resolutions.map((resolution) => ({...resolution, step: `Resolve as ${resolution.resolution.toLowerCase()}`})),
+  ];
   return (
-    <SandboxTable label="Simulated chargebacks" caption={`Simulated chargebacks; evidence is due ${formatSeconds(evidenceDueSeconds)} after opening`} columns={['Step', 'Chargeback status', 'Notification', 'Balance']}>
+    <SandboxTable
+      label="Simulated chargebacks"
+      caption={`Simulated chargebacks; evidence is due ${formatSeconds(evidenceDueSeconds)} after opening`}
+      columns={['Step', 'Chargeback status', 'Notification', 'Balance']}
+    >
       {steps.map((step) => (
         <tr key={step.step}>
           <th scope="row">{step.step}</th>

@@ -15,9 +15,15 @@ function decimalPlaces(currency: string): string {
 export default function SandboxCurrencies({data: given}: {data: SandboxPageData<'currencies' | 'merchant'>}): ReactNode {
   const data = requireSandboxData(given, 'SandboxCurrencies');
   const {payments, payouts} = data.currencies;
-  const starting = new Map(data.merchant.balances.map((balance) => [balance.currency, balance.available + balance.pending + balance.frozen]));
+  const starting = new Map(
+    data.merchant.balances.map((balance) => [balance.currency, balance.available + balance.pending + balance.frozen]),
+  );
   return (
-    <SandboxTable label="Enabled currencies" caption="Currencies of every sandbox merchant" columns={['Currency', 'Decimal places', 'Orders and refunds', 'Payouts and quotes', 'Starting balance']}>
+    <SandboxTable
+      label="Enabled currencies"
+      caption="Currencies of every sandbox merchant"
+      columns={['Currency', 'Decimal places', 'Orders and refunds', 'Payouts and quotes', 'Starting balance']}
+    >
       {payments.map((currency) => (
         <tr key={currency}>
           <th scope="row">{currency}</th>

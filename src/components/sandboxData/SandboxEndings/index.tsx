@@ -54,7 +54,8 @@ function OrderPath({rule}: {rule: PaymentEndingRule}): ReactNode {
           ) : null}
           {rule.createOrder ? (
             <>
-              ; in Create order scenes <code>PROCESSING</code>, then <code>{rule.createOrder.orderStatus}</code> (<code>{rule.createOrder.closeReason}</code>)
+              ; in Create order scenes <code>PROCESSING</code>, then <code>{rule.createOrder.orderStatus}</code> (
+              <code>{rule.createOrder.closeReason}</code>)
             </>
           ) : null}
         </>
@@ -62,7 +63,8 @@ function OrderPath({rule}: {rule: PaymentEndingRule}): ReactNode {
     case 'FAILED':
       return (
         <>
-          <code>PROCESSING</code>, then <code>{rule.orderStatus}</code>, <code>lastAttempt</code> <code>FAILED</code> with <code>{rule.failureCode}</code>
+          <code>PROCESSING</code>, then <code>{rule.orderStatus}</code>, <code>lastAttempt</code> <code>FAILED</code> with{' '}
+          <code>{rule.failureCode}</code>
         </>
       );
     default: {
@@ -119,8 +121,8 @@ function PaymentOutcome({rule, data}: {rule: PaymentEndingRule; data: Data}): Re
   if (rule.kind === 'REJECTED') {
     return (
       <>
-        <strong>Rejected in the call</strong>: <OperationName id={rule.operation ?? 'createOrder'} operations={data.operations} /> answers <code>{rule.resultCode}</code>. Nothing is
-        created or sent, and the merchant order number stays free.
+        <strong>Rejected in the call</strong>: <OperationName id={rule.operation ?? 'createOrder'} operations={data.operations} /> answers{' '}
+        <code>{rule.resultCode}</code>. Nothing is created or sent, and the merchant order number stays free.
       </>
     );
   }
@@ -155,7 +157,11 @@ function Payments({data, brief}: {data: Data; brief: boolean}): ReactNode {
     );
   }
   return (
-    <SandboxTable label="Payment amount endings" caption={caption} columns={['Amount ends in', 'Outcome', 'Order', 'Notifications', 'When']}>
+    <SandboxTable
+      label="Payment amount endings"
+      caption={caption}
+      columns={['Amount ends in', 'Outcome', 'Order', 'Notifications', 'When']}
+    >
       {rules.map((rule) => (
         <tr key={rule.ending} data-ending={rule.ending}>
           <EndingCell ending={rule.ending} isDefault={rule.ending === fallback} />
@@ -180,7 +186,11 @@ function Payments({data, brief}: {data: Data; brief: boolean}): ReactNode {
 function Refunds({data}: {data: Data}): ReactNode {
   const {rules, default: fallback} = data.refunds.endings;
   return (
-    <SandboxTable label="Refund amount endings" caption="Refunds: the last two digits of the refund amount" columns={['Refund ends in', 'Outcome', 'Applies to']}>
+    <SandboxTable
+      label="Refund amount endings"
+      caption="Refunds: the last two digits of the refund amount"
+      columns={['Refund ends in', 'Outcome', 'Applies to']}
+    >
       {rules.map((rule) => (
         <tr key={rule.ending} data-ending={rule.ending}>
           <EndingCell ending={rule.ending} isDefault={rule.ending === fallback} />
@@ -201,7 +211,8 @@ function Payouts({data}: {data: Data}): ReactNode {
     <SandboxTable
       label="Payout amount endings"
       caption="Wallet transfers, bank transfers and card payouts: the last two digits of the payout amount"
-      columns={['Payout ends in', 'Outcome']}>
+      columns={['Payout ends in', 'Outcome']}
+    >
       {rules.map((rule) => (
         <tr key={rule.ending} data-ending={rule.ending}>
           <EndingCell ending={rule.ending} isDefault={rule.ending === fallback} />
@@ -218,7 +229,13 @@ function Payouts({data}: {data: Data}): ReactNode {
                 />
                 {rule.processingSeconds === undefined ? (
                   <span className={styles.note}>
-                    The payee decides the delay: {products.map((product, index) => `${index > 0 ? ', ' : ''}${product.product.toLowerCase()} ${after(product.processingSeconds)}`).join('')} by default.
+                    The payee decides the delay:{' '}
+                    {products
+                      .map(
+                        (product, index) => `${index > 0 ? ', ' : ''}${product.product.toLowerCase()} ${after(product.processingSeconds)}`,
+                      )
+                      .join('')}{' '}
+                    by default.
                   </span>
                 ) : null}
               </>

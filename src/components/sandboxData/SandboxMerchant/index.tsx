@@ -27,22 +27,23 @@ export default function SandboxMerchant({data: given}: {data: SandboxPageData<'m
     [
       'Merchant signing key',
       <>
-        <KeyFile file={merchant.merchantKey.privateKey} /> (public half: <KeyFile file={merchant.merchantKey.publicKey} />), registered as key version{' '}
-        <code>{merchant.merchantKey.keyVersion}</code>. Published, so anyone can sign as this merchant.
+        <KeyFile file={merchant.merchantKey.privateKey} /> (public half: <KeyFile file={merchant.merchantKey.publicKey} />
+        ), registered as key version <code>{merchant.merchantKey.keyVersion}</code>. Published, so anyone can sign as this merchant.
       </>,
     ],
     [
       'Provider public key',
       <>
-        <KeyFile file={merchant.providerKey.publicKey} />, provider key version <code>{merchant.providerKey.keyVersion}</code>. It signs all sandbox{' '}
-        {merchant.providerKey.signs.join(' and ')}: verify them with it.
+        <KeyFile file={merchant.providerKey.publicKey} />, provider key version <code>{merchant.providerKey.keyVersion}</code>. It signs all
+        sandbox {merchant.providerKey.signs.join(' and ')}: verify them with it.
       </>,
     ],
     [
       'Default notification URL',
       merchant.defaultNotifyUrl === null ? (
         <>
-          None. Send <code>notifyUrl</code> with each request, or read the events with <OperationName id="listEvents" operations={data.operations} />.
+          None. Send <code>notifyUrl</code> with each request, or read the events with{' '}
+          <OperationName id="listEvents" operations={data.operations} />.
         </>
       ) : (
         <code>{merchant.defaultNotifyUrl}</code>
@@ -63,7 +64,12 @@ export default function SandboxMerchant({data: given}: {data: SandboxPageData<'m
         At {merchant.balanceRestore.atUtc} UTC. {merchant.balanceRestore.what}
       </>,
     ],
-    ['Dashboard', merchant.dashboard === 'read-only' ? 'Read-only; Test tools are not available on this merchant.' : 'Full access, including Test tools.'],
+    [
+      'Dashboard',
+      merchant.dashboard === 'read-only'
+        ? 'Read-only; Test tools are not available on this merchant.'
+        : 'Full access, including Test tools.',
+    ],
     ['Read timeout to use', `${data.clientReadTimeoutSeconds} seconds, as in production.`],
   ];
   return (

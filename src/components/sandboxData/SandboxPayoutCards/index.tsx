@@ -22,7 +22,11 @@ export default function SandboxPayoutCards({data: given}: {data: SandboxPageData
   const data = requireSandboxData(given, 'SandboxPayoutCards');
   const {cards, unknownCard, currencies} = data.payoutCards;
   return (
-    <SandboxTable label="Cards for card payouts" caption={`Cards for card payouts, in ${currencies.join(', ')}`} columns={['Card number', 'Brand, issuer', 'Eligibility', 'Transfer to bank card']}>
+    <SandboxTable
+      label="Cards for card payouts"
+      caption={`Cards for card payouts, in ${currencies.join(', ')}`}
+      columns={['Card number', 'Brand, issuer', 'Eligibility', 'Transfer to bank card']}
+    >
       {cards.map((card) => (
         <tr key={card.number}>
           <th scope="row">
@@ -35,7 +39,11 @@ export default function SandboxPayoutCards({data: given}: {data: SandboxPageData
             <EligibilityText eligibility={card.eligibility} />
           </td>
           <td>
-            {card.payout.note ? <><CodeSpans text={card.payout.note} /> </> : null}
+            {card.payout.note ? (
+              <>
+                <CodeSpans text={card.payout.note} />{' '}
+              </>
+            ) : null}
             <OutcomeText outcome={card.payout} operations={data.operations} operation="transferToBankCard" />
           </td>
         </tr>

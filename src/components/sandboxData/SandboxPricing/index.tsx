@@ -28,25 +28,31 @@ export default function SandboxPricing({data: given}: {data: SandboxPageData<'pr
         <tr>
           <th scope="row">Payment fee</th>
           <td>
-            {percent}% of <code>amount.value</code> ({pricing.paymentFeeBasisPoints} basis points), rounded up to the next minor unit, taken when the order is paid
+            {percent}% of <code>amount.value</code> ({pricing.paymentFeeBasisPoints} basis points), rounded up to the next minor unit, taken
+            when the order is paid
           </td>
         </tr>
         <tr>
           <th scope="row">Example</th>
           <td>
-            An order of {formatMoney(exampleAmount, exampleCurrency)} (<code>{exampleAmount}</code>) reports <code>fee</code> <code>{exampleFee}</code> and{' '}
-            <code>netAmount</code> <code>{exampleAmount - exampleFee}</code>; its PAYMENT row has <code>fee_amount</code> <code>{-exampleFee}</code> and{' '}
-            <code>net_amount</code> <code>{exampleAmount - exampleFee}</code>
+            An order of {formatMoney(exampleAmount, exampleCurrency)} (<code>{exampleAmount}</code>) reports <code>fee</code>{' '}
+            <code>{exampleFee}</code> and <code>netAmount</code> <code>{exampleAmount - exampleFee}</code>; its PAYMENT row has{' '}
+            <code>fee_amount</code> <code>{-exampleFee}</code> and <code>net_amount</code> <code>{exampleAmount - exampleFee}</code>
           </td>
         </tr>
         <tr>
           <th scope="row">Settlement</th>
           <td>
-            The net amount is in <code>pending</code>, and moves to <code>available</code> {pricing.settlementDays} {pricing.settlementDays === 1 ? 'day' : 'days'} after the payment day (UTC)
+            The net amount is in <code>pending</code>, and moves to <code>available</code> {pricing.settlementDays}{' '}
+            {pricing.settlementDays === 1 ? 'day' : 'days'} after the payment day (UTC)
           </td>
         </tr>
       </SandboxTable>
-      <SandboxTable label="Payout fees" caption="Flat fee per payout, in its source currency, on top of the amount" columns={['Payout', ...currencies]}>
+      <SandboxTable
+        label="Payout fees"
+        caption="Flat fee per payout, in its source currency, on top of the amount"
+        columns={['Payout', ...currencies]}
+      >
         {(Object.keys(payoutNames) as Array<keyof typeof payoutNames>).map((product) => (
           <tr key={product}>
             <th scope="row">{payoutNames[product]}</th>

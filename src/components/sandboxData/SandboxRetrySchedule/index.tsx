@@ -11,7 +11,11 @@ export default function SandboxRetrySchedule({data: given}: {data: SandboxPageDa
   const {retryScheduleSeconds, compressedRetryScheduleSeconds} = data.notifications;
   const attempts = retryScheduleSeconds.length + 1;
   return (
-    <SandboxTable label="Notification retry schedule" caption={`Notification delivery: ${attempts} attempts, each after the previous one failed`} columns={['Attempt', 'Production schedule', 'Compressed schedule']}>
+    <SandboxTable
+      label="Notification retry schedule"
+      caption={`Notification delivery: ${attempts} attempts, each after the previous one failed`}
+      columns={['Attempt', 'Production schedule', 'Compressed schedule']}
+    >
       <tr>
         <th scope="row">1</th>
         <td>At once</td>

@@ -9,13 +9,21 @@ export default function SandboxScenes({data: given}: {data: SandboxPageData<'pay
   const {scenes, methods} = data.payments;
   const methodRule = (method: string) => methods.find((candidate) => candidate.method === method);
   return (
-    <SandboxTable label="Where each scene's payment is attempted" caption="Where each scene's payment is attempted, and how it confirms" columns={['Scene', 'Attempt', 'Methods and confirmation']}>
+    <SandboxTable
+      label="Where each scene's payment is attempted"
+      caption="Where each scene's payment is attempted, and how it confirms"
+      columns={['Scene', 'Attempt', 'Methods and confirmation']}
+    >
       {scenes.map((scene) => (
         <tr key={scene.scene}>
           <th scope="row">
             <code>{scene.scene}</code>
           </th>
-          <td>{scene.attempt === 'CREATE_ORDER' ? 'Inside Create order: the response carries the result' : 'When the payer confirms: the result comes by notification'}</td>
+          <td>
+            {scene.attempt === 'CREATE_ORDER'
+              ? 'Inside Create order: the response carries the result'
+              : 'When the payer confirms: the result comes by notification'}
+          </td>
           <td>
             {scene.methods.map((method, index) => {
               const seconds = methodRule(method)?.processingSeconds;

@@ -8,7 +8,9 @@ import styles from './styles.module.css';
  */
 export function requireSandboxData<T>(data: T | undefined, component: string): T {
   if (data === undefined || data === null) {
-    throw new Error(`<${component}> got no data: its page must be compiled with plugins/content/openapi-contract/remarkSandboxData (beforeDefaultRemarkPlugins of the content folder in docusaurus.config.ts).`);
+    throw new Error(
+      `<${component}> got no data: its page must be compiled with plugins/content/openapi-contract/remarkSandboxData (beforeDefaultRemarkPlugins of the content folder in docusaurus.config.ts).`,
+    );
   }
   return data;
 }

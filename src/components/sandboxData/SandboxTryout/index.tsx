@@ -8,7 +8,11 @@ interface Step {
   readonly outcome: string;
 }
 
-type State = {readonly status: 'idle'} | {readonly status: 'running'; readonly steps: readonly Step[]} | {readonly status: 'done'; readonly steps: readonly Step[]; readonly orders: number} | {readonly status: 'failed'; readonly message: string};
+type State =
+  | {readonly status: 'idle'}
+  | {readonly status: 'running'; readonly steps: readonly Step[]}
+  | {readonly status: 'done'; readonly steps: readonly Step[]; readonly orders: number}
+  | {readonly status: 'failed'; readonly message: string};
 
 /** Loads the sandbox engine (its own chunk, a few dozen kB) only when the reader asks for it. */
 const loadSandbox = () => import('@site/src/sandbox/hosts/browser/host').then((module) => module.browserSandbox());
@@ -39,17 +43,32 @@ export default function SandboxTryout(): ReactNode {
         returnUrl: 'https://shop.example.com/return',
         notifyUrl: 'https://shop.example.com/payments/notify',
       });
-      record(`POST /v1/orders ${merchantOrderNo}`, `HTTP ${created.status} ${created.json.code}, order ${(created.json.data as {order?: {status?: string}} | undefined)?.order?.status ?? '?'}`);
+      record(
+        `POST /v1/orders ${merchantOrderNo}`,
+        `HTTP ${created.status} ${created.json.code}, order ${(created.json.data as {order?: {status?: string}} | undefined)?.order?.status ?? '?'}`,
+      );
       const card = sandbox.fixtures.payingCard;
       const paid = await sandbox.target.act('shopper.pay', {clientId: sandbox.clientId, merchantOrderNo, method: 'CARD', cardNumber: card});
-      record(`The shopper pays with test card ${card}`, paid.ok ? `order ${(paid.value as {status: string}).status}` : `${paid.code}: ${paid.message}`);
-      const refund = await sandbox.call('POST', `/v1/orders/${merchantOrderNo}/refunds`, {merchantRefundNo: `RFD-${Date.now()}`, amount: {value: 500, currency: 'USD'}});
-      record(`POST /v1/orders/${merchantOrderNo}/refunds (5.00 USD)`, `HTTP ${refund.status} ${refund.json.code}, refund ${(refund.json.data as {status?: string} | undefined)?.status ?? '?'}`);
+      record(
+        `The shopper pays with test card ${card}`,
+        paid.ok ? `order ${(paid.value as {status: string}).status}` : `${paid.code}: ${paid.message}`,
+      );
+      const refund = await sandbox.call('POST', `/v1/orders/${merchantOrderNo}/refunds`, {
+        merchantRefundNo: `RFD-${Date.now()}`,
+        amount: {value: 500, currency: 'USD'},
+      });
+      record(
+        `POST /v1/orders/${merchantOrderNo}/refunds (5.00 USD)`,
+        `HTTP ${refund.status} ${refund.json.code}, refund ${(refund.json.data as {status?: string} | undefined)?.status ?? '?'}`,
+      );
       await sandbox.target.act('clock.advance', {seconds: 5});
       const order = await sandbox.call('GET', `/v1/orders/${merchantOrderNo}`);
-      record('The sandbox clock moves on 5 seconds; GET the order', `order ${(order.json.data as {status?: string} | undefined)?.status ?? '?'}`);
+      record(
+        'The sandbox clock moves on 5 seconds; GET the order',
+        `order ${(order.json.data as {status?: string} | undefined)?.status ?? '?'}`,
+      );
       const events = sandbox.inbox.slice(-3).map((entry) => (JSON.parse(entry.body) as {eventType: string}).eventType);
-      record('Notifications in this page\'s inbox, signed with the provider test key', events.join(', ') || 'none');
+      record("Notifications in this page's inbox, signed with the provider test key", events.join(', ') || 'none');
       setState({status: 'done', steps: [...steps], orders: sandbox.engine.snapshot(sandbox.clientId)?.orders.length ?? 0});
     } catch (error) {
       setState({status: 'failed', message: `The sandbox could not run: ${error instanceof Error ? error.message : String(error)}`});

@@ -13,11 +13,12 @@ export default function SandboxVirtualAccounts({data: given}: {data: SandboxPage
       label="Virtual accounts"
       caption={
         <>
-          Virtual accounts: a simulated top-up is credited to your <code>{creditedTo}</code> balance after {formatSeconds(creditSeconds)} and sent as{' '}
-          <EventList events={events} />
+          Virtual accounts: a simulated top-up is credited to your <code>{creditedTo}</code> balance after {formatSeconds(creditSeconds)}{' '}
+          and sent as <EventList events={events} />
         </>
       }
-      columns={['IBAN', 'Virtual account ID', 'Customer reference', 'Currency']}>
+      columns={['IBAN', 'Virtual account ID', 'Customer reference', 'Currency']}
+    >
       {accounts.map((account) => (
         <tr key={account.iban}>
           <th scope="row">

@@ -8,15 +8,17 @@ function Behavior({wallet, rules}: {wallet: Wallet; rules: SandboxPageData<'wall
   if (wallet.status === 'FROZEN') {
     return (
       <>
-        <CodeSpans text={wallet.note} /> Payments are declined with <code>{rules.payments.frozen.failureCode}</code>. Transfers to it are accepted, then end <code>FAILED</code> with{' '}
-        <code>{rules.transfers.frozen.failureCode}</code> after {rules.transfers.frozen.processingSeconds} seconds.
+        <CodeSpans text={wallet.note} /> Payments are declined with <code>{rules.payments.frozen.failureCode}</code>. Transfers to it are
+        accepted, then end <code>FAILED</code> with <code>{rules.transfers.frozen.failureCode}</code> after{' '}
+        {rules.transfers.frozen.processingSeconds} seconds.
       </>
     );
   }
   return (
     <>
-      <CodeSpans text={wallet.note} /> Payments in {wallet.currency} up to {formatMoney(wallet.balance, wallet.currency)} follow the amount endings; a larger payment, or one in
-      another currency, is declined with <code>{rules.payments.insufficientBalance.failureCode}</code>. Receives transfers in {wallet.currency}.
+      <CodeSpans text={wallet.note} /> Payments in {wallet.currency} up to {formatMoney(wallet.balance, wallet.currency)} follow the amount
+      endings; a larger payment, or one in another currency, is declined with <code>{rules.payments.insufficientBalance.failureCode}</code>.
+      Receives transfers in {wallet.currency}.
     </>
   );
 }

@@ -6,6 +6,14 @@ import styles from './styles.module.css';
 export type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 
 /** A short label: a state (PENDING, PAID), a method (POST), a finding's weight. Text, not colour alone, carries the meaning. */
-export default function Badge({tone = 'neutral', className, children}: {readonly tone?: Tone; readonly className?: string; readonly children: ReactNode}): ReactNode {
+export default function Badge({
+  tone = 'neutral',
+  className,
+  children,
+}: {
+  readonly tone?: Tone;
+  readonly className?: string;
+  readonly children: ReactNode;
+}): ReactNode {
   return <span className={clsx(styles.badge, styles[tone], className)}>{children}</span>;
 }

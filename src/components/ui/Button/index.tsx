@@ -22,12 +22,17 @@ interface LinkButtonProps extends CommonProps {
   readonly 'aria-label'?: string;
 }
 
-type NativeButtonProps = CommonProps & Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'className' | 'children'> & {readonly to?: never; readonly href?: never};
+type NativeButtonProps = CommonProps &
+  Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'className' | 'children'> & {readonly to?: never; readonly href?: never};
 
 export type ButtonProps = LinkButtonProps | NativeButtonProps;
 
 /** The class names of a button, for the rare element that cannot be this component (a <summary>, a label). */
-export function buttonClassName({variant = 'secondary', size = 'md', className}: Pick<CommonProps, 'variant' | 'size' | 'className'> = {}): string {
+export function buttonClassName({
+  variant = 'secondary',
+  size = 'md',
+  className,
+}: Pick<CommonProps, 'variant' | 'size' | 'className'> = {}): string {
   return clsx(styles.button, styles[variant], styles[size], className);
 }
 
@@ -39,7 +44,11 @@ export default function Button(props: ButtonProps): ReactNode {
   if (props.to !== undefined || props.href !== undefined) {
     const {variant, size, className, children, to, href} = props as LinkButtonProps;
     return (
-      <Link className={buttonClassName({variant, size, className})} {...(to !== undefined ? {to} : {href})} aria-label={props['aria-label']}>
+      <Link
+        className={buttonClassName({variant, size, className})}
+        {...(to !== undefined ? {to} : {href})}
+        aria-label={props['aria-label']}
+      >
         {children}
       </Link>
     );

@@ -8,7 +8,13 @@ import styles from './styles.module.css';
  * `live` makes it a polite live region (a result that appears after an action); leave it off for static notes.
  * In prose pages use the theme's admonitions (:::note) instead: they follow the same tokens.
  */
-export default function Callout({tone = 'info', title, live = false, className, children}: {
+export default function Callout({
+  tone = 'info',
+  title,
+  live = false,
+  className,
+  children,
+}: {
   readonly tone?: Tone;
   readonly title?: ReactNode;
   readonly live?: boolean;

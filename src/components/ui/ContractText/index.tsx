@@ -5,7 +5,8 @@ import type {ReactNode} from 'react';
  * best as code: field and operation names in camelCase, result codes in UPPER_SNAKE case, SUCCESS,
  * and HTTP header names with a hyphen. The texts carry no markup of their own.
  */
-const codeLike = /\b(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|SUCCESS|(?:Idempotent-Replayed|Retry-After|RateLimit-[A-Z][a-z]+))\b/g;
+const codeLike =
+  /\b(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|SUCCESS|(?:Idempotent-Replayed|Retry-After|RateLimit-[A-Z][a-z]+))\b/g;
 
 /** A contract text with its field names, result codes and header names shown as code. */
 export default function ContractText({text}: {text: string}): ReactNode {

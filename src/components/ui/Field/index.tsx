@@ -7,7 +7,14 @@ import styles from './styles.module.css';
  * a help line and an error line. Give the control `aria-describedby={describedBy(id, …)}` and
  * `aria-invalid` when `error` is set, so both lines are read with it.
  */
-export default function Field({id, label, help, error, className, children}: {
+export default function Field({
+  id,
+  label,
+  help,
+  error,
+  className,
+  children,
+}: {
   readonly id: string;
   readonly label: ReactNode;
   readonly help?: ReactNode;

@@ -25,7 +25,15 @@ function fragmentTarget(hash: string): Element | null {
  * table of contents, search results), and for printing. `defaultOpen` is the server's markup, kept through
  * hydration, so nothing moves while the page loads.
  */
-export default function Fold({title, defaultOpen = false, children}: {readonly title: string; readonly defaultOpen?: boolean; readonly children: ReactNode}): ReactNode {
+export default function Fold({
+  title,
+  defaultOpen = false,
+  children,
+}: {
+  readonly title: string;
+  readonly defaultOpen?: boolean;
+  readonly children: ReactNode;
+}): ReactNode {
   const [open, setOpen] = useState(defaultOpen);
   const details = useRef<HTMLDetailsElement>(null);
   const {hash} = useLocation();

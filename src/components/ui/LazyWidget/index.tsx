@@ -5,10 +5,7 @@ import styles from './styles.module.css';
 /** How long the widget may take before a notice says it is loading, so a fast load doesn't flash one. */
 const NOTICE_DELAY_MS = 200;
 
-type LoadState<Props> =
-  | {status: 'loading'}
-  | {status: 'loaded'; Component: ComponentType<Props>}
-  | {status: 'failed'; error: Error};
+type LoadState<Props> = {status: 'loading'} | {status: 'loaded'; Component: ComponentType<Props>} | {status: 'failed'; error: Error};
 
 /**
  * Wraps an interactive widget (converters today; the "Try it" panel, the
@@ -25,9 +22,7 @@ type LoadState<Props> =
  * the widget then stayed empty for good. Here the chunk is awaited in an
  * effect, which only runs once the component is mounted.
  */
-export default function lazyWidget<Props extends object>(
-  loader: () => Promise<{default: ComponentType<Props>}>,
-): ComponentType<Props> {
+export default function lazyWidget<Props extends object>(loader: () => Promise<{default: ComponentType<Props>}>): ComponentType<Props> {
   // One fetch per page however many instances there are; a failed one is forgotten so Retry fetches again.
   let loaded: ComponentType<Props> | undefined;
   let pending: Promise<ComponentType<Props>> | undefined;
@@ -53,7 +48,10 @@ export default function lazyWidget<Props extends object>(
       const notice = loaded ? undefined : setTimeout(() => setPastDelay(true), NOTICE_DELAY_MS);
       load().then(
         (Component) => {
-          if (live) setState((current) => (current.status === 'loaded' && current.Component === Component ? current : {status: 'loaded', Component}));
+          if (live)
+            setState((current) =>
+              current.status === 'loaded' && current.Component === Component ? current : {status: 'loaded', Component},
+            );
         },
         (error: unknown) => {
           if (live) setState({status: 'failed', error: error instanceof Error ? error : new Error(String(error))});

@@ -49,7 +49,11 @@ export default function PageMarkdownActions(): ReactNode {
         <summary className={buttonClassName({variant: 'secondary', size: 'sm', className: styles.summary})}>Page</summary>
         <ul className={styles.items}>
           <li>
-            <button type="button" className={buttonClassName({variant: 'quiet', size: 'sm', className: styles.item})} onClick={() => void copy()}>
+            <button
+              type="button"
+              className={buttonClassName({variant: 'quiet', size: 'sm', className: styles.item})}
+              onClick={() => void copy()}
+            >
               Copy page as Markdown
             </button>
           </li>

@@ -21,7 +21,8 @@ export default function MinorUnitsConverter(): ReactNode {
           value={currency}
           onChange={(event) => {
             if (isCurrencyCode(event.target.value)) setCurrency(event.target.value);
-          }}>
+          }}
+        >
           {currencies.map((code) => (
             <option key={code} value={code}>
               {code} ({currencyExponents[code]} decimals)

@@ -10,7 +10,16 @@ import type {DeliveryLogEntry} from '@site/src/sandbox/engine/engine';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import Button from '@site/src/components/ui/Button';
-import {checkSimulatorInput, errorText, initialSimulatorState, localDeliveryOf, producedOf, simulatorReducer, type LocalDelivery, type Produced} from './model';
+import {
+  checkSimulatorInput,
+  errorText,
+  initialSimulatorState,
+  localDeliveryOf,
+  producedOf,
+  simulatorReducer,
+  type LocalDelivery,
+  type Produced,
+} from './model';
 import styles from './styles.module.css';
 
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
@@ -26,7 +35,13 @@ const loadValidators = () => import('@site/src/sandbox/hosts/browser/schemaProbl
  * contract), and gives the commands, and a button, to have the local sandbox deliver it to the reader's own
  * endpoint, with the delivery log.
  */
-export default function NotificationSimulatorPanel({operationId, scenarios: scenarioNames}: {operationId: string; scenarios?: readonly string[]}): ReactNode {
+export default function NotificationSimulatorPanel({
+  operationId,
+  scenarios: scenarioNames,
+}: {
+  operationId: string;
+  scenarios?: readonly string[];
+}): ReactNode {
   const id = useId();
   const providerKeyUrl = useBaseUrl('/test-vectors/provider-test-public.pem');
   const webhook = simulatorData.webhooks.find((candidate) => candidate.operationId === operationId);
@@ -48,7 +63,10 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
   /** The edited data and URL, checked against the contract field by field; undefined when something is wrong. */
   const check = async (): Promise<{data: unknown; notifyUrl: string} | undefined> => {
     const {schemaProblems} = await loadValidators();
-    const {errors: found, checked} = checkSimulatorInput({data, notifyUrl}, {eventType, now: new Date(), problems: (notification) => schemaProblems(webhook.bodySchemaPointer, notification)});
+    const {errors: found, checked} = checkSimulatorInput(
+      {data, notifyUrl},
+      {eventType, now: new Date(), problems: (notification) => schemaProblems(webhook.bodySchemaPointer, notification)},
+    );
     dispatch({type: 'checked', errors: found});
     return checked;
   };
@@ -59,10 +77,17 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
     if (!checked) return;
     try {
       const sandbox = await (await loadHost()).browserSandbox();
-      const result = await sandbox.simulateNotification({operationId, scenario: scenario.name, data: checked.data, notifyUrl: checked.notifyUrl});
+      const result = await sandbox.simulateNotification({
+        operationId,
+        scenario: scenario.name,
+        data: checked.data,
+        notifyUrl: checked.notifyUrl,
+      });
       if (!result.ok) throw new Error(result.message);
       const {simulated, delivery} = result.value;
-      const signatureVerifies = (await verifyNotification(delivery, {key: await publishedProviderKey(), keyVersion: sandbox.engine.providerKey.keyVersion})).outcome === 'verified';
+      const signatureVerifies =
+        (await verifyNotification(delivery, {key: await publishedProviderKey(), keyVersion: sandbox.engine.providerKey.keyVersion}))
+          .outcome === 'verified';
       const {schemaProblems} = await loadValidators();
       dispatch({
         type: 'produced',
@@ -89,7 +114,11 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
     dispatch({type: 'local', local: {status: 'delivering'}});
     let answer: Response;
     try {
-      answer = await fetch(`${localSandboxOrigin}/_sandbox/notifications/simulate`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({clientId: simulatorData.clientId, ...request})});
+      answer = await fetch(`${localSandboxOrigin}/_sandbox/notifications/simulate`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({clientId: simulatorData.clientId, ...request}),
+      });
     } catch {
       dispatch({type: 'local', local: {status: 'failed', message: localSandboxMissing('deliver again')}});
       return;
@@ -97,7 +126,12 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
     try {
       const json = (await answer.json()) as {notificationId?: string; code?: string; message?: string};
       // The log is read only for a notification the sandbox raised.
-      const log = answer.ok && json.notificationId ? ((await (await fetch(`${localSandboxOrigin}/_sandbox/notifications?clientId=${encodeURIComponent(simulatorData.clientId)}`)).json()) as {deliveries?: DeliveryLogEntry[]}) : undefined;
+      const log =
+        answer.ok && json.notificationId
+          ? ((await (
+              await fetch(`${localSandboxOrigin}/_sandbox/notifications?clientId=${encodeURIComponent(simulatorData.clientId)}`)
+            ).json()) as {deliveries?: DeliveryLogEntry[]})
+          : undefined;
       dispatch({type: 'local', local: localDeliveryOf({ok: answer.ok, status: answer.status, json}, log)});
     } catch (error) {
       dispatch({type: 'local', local: {status: 'failed', message: `The local sandbox refused it: ${errorText(error)}`}});
@@ -118,13 +152,15 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
   return (
     <section className={styles.panel} aria-label="Notification simulator">
       <p className={form.privacy}>
-        The notification is made and signed in this browser, with the provider test key that is published for the sandbox. Your data and URL stay on this page; only &quot;Deliver&quot; below sends them, to your own local sandbox.
+        The notification is made and signed in this browser, with the provider test key that is published for the sandbox. Your data and URL
+        stay on this page; only &quot;Deliver&quot; below sends them, to your own local sandbox.
       </p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
           void produce();
-        }}>
+        }}
+      >
         <div className={form.field}>
           <label htmlFor={`${id}-scenario`}>Scenario (an example of the contract)</label>
           <select
@@ -133,7 +169,8 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
             onChange={(event) => {
               const next = scenarios.find((candidate) => candidate.name === event.target.value);
               dispatch({type: 'scenarioChosen', name: event.target.value, example: next?.value});
-            }}>
+            }}
+          >
             {scenarios.map((candidate) => (
               <option key={candidate.name} value={candidate.name}>
                 {candidate.summary} ({String((candidate.value as {eventType?: unknown}).eventType)})
@@ -145,14 +182,33 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
           <label htmlFor={`${id}-data`}>
             The notification&apos;s <code>data</code> (JSON, prefilled from the example)
           </label>
-          <textarea id={`${id}-data`} className={styles.code} rows={Math.min(16, data.split('\n').length + 1)} spellCheck={false} value={data} onChange={(event) => dispatch({type: 'dataEdited', data: event.target.value})} {...described('data')} />
+          <textarea
+            id={`${id}-data`}
+            className={styles.code}
+            rows={Math.min(16, data.split('\n').length + 1)}
+            spellCheck={false}
+            value={data}
+            onChange={(event) => dispatch({type: 'dataEdited', data: event.target.value})}
+            {...described('data')}
+          />
           {fieldError('data')}
         </div>
         <div className={form.field}>
           <label htmlFor={`${id}-notifyUrl`}>Notify URL (your endpoint)</label>
-          <input id={`${id}-notifyUrl`} type="url" autoComplete="off" spellCheck={false} value={notifyUrl} onChange={(event) => dispatch({type: 'notifyUrlEdited', notifyUrl: event.target.value})} {...described('notifyUrl', `${id}-notifyUrl-hint`)} />
+          <input
+            id={`${id}-notifyUrl`}
+            type="url"
+            autoComplete="off"
+            spellCheck={false}
+            value={notifyUrl}
+            onChange={(event) => dispatch({type: 'notifyUrlEdited', notifyUrl: event.target.value})}
+            {...described('notifyUrl', `${id}-notifyUrl-hint`)}
+          />
           <p id={`${id}-notifyUrl-hint`} className={styles.hint}>
-            Its path and query are part of what is signed: the second line of the canonical string. {simulatorData.notifyUrlIsDefault ? 'It starts as the test merchant\u2019s default notification URL.' : 'The test merchant has no default notification URL, so this starts as the contract\u2019s example one.'}
+            Its path and query are part of what is signed: the second line of the canonical string.{' '}
+            {simulatorData.notifyUrlIsDefault
+              ? 'It starts as the test merchant\u2019s default notification URL.'
+              : 'The test merchant has no default notification URL, so this starts as the contract\u2019s example one.'}
           </p>
           {fieldError('notifyUrl')}
         </div>
@@ -168,7 +224,14 @@ export default function NotificationSimulatorPanel({operationId, scenarios: scen
           </p>
         ) : null}
         {outcome.status === 'produced' ? (
-          <ProducedView produced={outcome.produced} local={local} copied={copied} windowSeconds={simulatorData.timestampWindowSeconds} onCopy={(label, text) => void copy(label, text)} onDeliver={() => void deliverLocally(outcome.produced.localRequest)} />
+          <ProducedView
+            produced={outcome.produced}
+            local={local}
+            copied={copied}
+            windowSeconds={simulatorData.timestampWindowSeconds}
+            onCopy={(label, text) => void copy(label, text)}
+            onDeliver={() => void deliverLocally(outcome.produced.localRequest)}
+          />
         ) : null}
       </div>
     </section>
@@ -197,13 +260,21 @@ function ProducedView({
         <strong>{produced.eventType}</strong> {produced.notificationId}, delivered to the inbox of the sandbox in this browser.
       </p>
       <ul className={styles.checks} aria-label="Checks of the notification">
-        <li>{produced.signatureVerifies ? 'The signature verifies with the published provider key (provider-test-public.pem).' : 'The signature does NOT verify with the published provider key.'}</li>
+        <li>
+          {produced.signatureVerifies
+            ? 'The signature verifies with the published provider key (provider-test-public.pem).'
+            : 'The signature does NOT verify with the published provider key.'}
+        </li>
         <li>
           {produced.timestampFresh
             ? `X-Timestamp ${produced.timestamp} is within the ${windowSeconds}-second window of this browser's clock.`
             : `X-Timestamp ${produced.timestamp} is outside the ${windowSeconds}-second window of this browser's clock (the sandbox clock in this browser was moved on): an endpoint would refuse it.`}
         </li>
-        <li>{produced.problems.length === 0 ? 'The body matches the contract.' : `The body does not match the contract: ${produced.problems.join('; ')}`}</li>
+        <li>
+          {produced.problems.length === 0
+            ? 'The body matches the contract.'
+            : `The body does not match the contract: ${produced.problems.join('; ')}`}
+        </li>
       </ul>
       <div>
         <div className={styles.heading}>
@@ -228,7 +299,8 @@ function ProducedView({
       <div>
         <h3 className={styles.subheading}>Deliver it to your endpoint</h3>
         <p>
-          Start the <Link to="/docs/local-sandbox">local sandbox</Link>, downloaded from this portal, with <code>{localSandboxStart}</code>. It produces the same notification, with a fresh ID and signature, and POSTs it to your notify URL; then read its delivery log:
+          Start the <Link to="/docs/local-sandbox">local sandbox</Link>, downloaded from this portal, with <code>{localSandboxStart}</code>.
+          It produces the same notification, with a fresh ID and signature, and POSTs it to your notify URL; then read its delivery log:
         </p>
         <pre tabIndex={0} aria-label="curl command to deliver" className={styles.pre}>
           {produced.commands.simulate}
@@ -254,7 +326,8 @@ function ProducedView({
 }
 
 function DeliveryLog({notificationId, entries}: {notificationId: string; entries: readonly DeliveryLogEntry[]}): ReactNode {
-  if (entries.length === 0) return <p>The local sandbox raised {notificationId} but has no delivery attempt for it yet: read the log again in a moment.</p>;
+  if (entries.length === 0)
+    return <p>The local sandbox raised {notificationId} but has no delivery attempt for it yet: read the log again in a moment.</p>;
   return (
     <div>
       <p className={styles.logTitle}>Delivery log of {notificationId}</p>

@@ -35,7 +35,11 @@ export interface Produced {
   readonly localRequest: LocalRequest;
 }
 
-export type Outcome = {readonly status: 'idle'} | {readonly status: 'running'} | {readonly status: 'produced'; readonly produced: Produced} | {readonly status: 'failed'; readonly message: string};
+export type Outcome =
+  | {readonly status: 'idle'}
+  | {readonly status: 'running'}
+  | {readonly status: 'produced'; readonly produced: Produced}
+  | {readonly status: 'failed'; readonly message: string};
 
 export type LocalDelivery =
   | {readonly status: 'idle'}
@@ -75,14 +79,32 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export function initialSimulatorState(firstScenario: {readonly name: string; readonly value: unknown} | undefined, notifyUrl: string): SimulatorState {
-  return {scenarioName: firstScenario?.name ?? '', data: exampleData(firstScenario?.value), notifyUrl, errors: {}, outcome: {status: 'idle'}, local: {status: 'idle'}, copied: ''};
+export function initialSimulatorState(
+  firstScenario: {readonly name: string; readonly value: unknown} | undefined,
+  notifyUrl: string,
+): SimulatorState {
+  return {
+    scenarioName: firstScenario?.name ?? '',
+    data: exampleData(firstScenario?.value),
+    notifyUrl,
+    errors: {},
+    outcome: {status: 'idle'},
+    local: {status: 'idle'},
+    copied: '',
+  };
 }
 
 export function simulatorReducer(state: SimulatorState, event: SimulatorEvent): SimulatorState {
   switch (event.type) {
     case 'scenarioChosen':
-      return {...state, scenarioName: event.name, data: exampleData(event.example), errors: {}, outcome: {status: 'idle'}, local: {status: 'idle'}};
+      return {
+        ...state,
+        scenarioName: event.name,
+        data: exampleData(event.example),
+        errors: {},
+        outcome: {status: 'idle'},
+        local: {status: 'idle'},
+      };
     case 'dataEdited':
       return {...state, data: event.data};
     case 'notifyUrlEdited':
@@ -115,9 +137,15 @@ export function checkSimulatorInput(
   let parsed: unknown;
   try {
     parsed = JSON.parse(input.data);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) errors['data'] = 'The data must be a JSON object, such as the example: { "merchantOrderNo": … }.';
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      errors['data'] = 'The data must be a JSON object, such as the example: { "merchantOrderNo": … }.';
     else {
-      const problems = contract.problems({notificationId: probeNotificationId, eventType: contract.eventType, createdAt: contract.now.toISOString().replace(/\.\d{3}Z$/, 'Z'), data: parsed});
+      const problems = contract.problems({
+        notificationId: probeNotificationId,
+        eventType: contract.eventType,
+        createdAt: contract.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        data: parsed,
+      });
       if (problems.length) errors['data'] = `The contract refuses this data:\n${problems.map((problem) => `• ${problem}`).join('\n')}`;
     }
   } catch (error) {
@@ -125,7 +153,8 @@ export function checkSimulatorInput(
   }
   const url = input.notifyUrl.trim();
   try {
-    if (!/^https?:$/.test(new URL(url).protocol)) errors['notifyUrl'] = 'The notify URL must start with https:// (or http:// for an endpoint on your machine).';
+    if (!/^https?:$/.test(new URL(url).protocol))
+      errors['notifyUrl'] = 'The notify URL must start with https:// (or http:// for an endpoint on your machine).';
   } catch {
     errors['notifyUrl'] = 'The notify URL must be a whole URL, such as https://shop.example.com/payments/notify.';
   }
@@ -149,7 +178,12 @@ export function producedOf(found: {
   const {delivery, checked} = found;
   const timestamp = delivery.headers['X-Timestamp'] ?? '';
   const edited = JSON.stringify(checked.data) !== JSON.stringify((found.scenario.value as {data?: unknown}).data);
-  const localRequest: LocalRequest = {operationId: found.operationId, scenario: found.scenario.name, notifyUrl: checked.notifyUrl, ...(edited ? {data: checked.data} : {})};
+  const localRequest: LocalRequest = {
+    operationId: found.operationId,
+    scenario: found.scenario.name,
+    notifyUrl: checked.notifyUrl,
+    ...(edited ? {data: checked.data} : {}),
+  };
   return {
     notificationId: found.simulated.notificationId,
     eventType: found.simulated.eventType,
@@ -166,8 +200,19 @@ export function producedOf(found: {
 }
 
 /** The local sandbox's answer to the simulate request, and its delivery log, as the view shows them. */
-export function localDeliveryOf(answer: {readonly ok: boolean; readonly status: number; readonly json: {notificationId?: string; code?: string; message?: string}}, log: {deliveries?: readonly DeliveryLogEntry[]} | undefined): LocalDelivery {
+export function localDeliveryOf(
+  answer: {readonly ok: boolean; readonly status: number; readonly json: {notificationId?: string; code?: string; message?: string}},
+  log: {deliveries?: readonly DeliveryLogEntry[]} | undefined,
+): LocalDelivery {
   const {json} = answer;
-  if (!answer.ok || !json.notificationId) return {status: 'failed', message: `The local sandbox refused it: ${answer.status} ${json.code ?? ''}: ${json.message ?? 'no notificationId in the answer'}`};
-  return {status: 'delivered', notificationId: json.notificationId, entries: (log?.deliveries ?? []).filter((entry) => entry.notificationId === json.notificationId)};
+  if (!answer.ok || !json.notificationId)
+    return {
+      status: 'failed',
+      message: `The local sandbox refused it: ${answer.status} ${json.code ?? ''}: ${json.message ?? 'no notificationId in the answer'}`,
+    };
+  return {
+    status: 'delivered',
+    notificationId: json.notificationId,
+    entries: (log?.deliveries ?? []).filter((entry) => entry.notificationId === json.notificationId),
+  };
 }

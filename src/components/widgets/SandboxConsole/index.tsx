@@ -14,7 +14,17 @@ const loadHost = () => import('@site/src/sandbox/hosts/browser/host');
 /** Columns that hold money: right-aligned in tabular figures, so amounts line up by their last digit. */
 const moneyColumns = new Set(['Amount', 'Fee', 'Available', 'Pending', 'Frozen']);
 
-function Table({label, columns, rows, empty}: {label: string; columns: readonly string[]; rows: readonly Row[]; empty: ReactNode}): ReactNode {
+function Table({
+  label,
+  columns,
+  rows,
+  empty,
+}: {
+  label: string;
+  columns: readonly string[];
+  rows: readonly Row[];
+  empty: ReactNode;
+}): ReactNode {
   if (rows.length === 0) return <p className={styles.empty}>{empty}</p>;
   const money = (column: string | undefined) => (column !== undefined && moneyColumns.has(column) ? styles.money : undefined);
   return (
@@ -57,7 +67,8 @@ function CheckItem({check}: {check: Check}): ReactNode {
 
 const tryItHint = (
   <>
-    Create one with Try it on <Link to="/docs/createorder">Create order</Link>: it uses the sandbox in this browser, and what you do there shows up here.
+    Create one with Try it on <Link to="/docs/createorder">Create order</Link>: it uses the sandbox in this browser, and what you do there
+    shows up here.
   </>
 );
 
@@ -79,15 +90,12 @@ export default function SandboxConsole(): ReactNode {
   const resetButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
 
-  const refresh = useCallback(
-    async (wanted: string) => {
-      if (!sandbox.current || !checkers.current) return;
-      // Afresh each time: after another tab changed the sandbox, the host starts a new engine from what is stored.
-      sandbox.current = await (await loadHost()).browserSandbox();
-      dispatch({type: 'read', view: await readConsole(sandbox.current, wanted, checkers.current)});
-    },
-    [],
-  );
+  const refresh = useCallback(async (wanted: string) => {
+    if (!sandbox.current || !checkers.current) return;
+    // Afresh each time: after another tab changed the sandbox, the host starts a new engine from what is stored.
+    sandbox.current = await (await loadHost()).browserSandbox();
+    dispatch({type: 'read', view: await readConsole(sandbox.current, wanted, checkers.current)});
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -205,7 +213,12 @@ export default function SandboxConsole(): ReactNode {
     confirmationOpened.current = confirmingReset;
   }, [confirmingReset]);
 
-  if (loadError) return <p className={form.fail} role="alert">{loadError}</p>;
+  if (loadError)
+    return (
+      <p className={form.fail} role="alert">
+        {loadError}
+      </p>
+    );
   if (!view) {
     return (
       <p className={styles.loading} role="status">
@@ -230,7 +243,8 @@ export default function SandboxConsole(): ReactNode {
             onChange={(event) => {
               resetLists();
               void refresh(event.currentTarget.value);
-            }}>
+            }}
+          >
             {view.merchants.map((merchant) => (
               <option key={merchant} value={merchant}>
                 {merchant === view.testClientId ? `${merchant} (the test merchant)` : merchant}
@@ -238,7 +252,12 @@ export default function SandboxConsole(): ReactNode {
             ))}
           </select>
         </div>
-        <button type="button" className="button button--secondary" disabled={busy} onClick={() => void act('Refreshing…', async () => 'Refreshed.')}>
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={busy}
+          onClick={() => void act('Refreshing…', async () => 'Refreshed.')}
+        >
           Refresh
         </button>
       </div>
@@ -259,7 +278,9 @@ export default function SandboxConsole(): ReactNode {
             <dt>Default notification URL</dt>
             <dd>{view.merchant.defaultNotifyUrl ?? 'none'}</dd>
             <dt>Notification retries</dt>
-            <dd>{view.merchant.compressedRetries ? 'compressed: ten attempts within 300 seconds' : 'the production schedule (about 46 hours)'}</dd>
+            <dd>
+              {view.merchant.compressedRetries ? 'compressed: ten attempts within 300 seconds' : 'the production schedule (about 46 hours)'}
+            </dd>
           </dl>
           <ul className={styles.keys} aria-label="Public keys">
             {view.merchant.keys.map((key, index) => (
@@ -276,7 +297,12 @@ export default function SandboxConsole(): ReactNode {
       )}
 
       <h2>Orders</h2>
-      <Table label="Orders" columns={['Number', 'Scene', 'Amount', 'Status', 'Created', 'Expires']} rows={view.orders} empty={<>No orders yet. {tryItHint}</>} />
+      <Table
+        label="Orders"
+        columns={['Number', 'Scene', 'Amount', 'Status', 'Created', 'Expires']}
+        rows={view.orders}
+        empty={<>No orders yet. {tryItHint}</>}
+      />
 
       <h2>Refunds</h2>
       <Table
@@ -293,7 +319,8 @@ export default function SandboxConsole(): ReactNode {
         rows={view.payouts}
         empty={
           <>
-            No transfers, bank transfers or card payouts yet. Try <Link to="/docs/transfer/transfer">Transfer</Link> or the other payout pages.
+            No transfers, bank transfers or card payouts yet. Try <Link to="/docs/transfer/transfer">Transfer</Link> or the other payout
+            pages.
           </>
         }
       />
@@ -303,7 +330,12 @@ export default function SandboxConsole(): ReactNode {
 
       <h2>Ledger</h2>
       <p>Every movement of money, newest first: the legs change the available, pending and frozen balances.</p>
-      <Table label="Ledger entries" columns={['Time', 'Currency', 'Available', 'Pending', 'Frozen', 'What']} rows={view.ledger.slice(0, ledgerShown)} empty="No ledger entries." />
+      <Table
+        label="Ledger entries"
+        columns={['Time', 'Currency', 'Available', 'Pending', 'Frozen', 'What']}
+        rows={view.ledger.slice(0, ledgerShown)}
+        empty="No ledger entries."
+      />
       {view.ledger.length > ledgerShown && (
         <button type="button" className="button button--secondary button--sm" onClick={moreLedger}>
           Show more ledger entries ({view.ledger.length - ledgerShown} more)
@@ -312,10 +344,13 @@ export default function SandboxConsole(): ReactNode {
 
       <h2>Notification inbox</h2>
       <p>
-        Notifications the sandbox sent for this merchant, newest first, each checked as your handler should check it. Times are on the sandbox clock.
+        Notifications the sandbox sent for this merchant, newest first, each checked as your handler should check it. Times are on the
+        sandbox clock.
       </p>
       {view.inbox.length === 0 ? (
-        <p className={styles.empty}>No notifications yet. Pay an order in Try it (its Pay as the shopper button) and ORDER.PAID arrives here.</p>
+        <p className={styles.empty}>
+          No notifications yet. Pay an order in Try it (its Pay as the shopper button) and ORDER.PAID arrives here.
+        </p>
       ) : (
         <ol className={styles.inbox} aria-label="Notifications">
           {view.inbox.slice(0, inboxShown).map(({entry, checked}, index) => (
@@ -355,12 +390,19 @@ export default function SandboxConsole(): ReactNode {
       <h2>Clock</h2>
       <p>
         Sandbox time: <strong>{view.now}</strong>
-        {view.aheadSeconds > 0 ? `, ${view.aheadSeconds} seconds ahead of this computer's clock` : ''}. {view.pendingJobs} {view.pendingJobs === 1 ? 'job waits' : 'jobs wait'} on the clock for this
-        merchant. Advancing runs what falls due on the way: payments and refunds that take time, order expiry, settlement, notification retries.
+        {view.aheadSeconds > 0 ? `, ${view.aheadSeconds} seconds ahead of this computer's clock` : ''}. {view.pendingJobs}{' '}
+        {view.pendingJobs === 1 ? 'job waits' : 'jobs wait'} on the clock for this merchant. Advancing runs what falls due on the way:
+        payments and refunds that take time, order expiry, settlement, notification retries.
       </p>
       <div className={styles.actions}>
         {advanceSteps.map((step) => (
-          <button key={step.seconds} type="button" className="button button--primary" disabled={busy} onClick={() => void advance(step.seconds, step.label)}>
+          <button
+            key={step.seconds}
+            type="button"
+            className="button button--primary"
+            disabled={busy}
+            onClick={() => void advance(step.seconds, step.label)}
+          >
             Advance {step.label}
           </button>
         ))}
@@ -402,15 +444,17 @@ export default function SandboxConsole(): ReactNode {
             <button ref={confirmButton} type="button" className="button button--danger" disabled={busy} onClick={() => void reset()}>
               Yes, reset the sandbox
             </button>{' '}
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={() => dispatch({type: 'confirmReset', open: false})}>
+            <button type="button" className="button button--secondary" onClick={() => dispatch({type: 'confirmReset', open: false})}>
               Cancel
             </button>
           </div>
         ) : (
-          <button ref={resetButton} type="button" className="button button--secondary" onClick={() => dispatch({type: 'confirmReset', open: true})}>
+          <button
+            ref={resetButton}
+            type="button"
+            className="button button--secondary"
+            onClick={() => dispatch({type: 'confirmReset', open: true})}
+          >
             Reset…
           </button>
         )}

@@ -18,7 +18,10 @@ export const advanceSteps = [
   {label: '7 days', seconds: 604_800},
 ] as const;
 
-export type Status = {readonly kind: 'idle'} | {readonly kind: 'busy'; readonly text: string} | {readonly kind: 'done'; readonly text: string};
+export type Status =
+  | {readonly kind: 'idle'}
+  | {readonly kind: 'busy'; readonly text: string}
+  | {readonly kind: 'done'; readonly text: string};
 
 export interface ConsoleState {
   /** The sandbox as last read; undefined until it has started. */
@@ -50,14 +53,24 @@ export type ConsoleEvent =
   /** Another merchant, an import or a reset: the long lists start short again. */
   | {readonly type: 'listsReset'};
 
-export const initialConsoleState: ConsoleState = {clientId: '', status: {kind: 'idle'}, seconds: '', confirmingReset: false, ledgerShown: pageRows, inboxShown: pageRows};
+export const initialConsoleState: ConsoleState = {
+  clientId: '',
+  status: {kind: 'idle'},
+  seconds: '',
+  confirmingReset: false,
+  ledgerShown: pageRows,
+  inboxShown: pageRows,
+};
 
 export function consoleReducer(state: ConsoleState, event: ConsoleEvent): ConsoleState {
   switch (event.type) {
     case 'read':
       return {...state, view: event.view, clientId: event.view.clientId};
     case 'loadFailed':
-      return {...state, loadError: `The sandbox in this browser could not start: ${event.message}. IndexedDB may be off (a private window in some browsers).`};
+      return {
+        ...state,
+        loadError: `The sandbox in this browser could not start: ${event.message}. IndexedDB may be off (a private window in some browsers).`,
+      };
     case 'busy':
       return {...state, status: {kind: 'busy', text: event.text}};
     case 'done':
@@ -80,10 +93,13 @@ export function consoleReducer(state: ConsoleState, event: ConsoleEvent): Consol
 }
 
 /** The seconds field as a clock step: a whole number from 1 to the sandbox's one limit, with its label; or the sentence saying what to give. */
-export function readSeconds(text: string): {readonly ok: true; readonly seconds: number; readonly label: string} | {readonly ok: false; readonly message: string} {
+export function readSeconds(
+  text: string,
+): {readonly ok: true; readonly seconds: number; readonly label: string} | {readonly ok: false; readonly message: string} {
   const trimmed = text.trim();
   const value = Number(trimmed);
-  if (!/^\d+$/.test(trimmed) || value < 1 || value > clockStepLimitSeconds) return {ok: false, message: `Give a whole number of seconds from 1 to ${clockStepLimitSeconds} (a year).`};
+  if (!/^\d+$/.test(trimmed) || value < 1 || value > clockStepLimitSeconds)
+    return {ok: false, message: `Give a whole number of seconds from 1 to ${clockStepLimitSeconds} (a year).`};
   return {ok: true, seconds: value, label: `${value} ${value === 1 ? 'second' : 'seconds'}`};
 }
 
@@ -91,11 +107,14 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
 
 export const says = {
   advancing: (label: string) => `Advancing the clock by ${label}…`,
-  advanced: (label: string, {jobsRun, now}: {jobsRun: number; now: string}) => `Advanced the clock by ${label}: ${plural(jobsRun, 'job', 'jobs')} ran. Sandbox time is now ${now}.`,
+  advanced: (label: string, {jobsRun, now}: {jobsRun: number; now: string}) =>
+    `Advanced the clock by ${label}: ${plural(jobsRun, 'job', 'jobs')} ran. Sandbox time is now ${now}.`,
   exportFileName: (exportedAt: string) => `veloxa-sandbox-${exportedAt.slice(0, 10)}.json`,
-  exported: (records: number, notifications: number, fileName: string) => `Exported ${records} records and ${notifications} notifications to ${fileName}.`,
+  exported: (records: number, notifications: number, fileName: string) =>
+    `Exported ${records} records and ${notifications} notifications to ${fileName}.`,
   importing: (fileName: string) => `Importing ${fileName}…`,
-  notJson: (fileName: string, reason: string) => `${fileName} is not JSON (${reason}). Choose a file the Export button saved. Nothing was changed.`,
+  notJson: (fileName: string, reason: string) =>
+    `${fileName} is not JSON (${reason}). Choose a file the Export button saved. Nothing was changed.`,
   notImported: (fileName: string, message: string) => `${fileName} was not imported: ${message} Nothing was changed.`,
   imported: (fileName: string, {merchants, records, notifications}: {merchants: number; records: number; notifications: number}) =>
     `Imported ${fileName}: ${plural(merchants, 'merchant', 'merchants')}, ${records} records, ${notifications} notifications.`,

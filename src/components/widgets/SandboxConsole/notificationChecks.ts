@@ -60,7 +60,8 @@ export async function checkNotification(
   } else {
     const verification = await verifyNotification(entry, providerKey);
     if (verification.outcome === 'verified') signature = {outcome: 'pass', text: 'signature verifies with the provider test key'};
-    else if (verification.outcome === 'unreadable') signature = {outcome: 'fail', text: `signature cannot be checked: ${verification.message}`};
+    else if (verification.outcome === 'unreadable')
+      signature = {outcome: 'fail', text: `signature cannot be checked: ${verification.message}`};
     else signature = {outcome: 'fail', text: `signature does NOT verify with the provider test key (version ${providerKey.keyVersion})`};
   }
 
@@ -70,12 +71,18 @@ export async function checkNotification(
     : {outcome: 'fail', text: `timestamp ${timestamp || '(none)'} is not within ${timestampWindowSeconds / 60} minutes of receipt`};
 
   const clientCheck: Check =
-    clientId === expectedClientId ? {outcome: 'pass', text: `client ID ${clientId} matches`} : {outcome: 'fail', text: `client ID ${clientId || '(none)'} is not ${expectedClientId}`};
+    clientId === expectedClientId
+      ? {outcome: 'pass', text: `client ID ${clientId} matches`}
+      : {outcome: 'fail', text: `client ID ${clientId || '(none)'} is not ${expectedClientId}`};
 
   let body: Check;
   if (parsed === undefined) body = {outcome: 'fail', text: 'body is not JSON'};
-  else if (bodyValidators.length === 0) body = {outcome: 'skipped', text: 'body not checked: this build has no compiled validator for notification bodies'};
-  else body = bodyValidators.some((validate) => validate(parsed)) ? {outcome: 'pass', text: 'body matches the contract'} : {outcome: 'fail', text: 'body matches none of the contract\'s notification schemas'};
+  else if (bodyValidators.length === 0)
+    body = {outcome: 'skipped', text: 'body not checked: this build has no compiled validator for notification bodies'};
+  else
+    body = bodyValidators.some((validate) => validate(parsed))
+      ? {outcome: 'pass', text: 'body matches the contract'}
+      : {outcome: 'fail', text: "body matches none of the contract's notification schemas"};
 
   return {
     eventType: typeof fields['eventType'] === 'string' ? fields['eventType'] : '(no eventType)',

@@ -62,7 +62,17 @@ async function fingerprint(publicKeyPem: string): Promise<string> {
 
 function ledgerRow(entry: LedgerEntry): Row {
   const leg = (amount: number | undefined) => (amount ? formatAmount(amount, entry.currency) : '');
-  return {key: entry.id, cells: [new Date(entry.at).toISOString().replace(/\.\d{3}Z$/, 'Z'), entry.currency, leg(entry.legs.available), leg(entry.legs.pending), leg(entry.legs.frozen), entry.memo]};
+  return {
+    key: entry.id,
+    cells: [
+      new Date(entry.at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      entry.currency,
+      leg(entry.legs.available),
+      leg(entry.legs.pending),
+      leg(entry.legs.frozen),
+      entry.memo,
+    ],
+  };
 }
 
 const productNames = {WALLET: 'Transfer', BANK: 'Bank transfer', CARD: 'Card payout'} as const;
@@ -94,7 +104,8 @@ export async function readConsole(sandbox: BrowserSandbox, wanted: string, check
   const clientId = merchants.includes(wanted) ? wanted : sandbox.clientId;
   const merchant = engine.merchant(clientId);
   const snapshot = engine.snapshot(clientId);
-  const newestFirst = <T extends Record<string, unknown>>(items: readonly T[]) => [...items].sort((a, b) => text(b['createdAt']).localeCompare(text(a['createdAt'])));
+  const newestFirst = <T extends Record<string, unknown>>(items: readonly T[]) =>
+    [...items].sort((a, b) => text(b['createdAt']).localeCompare(text(a['createdAt'])));
 
   // Which merchant raised each notification, to check the client ID it was signed for.
   const owners = new Map<string, string>();
@@ -105,7 +116,12 @@ export async function readConsole(sandbox: BrowserSandbox, wanted: string, check
     let checked = checkedEntries.get(entry);
     if (!checked) {
       const notificationId = /"notificationId":"([^"]+)"/.exec(entry.body)?.[1] ?? '';
-      checked = await checkNotification(entry, owners.get(notificationId) ?? header(entry.headers, 'X-Client-Id') ?? clientId, checkers.providerKey, validators);
+      checked = await checkNotification(
+        entry,
+        owners.get(notificationId) ?? header(entry.headers, 'X-Client-Id') ?? clientId,
+        checkers.providerKey,
+        validators,
+      );
       // A failed key fetch is not remembered: the next refresh tries again.
       if (checkers.providerKey) checkedEntries.set(entry, checked);
     }
@@ -118,25 +134,54 @@ export async function readConsole(sandbox: BrowserSandbox, wanted: string, check
     merchants,
     testClientId: sandbox.clientId,
     clientId,
-    merchant: merchant && {...merchant, fingerprints: await Promise.all(merchant.keys.map((key) => fingerprint(key.publicKeyPem).catch(() => 'not a readable PEM key')))},
+    merchant: merchant && {
+      ...merchant,
+      fingerprints: await Promise.all(merchant.keys.map((key) => fingerprint(key.publicKeyPem).catch(() => 'not a readable PEM key'))),
+    },
     orders: newestFirst(snapshot?.orders ?? []).map((order) => ({
       key: text(order['merchantOrderNo']),
-      cells: [text(order['merchantOrderNo']), text(order['scene']), money(order['amount']), text(order['status']), text(order['createdAt']), text(order['expiresAt'])],
+      cells: [
+        text(order['merchantOrderNo']),
+        text(order['scene']),
+        money(order['amount']),
+        text(order['status']),
+        text(order['createdAt']),
+        text(order['expiresAt']),
+      ],
     })),
     refunds: newestFirst(snapshot?.refunds ?? []).map((refund) => ({
       key: text(refund['refundId']),
-      cells: [text(refund['refundId']), text(refund['merchantRefundNo']) || text(refund['origin']), text(refund['merchantOrderNo']), money(refund['amount']), text(refund['status']), text(refund['createdAt'])],
+      cells: [
+        text(refund['refundId']),
+        text(refund['merchantRefundNo']) || text(refund['origin']),
+        text(refund['merchantOrderNo']),
+        money(refund['amount']),
+        text(refund['status']),
+        text(refund['createdAt']),
+      ],
     })),
     payouts: engine
       .payouts(clientId)
       .sort((a, b) => text(b.payout['createdAt']).localeCompare(text(a.payout['createdAt'])))
       .map(({kind, payout}) => ({
         key: text(payout['merchantTransferNo']),
-        cells: [productNames[kind], text(payout['merchantTransferNo']), money(payout['amount']), money(payout['fee']), text(payout['status']), text(payout['createdAt'])],
+        cells: [
+          productNames[kind],
+          text(payout['merchantTransferNo']),
+          money(payout['amount']),
+          money(payout['fee']),
+          text(payout['status']),
+          text(payout['createdAt']),
+        ],
       })),
     balances: [...engine.balances(clientId)].map(([currency, balance]) => ({
       key: currency,
-      cells: [currency, formatAmount(balance.available, currency), formatAmount(balance.pending, currency), formatAmount(balance.frozen, currency)],
+      cells: [
+        currency,
+        formatAmount(balance.available, currency),
+        formatAmount(balance.pending, currency),
+        formatAmount(balance.frozen, currency),
+      ],
     })),
     ledger: [...engine.ledger(clientId)].reverse().map(ledgerRow),
     inbox,

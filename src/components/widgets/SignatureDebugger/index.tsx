@@ -26,7 +26,11 @@ import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import styles from './styles.module.css';
 
 type Field = 'request' | 'response' | 'key' | 'keyVersion';
-type Result = {readonly status: 'idle'} | {readonly status: 'checking'} | {readonly status: 'done'; readonly diagnosis: Diagnosis; readonly keyFormat: string} | {readonly status: 'invalid'; readonly errors: Partial<Record<Field, string>>};
+type Result =
+  | {readonly status: 'idle'}
+  | {readonly status: 'checking'}
+  | {readonly status: 'done'; readonly diagnosis: Diagnosis; readonly keyFormat: string}
+  | {readonly status: 'invalid'; readonly errors: Partial<Record<Field, string>>};
 
 const kinds: readonly {value: MessageKind; label: string}[] = [
   {value: 'request', label: 'A request to the API'},
@@ -60,14 +64,45 @@ async function freshExample(vector: Vector, privateKey: CryptoKey): Promise<Vect
   const request = {...vector.request, timestamp, nonce: crypto.randomUUID()};
   const response = vector.response ? {...vector.response, timestamp, nonce: crypto.randomUUID()} : undefined;
   const parts: SignedParts = response
-    ? {kind: 'response', method: request.method, target: request.pathWithQuery, clientId: request.clientId, timestamp, nonce: response.nonce, requestNonce: request.nonce, status: response.status, body: response.body}
-    : {kind: vector.kind === 'notification' ? 'notification' : 'request', method: request.method, target: request.pathWithQuery, clientId: request.clientId, timestamp, nonce: request.nonce, body: request.body};
-  const signature = bytesToBase64(new Uint8Array(await crypto.subtle.sign('RSASSA-PKCS1-v1_5', privateKey, new TextEncoder().encode(canonicalOf(parts)))));
-  return {...vector, request, ...(response ? {response} : {}), signatureHeader: formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature})};
+    ? {
+        kind: 'response',
+        method: request.method,
+        target: request.pathWithQuery,
+        clientId: request.clientId,
+        timestamp,
+        nonce: response.nonce,
+        requestNonce: request.nonce,
+        status: response.status,
+        body: response.body,
+      }
+    : {
+        kind: vector.kind === 'notification' ? 'notification' : 'request',
+        method: request.method,
+        target: request.pathWithQuery,
+        clientId: request.clientId,
+        timestamp,
+        nonce: request.nonce,
+        body: request.body,
+      };
+  const signature = bytesToBase64(
+    new Uint8Array(await crypto.subtle.sign('RSASSA-PKCS1-v1_5', privateKey, new TextEncoder().encode(canonicalOf(parts)))),
+  );
+  return {
+    ...vector,
+    request,
+    ...(response ? {response} : {}),
+    signatureHeader: formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: 1, signature}),
+  };
 }
 
 function rawRequest(request: Vector['request'], signatureHeader?: string): string {
-  const head = [`${request.method} ${request.pathWithQuery} HTTP/1.1`, 'Content-Type: application/json', `X-Client-Id: ${request.clientId}`, `X-Timestamp: ${request.timestamp}`, `X-Nonce: ${request.nonce}`];
+  const head = [
+    `${request.method} ${request.pathWithQuery} HTTP/1.1`,
+    'Content-Type: application/json',
+    `X-Client-Id: ${request.clientId}`,
+    `X-Timestamp: ${request.timestamp}`,
+    `X-Nonce: ${request.nonce}`,
+  ];
   if (signatureHeader) head.push(`X-Signature: ${signatureHeader}`);
   return `${head.join('\n')}\n\n${request.body}`;
 }
@@ -143,7 +178,9 @@ export default function SignatureDebugger(): ReactNode {
       setKeyVersion('1');
       if (vector.kind === 'response' && vector.response) {
         setRequest(rawRequest(vector.request));
-        setResponse(`HTTP/1.1 ${vector.response.status} ${vector.response.status === 200 ? 'OK' : 'Error'}\nContent-Type: application/json\nX-Timestamp: ${vector.response.timestamp}\nX-Nonce: ${vector.response.nonce}\nX-Signature: ${vector.signatureHeader}\n\n${vector.response.body}`);
+        setResponse(
+          `HTTP/1.1 ${vector.response.status} ${vector.response.status === 200 ? 'OK' : 'Error'}\nContent-Type: application/json\nX-Timestamp: ${vector.response.timestamp}\nX-Nonce: ${vector.response.nonce}\nX-Signature: ${vector.signatureHeader}\n\n${vector.response.body}`,
+        );
       } else setRequest(rawRequest(vector.request, vector.signatureHeader));
       setResult({status: 'idle'});
     } catch (error) {
@@ -196,7 +233,10 @@ export default function SignatureDebugger(): ReactNode {
       ...(version === '' ? {} : {keyVersion: Number(version)}),
       otherKeys: await loadPublishedKeys(),
       now: new Date(),
-      seenNonces: earlier && earlier.message !== message ? new Map([[parsed.parts.nonce, `on another message checked on this page at ${earlier.at}`]]) : new Map(),
+      seenNonces:
+        earlier && earlier.message !== message
+          ? new Map([[parsed.parts.nonce, `on another message checked on this page at ${earlier.at}`]])
+          : new Map(),
     });
     seen.current.set(parsed.parts.nonce, {message, at: new Date().toLocaleTimeString('en-GB')});
     setResult({status: 'done', diagnosis, keyFormat: key.format});
@@ -212,42 +252,89 @@ export default function SignatureDebugger(): ReactNode {
         Check a signature
       </h2>
       <p className={form.privacy}>
-        Everything runs in this browser. Nothing you paste, keys included, is sent anywhere or stored; reloading the page forgets it. Still, paste sandbox keys rather than production ones: a production private key belongs on your server only.
+        Everything runs in this browser. Nothing you paste, keys included, is sent anywhere or stored; reloading the page forgets it. Still,
+        paste sandbox keys rather than production ones: a production private key belongs on your server only.
       </p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
           void check();
-        }}>
+        }}
+      >
         <fieldset className={styles.kinds}>
           <legend>What to check</legend>
           {kinds.map((option) => (
             <label key={option.value}>
-              <input type="radio" name={`${id}-kind`} value={option.value} checked={kind === option.value} onChange={() => setKind(option.value)} /> {option.label}
+              <input
+                type="radio"
+                name={`${id}-kind`}
+                value={option.value}
+                checked={kind === option.value}
+                onChange={() => setKind(option.value)}
+              />{' '}
+              {option.label}
             </label>
           ))}
         </fieldset>
         <div className={form.field}>
-          <label htmlFor={`${id}-request`}>{kind === 'response' ? 'The request it answers, as sent (raw HTTP)' : kind === 'notification' ? 'The notification as received (raw HTTP)' : 'The request as sent (raw HTTP)'}</label>
-          <textarea {...fieldProps('request')} rows={9} spellCheck={false} value={request} onChange={(event) => setRequest(event.target.value)} placeholder={'POST /v1/orders HTTP/1.1\nX-Client-Id: …\nX-Timestamp: …\nX-Nonce: …\nX-Signature: algorithm=RSA-SHA256, keyVersion=1, signature=…\n\n{"merchantOrderNo":…}'} />
+          <label htmlFor={`${id}-request`}>
+            {kind === 'response'
+              ? 'The request it answers, as sent (raw HTTP)'
+              : kind === 'notification'
+                ? 'The notification as received (raw HTTP)'
+                : 'The request as sent (raw HTTP)'}
+          </label>
+          <textarea
+            {...fieldProps('request')}
+            rows={9}
+            spellCheck={false}
+            value={request}
+            onChange={(event) => setRequest(event.target.value)}
+            placeholder={
+              'POST /v1/orders HTTP/1.1\nX-Client-Id: …\nX-Timestamp: …\nX-Nonce: …\nX-Signature: algorithm=RSA-SHA256, keyVersion=1, signature=…\n\n{"merchantOrderNo":…}'
+            }
+          />
           {fieldError('request')}
         </div>
         {kind === 'response' ? (
           <div className={form.field}>
             <label htmlFor={`${id}-response`}>The response as received (raw HTTP)</label>
-            <textarea {...fieldProps('response')} rows={8} spellCheck={false} value={response} onChange={(event) => setResponse(event.target.value)} placeholder={'HTTP/1.1 200 OK\nX-Timestamp: …\nX-Nonce: …\nX-Signature: …\n\n{"code":"SUCCESS",…}'} />
+            <textarea
+              {...fieldProps('response')}
+              rows={8}
+              spellCheck={false}
+              value={response}
+              onChange={(event) => setResponse(event.target.value)}
+              placeholder={'HTTP/1.1 200 OK\nX-Timestamp: …\nX-Nonce: …\nX-Signature: …\n\n{"code":"SUCCESS",…}'}
+            />
             {fieldError('response')}
           </div>
         ) : null}
         <div className={form.field}>
-          <label htmlFor={`${id}-key`}>{kind === 'request' ? 'The merchant key (PEM): its public key, or its private key' : 'The provider public key (PEM)'}</label>
-          <textarea {...fieldProps('key')} rows={5} spellCheck={false} value={keyText} onChange={(event) => setKeyText(event.target.value)} placeholder="-----BEGIN PUBLIC KEY-----" />
+          <label htmlFor={`${id}-key`}>
+            {kind === 'request' ? 'The merchant key (PEM): its public key, or its private key' : 'The provider public key (PEM)'}
+          </label>
+          <textarea
+            {...fieldProps('key')}
+            rows={5}
+            spellCheck={false}
+            value={keyText}
+            onChange={(event) => setKeyText(event.target.value)}
+            placeholder="-----BEGIN PUBLIC KEY-----"
+          />
           {fieldError('key')}
         </div>
         <div className={styles.row}>
           <div className={form.field}>
             <label htmlFor={`${id}-keyVersion`}>Version of this key (optional)</label>
-            <input {...fieldProps('keyVersion')} className={styles.version} inputMode="numeric" autoComplete="off" value={keyVersion} onChange={(event) => setKeyVersion(event.target.value)} />
+            <input
+              {...fieldProps('keyVersion')}
+              className={styles.version}
+              inputMode="numeric"
+              autoComplete="off"
+              value={keyVersion}
+              onChange={(event) => setKeyVersion(event.target.value)}
+            />
             {fieldError('keyVersion')}
           </div>
           <div className={styles.buttons}>
@@ -261,10 +348,19 @@ export default function SignatureDebugger(): ReactNode {
         </div>
         {exampleError ? <p className={form.fieldError}>{exampleError}</p> : null}
       </form>
-      <div aria-live="polite">{result.status === 'done' ? <Report diagnosis={result.diagnosis} keyFormat={result.keyFormat} /> : result.status === 'checking' ? <p>Checking…</p> : null}</div>
+      <div aria-live="polite">
+        {result.status === 'done' ? (
+          <Report diagnosis={result.diagnosis} keyFormat={result.keyFormat} />
+        ) : result.status === 'checking' ? (
+          <p>Checking…</p>
+        ) : null}
+      </div>
 
       <h2 className={styles.title}>Make a key pair</h2>
-      <p>A new 2048-bit RSA key pair, made by this browser’s WebCrypto: the private key in PKCS #8 (“BEGIN PRIVATE KEY”), the public key in SPKI (“BEGIN PUBLIC KEY”), as the API takes them. Register the public key with the sandbox; keep the private key on your server.</p>
+      <p>
+        A new 2048-bit RSA key pair, made by this browser’s WebCrypto: the private key in PKCS #8 (“BEGIN PRIVATE KEY”), the public key in
+        SPKI (“BEGIN PUBLIC KEY”), as the API takes them. Register the public key with the sandbox; keep the private key on your server.
+      </p>
       <div>
         <Button
           variant="secondary"
@@ -272,7 +368,8 @@ export default function SignatureDebugger(): ReactNode {
           onClick={() => {
             setPair('making');
             void generateKeyPair().then(setPair, () => setPair(undefined));
-          }}>
+          }}
+        >
           Generate a key pair
         </Button>
       </div>
@@ -306,14 +403,25 @@ function Report({diagnosis, keyFormat}: {diagnosis: Diagnosis; keyFormat: string
     <div className={styles.report}>
       <p className={passes ? form.pass : form.fail}>
         <strong>{diagnosis.verified ? 'The signature verifies' : 'The signature does not verify'}</strong>
-        {diagnosis.verified && errors.length > 0 ? ', but the message is wrong:' : diagnosis.verified ? ' with this key.' : '.'} <span className={styles.keyFormat}>(Key: {keyFormat}.)</span>
+        {diagnosis.verified && errors.length > 0 ? ', but the message is wrong:' : diagnosis.verified ? ' with this key.' : '.'}{' '}
+        <span className={styles.keyFormat}>(Key: {keyFormat}.)</span>
         {passes && warnings.length > 0 ? ' A verifier would still refuse the message as it stands now:' : ''}
       </p>
       {diagnosis.findings.length > 0 ? (
         <ol className={styles.findings} aria-label="Findings">
           {diagnosis.findings.map((finding, position) => (
-            <li key={`${finding.cause}-${finding.message}`} data-cause={finding.cause} data-severity={finding.severity} className={styles[finding.severity]}>
-              <Badge tone={findingLabel[finding.severity].tone}>{position === 0 && !diagnosis.verified && finding.severity === 'error' ? 'Most likely cause' : findingLabel[finding.severity].text}</Badge> {finding.message}
+            <li
+              key={`${finding.cause}-${finding.message}`}
+              data-cause={finding.cause}
+              data-severity={finding.severity}
+              className={styles[finding.severity]}
+            >
+              <Badge tone={findingLabel[finding.severity].tone}>
+                {position === 0 && !diagnosis.verified && finding.severity === 'error'
+                  ? 'Most likely cause'
+                  : findingLabel[finding.severity].text}
+              </Badge>{' '}
+              {finding.message}
             </li>
           ))}
         </ol>

@@ -42,7 +42,9 @@ export default function BodyEditor({id, bodyForm, text, onText, onVariant, error
     <div className={styles.bodyEditor}>
       <fieldset className={styles.group}>
         <legend>Request body fields</legend>
-        {parses ? null : <p className={styles.note}>The JSON does not parse, so the form waits: fix it on the right, or reload an example.</p>}
+        {parses ? null : (
+          <p className={styles.note}>The JSON does not parse, so the form waits: fix it on the right, or reload an example.</p>
+        )}
         <div className={styles.formFields}>
           {rows.map((row) => {
             const key = label(row);
@@ -54,7 +56,9 @@ export default function BodyEditor({id, bodyForm, text, onText, onVariant, error
                 </label>
                 {row.options ? (
                   <select id={inputId} value={row.value} onChange={(event) => change(row, event.target.value)} {...describedBy(key)}>
-                    {row.field.required && row.value !== '' ? null : <option value="">{row.field.required ? 'Choose…' : '(not sent)'}</option>}
+                    {row.field.required && row.value !== '' ? null : (
+                      <option value="">{row.field.required ? 'Choose…' : '(not sent)'}</option>
+                    )}
                     {row.options.map((option) => (
                       <option key={option}>{option}</option>
                     ))}
@@ -79,7 +83,15 @@ export default function BodyEditor({id, bodyForm, text, onText, onVariant, error
       </fieldset>
       <div className={form.field}>
         <label htmlFor={`${id}-body`}>Request body (JSON, sent exactly as written)</label>
-        <textarea id={`${id}-body`} className={styles.code} rows={Math.min(24, text.split('\n').length + 1)} spellCheck={false} value={text} onChange={(event) => onText(event.target.value)} {...describedBy('body')} />
+        <textarea
+          id={`${id}-body`}
+          className={styles.code}
+          rows={Math.min(24, text.split('\n').length + 1)}
+          spellCheck={false}
+          value={text}
+          onChange={(event) => onText(event.target.value)}
+          {...describedBy('body')}
+        />
         {errorOf('body')}
       </div>
     </div>

@@ -41,7 +41,6 @@ export default function ExchangeView({
   onFollowUp: (operationId: string, values: Record<string, string>) => void;
   onShopper: (action: ShopperAction, orderNo: string) => void;
 }): ReactNode {
-
   const machine = exchange.state ? machines[exchange.state.machine] : undefined;
   const ok = exchange.status < 300;
   return (
@@ -53,8 +52,16 @@ export default function ExchangeView({
         {exchange.json?.message ? ` ${exchange.json.message}` : ''}
       </p>
       <ul className={styles.checks} aria-label="Checks of the response">
-        <li>{exchange.verified === undefined ? 'The response is not signed.' : exchange.verified ? 'Its signature verifies with the provider test key.' : 'Its signature does NOT verify with the provider test key.'}</li>
-        <li>{exchange.problems.length === 0 ? 'It matches the contract.' : `It does not match the contract: ${exchange.problems.join('; ')}`}</li>
+        <li>
+          {exchange.verified === undefined
+            ? 'The response is not signed.'
+            : exchange.verified
+              ? 'Its signature verifies with the provider test key.'
+              : 'Its signature does NOT verify with the provider test key.'}
+        </li>
+        <li>
+          {exchange.problems.length === 0 ? 'It matches the contract.' : `It does not match the contract: ${exchange.problems.join('; ')}`}
+        </li>
         {exchange.state ? (
           <li>
             The {exchange.state.machine.replace(/Status$/, '').toLowerCase()} is now <strong>{exchange.state.state}</strong>.
@@ -66,11 +73,20 @@ export default function ExchangeView({
           <p className={styles.statesTitle}>States of {exchange.state.machine}</p>
           <ol aria-label={`States of ${exchange.state.machine}`}>
             {machine.states.map((state) => (
-              <li key={state.name} aria-current={state.name === exchange.state?.state ? 'step' : undefined} className={state.name === exchange.state?.state ? styles.current : undefined}>
+              <li
+                key={state.name}
+                aria-current={state.name === exchange.state?.state ? 'step' : undefined}
+                className={state.name === exchange.state?.state ? styles.current : undefined}
+              >
                 <code>{state.name}</code>
                 {state.terminal ? ' (final)' : ''}
                 {state.name === exchange.state?.state
-                  ? `: next ${machine.transitions.filter((transition) => transition.from === state.name).map((transition) => transition.to).join(', ') || 'nothing, it is final'}`
+                  ? `: next ${
+                      machine.transitions
+                        .filter((transition) => transition.from === state.name)
+                        .map((transition) => transition.to)
+                        .join(', ') || 'nothing, it is final'
+                    }`
                   : ''}
               </li>
             ))}
@@ -85,19 +101,36 @@ export default function ExchangeView({
           <div className={styles.buttons}>
             {exchange.orderNo && exchange.state?.state === 'PENDING' && exchange.target !== 'hosted' ? (
               <>
-                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('pay', exchange.orderNo ?? '')}>
+                <button
+                  type="button"
+                  className="button button--sm button--secondary"
+                  onClick={() => onShopper('pay', exchange.orderNo ?? '')}
+                >
                   Pay as the shopper
                 </button>
-                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('decline', exchange.orderNo ?? '')}>
+                <button
+                  type="button"
+                  className="button button--sm button--secondary"
+                  onClick={() => onShopper('decline', exchange.orderNo ?? '')}
+                >
                   Pay with a declined card
                 </button>
-                <button type="button" className="button button--sm button--secondary" onClick={() => onShopper('expire', exchange.orderNo ?? '')}>
+                <button
+                  type="button"
+                  className="button button--sm button--secondary"
+                  onClick={() => onShopper('expire', exchange.orderNo ?? '')}
+                >
                   Let it expire
                 </button>
               </>
             ) : null}
             {exchange.followUps.map((followUp) => (
-              <button key={followUp.operationId} type="button" className="button button--sm button--outline button--primary" onClick={() => onFollowUp(followUp.operationId, followUp.values)}>
+              <button
+                key={followUp.operationId}
+                type="button"
+                className="button button--sm button--outline button--primary"
+                onClick={() => onFollowUp(followUp.operationId, followUp.values)}
+              >
                 {followUp.summary}
               </button>
             ))}

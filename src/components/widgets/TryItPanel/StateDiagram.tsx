@@ -66,5 +66,13 @@ export default function StateDiagram({name, machine, state}: {name: string; mach
   if (!file || !svg) return null;
   // Our own diagram file from this site, not reader input; inlined so the current state can be marked.
   // Focusable, so a keyboard can scroll it where it is wider than the screen.
-  return <div className={styles.diagram} tabIndex={0} role="region" aria-label={`State diagram of ${name}`} dangerouslySetInnerHTML={{__html: svg}} />;
+  return (
+    <div
+      className={styles.diagram}
+      tabIndex={0}
+      role="region"
+      aria-label={`State diagram of ${name}`}
+      dangerouslySetInnerHTML={{__html: svg}}
+    />
+  );
 }

@@ -17,19 +17,40 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
   const id = useId();
   const model = useTryIt(operationId);
   if (!model) return <p role="alert">Try it has no operation {operationId}: rebuild the site.</p>;
-  const {panelRef, resultRef, operation, values, setValues, exampleIndex, body, setBody, target, setTarget, keyMode, setKeyMode, pasted, setPasted, errors, outcome, shopperNote, timeline} = model;
+  const {
+    panelRef,
+    resultRef,
+    operation,
+    values,
+    setValues,
+    exampleIndex,
+    body,
+    setBody,
+    target,
+    setTarget,
+    keyMode,
+    setKeyMode,
+    pasted,
+    setPasted,
+    errors,
+    outcome,
+    shopperNote,
+    timeline,
+  } = model;
   const {error: fieldError, described} = fieldErrors(id, errors);
 
   return (
     <section ref={panelRef} className={styles.panel} aria-label="Try it">
       <p className={form.privacy}>
-        Requests are signed in this browser. A key you paste or generate is held in memory as a key that cannot be read back, and never stored or sent: only its signatures leave the page.
+        Requests are signed in this browser. A key you paste or generate is held in memory as a key that cannot be read back, and never
+        stored or sent: only its signatures leave the page.
       </p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
           model.submit();
-        }}>
+        }}
+      >
         <h3 className={styles.operation}>
           {operation.method} {tryIt.basePath}
           {operation.path} <span className={styles.summary}>{operation.summary}</span>
@@ -39,20 +60,24 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             <legend>Send to</legend>
             {targets.map((option) => (
               <label key={option.id} className={styles.choice}>
-                <input type="radio" name={`${id}-target`} checked={target === option.id} onChange={() => setTarget(option.id)} /> {option.label}
+                <input type="radio" name={`${id}-target`} checked={target === option.id} onChange={() => setTarget(option.id)} />{' '}
+                {option.label}
               </label>
             ))}
           </fieldset>
           <fieldset className={styles.group}>
             <legend>Sign as</legend>
             <label className={styles.choice}>
-              <input type="radio" name={`${id}-key`} checked={keyMode === 'published'} onChange={() => setKeyMode('published')} /> The test merchant {brand.sandboxClientId}, with its published key
+              <input type="radio" name={`${id}-key`} checked={keyMode === 'published'} onChange={() => setKeyMode('published')} /> The test
+              merchant {brand.sandboxClientId}, with its published key
             </label>
             <label className={styles.choice}>
-              <input type="radio" name={`${id}-key`} checked={keyMode === 'generated'} onChange={() => setKeyMode('generated')} /> A merchant of my own, with a key pair made here and registered with the sandbox
+              <input type="radio" name={`${id}-key`} checked={keyMode === 'generated'} onChange={() => setKeyMode('generated')} /> A
+              merchant of my own, with a key pair made here and registered with the sandbox
             </label>
             <label className={styles.choice}>
-              <input type="radio" name={`${id}-key`} checked={keyMode === 'pasted'} onChange={() => setKeyMode('pasted')} /> My own private key, pasted
+              <input type="radio" name={`${id}-key`} checked={keyMode === 'pasted'} onChange={() => setKeyMode('pasted')} /> My own private
+              key, pasted
             </label>
           </fieldset>
         </div>
@@ -60,15 +85,36 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
           <div className={styles.columns}>
             <div className={form.field}>
               <label htmlFor={`${id}-pem`}>Private key (PEM)</label>
-              <textarea id={`${id}-pem`} rows={4} spellCheck={false} autoComplete="off" value={pasted.pem} onChange={(event) => setPasted({...pasted, pem: event.target.value})} {...described('pem')} />
+              <textarea
+                id={`${id}-pem`}
+                rows={4}
+                spellCheck={false}
+                autoComplete="off"
+                value={pasted.pem}
+                onChange={(event) => setPasted({...pasted, pem: event.target.value})}
+                {...described('pem')}
+              />
               {fieldError('pem')}
             </div>
             <div className={form.field}>
               <label htmlFor={`${id}-clientId`}>Client ID</label>
-              <input id={`${id}-clientId`} autoComplete="off" value={pasted.clientId} onChange={(event) => setPasted({...pasted, clientId: event.target.value})} {...described('clientId')} />
+              <input
+                id={`${id}-clientId`}
+                autoComplete="off"
+                value={pasted.clientId}
+                onChange={(event) => setPasted({...pasted, clientId: event.target.value})}
+                {...described('clientId')}
+              />
               {fieldError('clientId')}
               <label htmlFor={`${id}-keyVersion`}>Key version</label>
-              <input id={`${id}-keyVersion`} inputMode="numeric" autoComplete="off" value={pasted.keyVersion} onChange={(event) => setPasted({...pasted, keyVersion: event.target.value})} {...described('keyVersion')} />
+              <input
+                id={`${id}-keyVersion`}
+                inputMode="numeric"
+                autoComplete="off"
+                value={pasted.keyVersion}
+                onChange={(event) => setPasted({...pasted, keyVersion: event.target.value})}
+                {...described('keyVersion')}
+              />
               {fieldError('keyVersion')}
             </div>
           </div>
@@ -80,17 +126,32 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
               {operation.parameters.map((parameter) => (
                 <div key={parameter.name} className={form.field}>
                   <label htmlFor={`${id}-${parameter.name}`}>
-                    {parameter.name} <span className={styles.hint}>({parameter.in}, {parameter.required ? 'required' : 'optional'})</span>
+                    {parameter.name}{' '}
+                    <span className={styles.hint}>
+                      ({parameter.in}, {parameter.required ? 'required' : 'optional'})
+                    </span>
                   </label>
                   {parameter.enum ? (
-                    <select id={`${id}-${parameter.name}`} value={values[parameter.name] ?? ''} onChange={(event) => setValues({...values, [parameter.name]: event.target.value})} {...described(parameter.name)}>
+                    <select
+                      id={`${id}-${parameter.name}`}
+                      value={values[parameter.name] ?? ''}
+                      onChange={(event) => setValues({...values, [parameter.name]: event.target.value})}
+                      {...described(parameter.name)}
+                    >
                       <option value="">{parameter.required ? 'Choose…' : '(not sent)'}</option>
                       {parameter.enum.map((value) => (
                         <option key={value}>{value}</option>
                       ))}
                     </select>
                   ) : (
-                    <input id={`${id}-${parameter.name}`} autoComplete="off" placeholder={parameter.example ?? ''} value={values[parameter.name] ?? ''} onChange={(event) => setValues({...values, [parameter.name]: event.target.value})} {...described(parameter.name)} />
+                    <input
+                      id={`${id}-${parameter.name}`}
+                      autoComplete="off"
+                      placeholder={parameter.example ?? ''}
+                      value={values[parameter.name] ?? ''}
+                      onChange={(event) => setValues({...values, [parameter.name]: event.target.value})}
+                      {...described(parameter.name)}
+                    />
                   )}
                   {fieldError(parameter.name)}
                 </div>
@@ -103,10 +164,7 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             {operation.examples.length > 1 ? (
               <>
                 <label htmlFor={`${id}-example`}>Start from the example</label>
-                <select
-                  id={`${id}-example`}
-                  value={exampleIndex}
-                  onChange={(event) => model.chooseExample(Number(event.target.value))}>
+                <select id={`${id}-example`} value={exampleIndex} onChange={(event) => model.chooseExample(Number(event.target.value))}>
                   {operation.examples.map((example, index) => (
                     <option key={example.name} value={index}>
                       {example.summary || example.name}
@@ -127,7 +185,15 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             ) : (
               <>
                 <label htmlFor={`${id}-body`}>Request body (JSON, sent exactly as written)</label>
-                <textarea id={`${id}-body`} className={styles.code} rows={Math.min(18, body.split('\n').length + 1)} spellCheck={false} value={body} onChange={(event) => setBody(event.target.value)} {...described('body')} />
+                <textarea
+                  id={`${id}-body`}
+                  className={styles.code}
+                  rows={Math.min(18, body.split('\n').length + 1)}
+                  spellCheck={false}
+                  value={body}
+                  onChange={(event) => setBody(event.target.value)}
+                  {...described('body')}
+                />
                 {fieldError('body')}
               </>
             )}
@@ -157,9 +223,10 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             </ol>
           </details>
         ) : null}
-        {outcome.status === 'sent' ? <ExchangeView exchange={outcome.exchange} machines={tryIt.machines} onFollowUp={model.followUp} onShopper={model.shopper} /> : null}
+        {outcome.status === 'sent' ? (
+          <ExchangeView exchange={outcome.exchange} machines={tryIt.machines} onFollowUp={model.followUp} onShopper={model.shopper} />
+        ) : null}
       </div>
     </section>
   );
 }
-

@@ -26,7 +26,12 @@ export function withEntry(timeline: readonly TimelineEntry[], entry: TimelineEnt
 }
 
 export function callEntry(at: Date, call: {method: string; target: string; status: number; code?: string | undefined}): TimelineEntry {
-  return {at: timeOfDay(at), kind: 'call', text: `${call.method} ${call.target} → HTTP ${call.status}${call.code ? ` ${call.code}` : ''}`, ok: call.status >= 200 && call.status < 300};
+  return {
+    at: timeOfDay(at),
+    kind: 'call',
+    text: `${call.method} ${call.target} → HTTP ${call.status}${call.code ? ` ${call.code}` : ''}`,
+    ok: call.status >= 200 && call.status < 300,
+  };
 }
 
 export function shopperEntry(at: Date, action: ShopperAction, detail: {orderNo: string; cardNumber: string}): TimelineEntry {

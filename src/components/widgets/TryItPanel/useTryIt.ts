@@ -15,7 +15,19 @@ import {headerValue, signRequest, verifyResponse, withContentType, type Merchant
 import {lowerCaseNames, type SandboxTarget} from '@site/src/sandbox/client/target';
 import {curlTemplate} from '@site/src/lib/samples/curl';
 import {futureTimeFields, merchantNumberFields} from '@site/src/lib/samples/types';
-import {creationWindow, currentState, latestValues, localSandboxMissing, localSandboxOrigin, localSandboxStart, problemField, requestTarget, yesterdayUtc, type TryItData, type TryItOperation} from '@site/src/lib/tryIt';
+import {
+  creationWindow,
+  currentState,
+  latestValues,
+  localSandboxMissing,
+  localSandboxOrigin,
+  localSandboxStart,
+  problemField,
+  requestTarget,
+  yesterdayUtc,
+  type TryItData,
+  type TryItOperation,
+} from '@site/src/lib/tryIt';
 import type {Exchange, ShopperAction, TargetId} from './ExchangeView';
 import {afterShopper, anchorScroll, callEntry, shopperEntry, withEntry, type TimelineEntry} from './model';
 
@@ -30,7 +42,11 @@ export const targets: readonly {id: TargetId; label: string; origin?: string}[] 
 /** Who signs: a client ID and a private key held as a non-extractable CryptoKey, in memory only. */
 type Signer = MerchantSigner;
 
-export type Outcome = {readonly status: 'idle'} | {readonly status: 'sending'} | {readonly status: 'sent'; readonly exchange: Exchange} | {readonly status: 'failed'; readonly message: string};
+export type Outcome =
+  | {readonly status: 'idle'}
+  | {readonly status: 'sending'}
+  | {readonly status: 'sent'; readonly exchange: Exchange}
+  | {readonly status: 'failed'; readonly message: string};
 
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
 export const tryIt = tryItJson as TryItData;
@@ -45,7 +61,8 @@ function initialValues(operation: TryItOperation, given: Record<string, string> 
       const window = creationWindow(parameter.name, Date.now());
       if (window !== undefined) return [parameter.name, given[parameter.name] ?? window];
       // A statement exists only for a finished day: the example's date is long gone from a fresh sandbox.
-      const example = parameter.in === 'path' && /^\d{4}-\d{2}-\d{2}$/.test(parameter.example ?? '') ? yesterdayUtc(Date.now()) : parameter.example;
+      const example =
+        parameter.in === 'path' && /^\d{4}-\d{2}-\d{2}$/.test(parameter.example ?? '') ? yesterdayUtc(Date.now()) : parameter.example;
       return [parameter.name, given[parameter.name] ?? (parameter.required ? (example ?? '') : '')];
     }),
   );
@@ -57,10 +74,15 @@ function exampleText(operation: TryItOperation, index: number, orderNo?: string)
   const value = structuredClone(example.value) as Record<string, unknown>;
   // A new merchant number on every fill, so a create is never a replay of someone else's example.
   for (const field of merchantNumberFields) {
-    if (typeof value[field] === 'string') value[field] = field === 'merchantOrderNo' && orderNo && operation.path.includes('{') ? orderNo : `${String(value[field]).replace(/-.*$/, '')}-${Date.now()}`;
+    if (typeof value[field] === 'string')
+      value[field] =
+        field === 'merchantOrderNo' && orderNo && operation.path.includes('{')
+          ? orderNo
+          : `${String(value[field]).replace(/-.*$/, '')}-${Date.now()}`;
   }
   for (const [field, hoursAhead] of Object.entries(futureTimeFields)) {
-    if (typeof value[field] === 'string') value[field] = new Date(Date.now() + hoursAhead * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (typeof value[field] === 'string')
+      value[field] = new Date(Date.now() + hoursAhead * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
   return JSON.stringify(value, null, 2);
 }
@@ -78,7 +100,6 @@ function valuesIn(data: unknown): Record<string, string> {
   visit(data, 0);
   return found;
 }
-
 
 /** The panel's state for one operation of the contract, and what the reader can do with it; undefined for an operation this build does not have. */
 export function useTryIt(operationId: string) {
@@ -146,22 +167,31 @@ export function useTryIt(operationId: string) {
    * (the order just created), not from the example's number, which this sandbox has never seen. Only values
    * still as prefilled are replaced: what the reader typed stays.
    */
-  const withLatest = async (given: {values: Record<string, string>; body: string}, clientId?: string): Promise<{values: Record<string, string>; body: string}> => {
+  const withLatest = async (
+    given: {values: Record<string, string>; body: string},
+    clientId?: string,
+  ): Promise<{values: Record<string, string>; body: string}> => {
     if (!operation) return given;
     const sandbox = await (await loadHost()).browserSandbox();
-    const latest = sandbox.engine.latestReferences(clientId ?? (keyMode === 'generated' ? (generated.current.browser?.clientId ?? sandbox.clientId) : sandbox.clientId));
+    const latest = sandbox.engine.latestReferences(
+      clientId ?? (keyMode === 'generated' ? (generated.current.browser?.clientId ?? sandbox.clientId) : sandbox.clientId),
+    );
     const found = latestValues(operation, latest);
     const values = {...given.values};
     for (const parameter of operation.parameters) {
       const value = found[parameter.name];
-      if (value !== undefined && (given.values[parameter.name] === parameter.example || given.values[parameter.name] === '')) values[parameter.name] = value;
+      if (value !== undefined && (given.values[parameter.name] === parameter.example || given.values[parameter.name] === ''))
+        values[parameter.name] = value;
     }
     const quoteId = latest['quoteId'];
     const exampleQuote = (operation.examples[exampleIndex]?.value as {quoteId?: unknown} | undefined)?.quoteId;
-    const body = quoteId && typeof exampleQuote === 'string' ? given.body.replace(JSON.stringify(exampleQuote), JSON.stringify(quoteId)) : given.body;
+    const body =
+      quoteId && typeof exampleQuote === 'string' ? given.body.replace(JSON.stringify(exampleQuote), JSON.stringify(quoteId)) : given.body;
     return {values, body};
   };
-  const wantsLatest = (candidate: TryItOperation | undefined, text: string) => candidate !== undefined && (candidate.parameters.some((parameter) => parameter.in === 'path' && parameter.example !== undefined) || text.includes('"quoteId"'));
+  const wantsLatest = (candidate: TryItOperation | undefined, text: string) =>
+    candidate !== undefined &&
+    (candidate.parameters.some((parameter) => parameter.in === 'path' && parameter.example !== undefined) || text.includes('"quoteId"'));
 
   // Shown as soon as the panel opens; a send that comes first applies the same (see run).
   useEffect(() => {
@@ -170,7 +200,10 @@ export function useTryIt(operationId: string) {
     void withLatest({values, body})
       .then((next) => {
         if (!current) return;
-        setValues((previous) => ({...previous, ...Object.fromEntries(Object.entries(next.values).filter(([name]) => previous[name] === values[name]))}));
+        setValues((previous) => ({
+          ...previous,
+          ...Object.fromEntries(Object.entries(next.values).filter(([name]) => previous[name] === values[name])),
+        }));
         if (next.body !== body) setBody((previous) => (previous === body ? next.body : previous));
       })
       .catch(() => undefined);
@@ -186,7 +219,10 @@ export function useTryIt(operationId: string) {
   const publishedKeys = async () => {
     if (!published.current) {
       const text = async (file: string) => (await fetch(`${keysUrl}${file}`)).text();
-      published.current = {merchant: await importPrivateKey(await text('merchant-test-private.pem')), provider: await importPublicKey(await text('provider-test-public.pem'))};
+      published.current = {
+        merchant: await importPrivateKey(await text('merchant-test-private.pem')),
+        provider: await importPublicKey(await text('provider-test-public.pem')),
+      };
     }
     return published.current;
   };
@@ -198,7 +234,7 @@ export function useTryIt(operationId: string) {
   };
 
   /** The target's answer, or the sentence that says why none came and what to do instead. */
-  const reaching = async <T,>(work: (sandbox: SandboxTarget) => Promise<T>, retry: string): Promise<T> => {
+  const reaching = async <T>(work: (sandbox: SandboxTarget) => Promise<T>, retry: string): Promise<T> => {
     try {
       return await work(await sandboxTarget());
     } catch (error) {
@@ -221,7 +257,10 @@ export function useTryIt(operationId: string) {
     }
     const existing = generated.current[target];
     if (existing) return existing;
-    if (target === 'hosted') throw new Error('Register a generated key with the sandbox in this browser or your local one; the hosted sandbox takes keys in its dashboard.');
+    if (target === 'hosted')
+      throw new Error(
+        'Register a generated key with the sandbox in this browser or your local one; the hosted sandbox takes keys in its dashboard.',
+      );
     const pair = await generateKeyPair();
     const privateKey = (await readKey(pair.privateKeyPem)).privateKey as CryptoKey;
     const registered = await reaching((sandbox) => sandbox.act('control.registerMerchant', {publicKeyPem: pair.publicKeyPem}), 'try again');
@@ -295,7 +334,10 @@ export function useTryIt(operationId: string) {
       const who = await signer();
       const validators = await loadValidators();
       // The newest objects, if the prefill had not come yet when the reader clicked; the form then shows what was sent.
-      const sending = target === 'browser' && wantsLatest(operation, checked.body) ? await withLatest({values, body: checked.body}, who.clientId) : {values, body: checked.body};
+      const sending =
+        target === 'browser' && wantsLatest(operation, checked.body)
+          ? await withLatest({values, body: checked.body}, who.clientId)
+          : {values, body: checked.body};
       if (sending.body !== checked.body) setBody(sending.body);
       if (sending.values !== values) setValues(sending.values);
       const requestTargetText = requestTarget(tryIt.basePath, operation, sending.values);
@@ -327,20 +369,43 @@ export function useTryIt(operationId: string) {
         json = undefined;
       }
       const resultCode = (json as {code?: unknown} | undefined)?.code;
-      setTimeline((previous) => withEntry(previous, callEntry(new Date(), {method: operation.method, target: requestTargetText, status: response.status, code: typeof resultCode === 'string' ? resultCode : undefined})));
+      setTimeline((previous) =>
+        withEntry(
+          previous,
+          callEntry(new Date(), {
+            method: operation.method,
+            target: requestTargetText,
+            status: response.status,
+            code: typeof resultCode === 'string' ? resultCode : undefined,
+          }),
+        ),
+      );
       // The published provider test key is version 1; another version is not one this page holds.
-      const verified = headerValue(response.headers, 'X-Signature') ? (await verifyResponse(signed, response, {key: (await publishedKeys()).provider, keyVersion: 1})).outcome === 'verified' : undefined;
+      const verified = headerValue(response.headers, 'X-Signature')
+        ? (await verifyResponse(signed, response, {key: (await publishedKeys()).provider, keyVersion: 1})).outcome === 'verified'
+        : undefined;
       const pointer = response.status < 300 ? operation.successPointer : operation.errorPointer;
       const problems = json === undefined ? ['The body is not JSON.'] : pointer ? validators.schemaProblems(pointer, json) : [];
       const data = json?.data;
-      const state = currentState(data, machines.filter((candidate) => operation.machines.includes(candidate.name) || operation.machines.length === 0));
+      const state = currentState(
+        data,
+        machines.filter((candidate) => operation.machines.includes(candidate.name) || operation.machines.length === 0),
+      );
       const found = valuesIn(data);
-      const followUps = response.status < 300
-        ? tryIt.operations
-            .filter((candidate) => candidate.operationId !== operation.operationId && candidate.parameters.some((parameter) => parameter.in === 'path') && candidate.parameters.filter((parameter) => parameter.in === 'path').every((parameter) => found[parameter.name] !== undefined))
-            .slice(0, 8)
-            .map((candidate) => ({operationId: candidate.operationId, summary: candidate.summary, values: found}))
-        : [];
+      const followUps =
+        response.status < 300
+          ? tryIt.operations
+              .filter(
+                (candidate) =>
+                  candidate.operationId !== operation.operationId &&
+                  candidate.parameters.some((parameter) => parameter.in === 'path') &&
+                  candidate.parameters
+                    .filter((parameter) => parameter.in === 'path')
+                    .every((parameter) => found[parameter.name] !== undefined),
+              )
+              .slice(0, 8)
+              .map((candidate) => ({operationId: candidate.operationId, summary: candidate.summary, values: found}))
+          : [];
       setOutcome({
         status: 'sent',
         exchange: {
@@ -366,7 +431,11 @@ export function useTryIt(operationId: string) {
     }
   };
 
-  const formFor = (next: TryItOperation, given: Record<string, string>): Form => ({operation: next, values: initialValues(next, given), body: exampleText(next, 0, given['merchantOrderNo'])});
+  const formFor = (next: TryItOperation, given: Record<string, string>): Form => ({
+    operation: next,
+    values: initialValues(next, given),
+    body: exampleText(next, 0, given['merchantOrderNo']),
+  });
 
   const switchTo = (next: TryItOperation, given: Record<string, string>): Form => {
     const form = formFor(next, given);
@@ -388,7 +457,10 @@ export function useTryIt(operationId: string) {
       const cardNumber = action === 'decline' ? tryIt.cards.declined : tryIt.cards.pays;
       if (target === 'hosted') throw new Error('The hosted sandbox has no test tools you can call from here; its dashboard has them.');
       const done = await reaching(
-        (sandbox) => (action === 'expire' ? sandbox.act('clock.advance', {seconds: 7 * 86_400 + 1}) : sandbox.act('shopper.pay', {clientId: who.clientId, merchantOrderNo: orderNo, method: 'CARD', cardNumber})),
+        (sandbox) =>
+          action === 'expire'
+            ? sandbox.act('clock.advance', {seconds: 7 * 86_400 + 1})
+            : sandbox.act('shopper.pay', {clientId: who.clientId, merchantOrderNo: orderNo, method: 'CARD', cardNumber}),
         'try again',
       );
       if (!done.ok) throw new Error(`${done.code}: ${done.message}`);

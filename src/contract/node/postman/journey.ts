@@ -66,7 +66,8 @@ export const sandboxControlsVariable = 'sandboxControls';
 export const journey: readonly JourneyFolder[] = [
   {
     name: 'Payment',
-    description: 'Create an order, read it, and change what the customer sees before paying. The order created here is then cancelled and revoked in "Order".',
+    description:
+      'Create an order, read it, and change what the customer sees before paying. The order created here is then cancelled and revoked in "Order".',
     steps: [
       {operationId: 'createOrder'},
       {operationId: 'getCashierUrl'},
@@ -76,7 +77,8 @@ export const journey: readonly JourneyFolder[] = [
       {
         sandbox: {
           name: 'Sandbox: the wallet gives a page an auth code',
-          description: 'Local sandbox only: a one-time wallet auth code for the test wallet +10000000001 (docs/general/test-accounts), as the wallet bridge gives a page inside the wallet. Stored in `authCode` for "Exchange wallet auth code".',
+          description:
+            'Local sandbox only: a one-time wallet auth code for the test wallet +10000000001 (docs/general/test-accounts), as the wallet bridge gives a page inside the wallet. Stored in `authCode` for "Exchange wallet auth code".',
           method: 'POST',
           path: '/_sandbox/shopper/auth-code',
           body: {clientId: '{{clientId}}', wallet: '+10000000001'},
@@ -99,7 +101,8 @@ export const journey: readonly JourneyFolder[] = [
       {
         sandbox: {
           name: 'Sandbox: the customer pays the order',
-          description: 'Local sandbox only: the customer pays `{{merchantOrderNo}}` by card in the cashier, so the order is `PAID` and can be refunded.',
+          description:
+            'Local sandbox only: the customer pays `{{merchantOrderNo}}` by card in the cashier, so the order is `PAID` and can be refunded.',
           method: 'POST',
           path: '/_sandbox/shopper/pay',
           body: {clientId: '{{clientId}}', merchantOrderNo: '{{merchantOrderNo}}', method: 'CARD', cardNumber: '4000000000000002'},
@@ -131,7 +134,12 @@ export const journey: readonly JourneyFolder[] = [
   {
     name: 'Transfer to bank card',
     description: 'Check the card, pay out to it, then read the payout.',
-    steps: [{operationId: 'verifyCardPayoutEligibility'}, {operationId: 'transferToBankCard'}, {operationId: 'queryBankCardTransfer'}, {operationId: 'listCardPayouts'}],
+    steps: [
+      {operationId: 'verifyCardPayoutEligibility'},
+      {operationId: 'transferToBankCard'},
+      {operationId: 'queryBankCardTransfer'},
+      {operationId: 'listCardPayouts'},
+    ],
   },
   {
     name: 'Agreement',
@@ -145,12 +153,15 @@ export const journey: readonly JourneyFolder[] = [
   },
   {
     name: 'Reconciliation',
-    description: 'A day\'s statement file.',
+    description: "A day's statement file.",
     steps: [{operationId: 'downloadStatement'}],
   },
   {
     name: 'Event',
     description: 'The events the journey above produced, and one of them delivered again.',
-    steps: [{operationId: 'listEvents', capture: {variable: 'notificationId', from: ['data', 'events', 0, 'notificationId']}}, {operationId: 'redeliverEvent'}],
+    steps: [
+      {operationId: 'listEvents', capture: {variable: 'notificationId', from: ['data', 'events', 0, 'notificationId']}},
+      {operationId: 'redeliverEvent'},
+    ],
   },
 ];

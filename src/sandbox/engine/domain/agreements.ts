@@ -17,7 +17,8 @@ export function createAgreement(tx: Tx, state: MerchantState, body: JsonObject, 
   const merchantAgreementNo = String(body['merchantAgreementNo']);
   const existing = state.agreements.get(merchantAgreementNo);
   if (existing) {
-    if (existing.requestKey !== requestKey) reject('IDEMPOTENCY_CONFLICT', `Agreement ${String(body['merchantAgreementNo'])} was requested with a different body.`);
+    if (existing.requestKey !== requestKey)
+      reject('IDEMPOTENCY_CONFLICT', `Agreement ${String(body['merchantAgreementNo'])} was requested with a different body.`);
     return {code: 'SUCCESS', data: existing.agreement, headers: {'Idempotent-Replayed': 'true'}};
   }
   const now = tx.clock.now();
@@ -65,7 +66,11 @@ export function exchangeAuthCode(tx: Tx, state: MerchantState, authCode: string)
   if (fixed) return {code: 'SUCCESS', data: {payerWalletUserId: fixed.userId, scope: 'USER_ID', issuedAt: isoSeconds(tx.clock.now())}};
   const issued = state.authCodes.get(authCode);
   const lifetime = tx.spec.timeLimits.authCodeSeconds;
-  if (!issued || issued.used || tx.clock.now() - issued.issuedAt > lifetime * msPerSecond) return reject(data.walletAuthCodes.unknown.resultCode ?? 'AUTH_CODE_INVALID', `The authorization code is unknown, used already or older than ${lifetime / 60} minutes.`);
+  if (!issued || issued.used || tx.clock.now() - issued.issuedAt > lifetime * msPerSecond)
+    return reject(
+      data.walletAuthCodes.unknown.resultCode ?? 'AUTH_CODE_INVALID',
+      `The authorization code is unknown, used already or older than ${lifetime / 60} minutes.`,
+    );
   issued.used = true;
   tx.touch(state, 'authCode', authCode);
   const userId = data.walletAuthCodes.codes.find((entry) => entry.wallet === issued.wallet)?.userId ?? 'wu_Sandbox000';
@@ -74,7 +79,8 @@ export function exchangeAuthCode(tx: Tx, state: MerchantState, authCode: string)
 
 export function authorizeAgreement(tx: Tx, state: MerchantState, merchantAgreementNo: string, wallet: string, approve = true) {
   const record = findAgreement(tx, state, merchantAgreementNo);
-  if (record.agreement.status !== 'PENDING_AUTHORIZATION') reject('INVALID_PARAMETER', `Agreement ${merchantAgreementNo} is ${record.agreement.status}.`);
+  if (record.agreement.status !== 'PENDING_AUTHORIZATION')
+    reject('INVALID_PARAMETER', `Agreement ${merchantAgreementNo} is ${record.agreement.status}.`);
   if (!findWallet(tx.spec.sandbox, {phone: wallet})) reject('INVALID_PARAMETER', `${wallet} is not a sandbox wallet.`);
   if (!approve) {
     setAgreementStatus(tx, state, record, 'CANCELLED', {cancelledAt: isoSeconds(tx.clock.now()), cancelledBy: 'PAYER'});

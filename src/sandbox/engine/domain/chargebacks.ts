@@ -12,12 +12,14 @@ import {hasOpenChargeback} from './refunds';
 export function openChargeback(tx: Tx, state: MerchantState, merchantOrderNo: string, reasonCode = 'FRAUD', amount?: number) {
   const data = tx.spec.sandbox.chargebacks;
   const record = findOrder(tx, state, merchantOrderNo);
-  if (!['PAID', 'PARTIALLY_REFUNDED'].includes(record.order.status)) reject('ORDER_NOT_PAID', 'A chargeback needs an order in PAID or PARTIALLY_REFUNDED.');
+  if (!['PAID', 'PARTIALLY_REFUNDED'].includes(record.order.status))
+    reject('ORDER_NOT_PAID', 'A chargeback needs an order in PAID or PARTIALLY_REFUNDED.');
   if (hasOpenChargeback(tx, state, merchantOrderNo)) reject('ORDER_DISPUTED', 'The order already has an open chargeback.');
   if (!data.reasonCodes.includes(reasonCode)) reject('INVALID_PARAMETER', `reasonCode must be one of ${data.reasonCodes.join(', ')}.`);
   const refundable = (record.order['refundableAmount'] as unknown as Money).value;
   const value = amount ?? refundable;
-  if (!Number.isInteger(value) || value < 1 || value > refundable) reject('INVALID_PARAMETER', `The chargeback amount must be 1 to ${refundable}.`);
+  if (!Number.isInteger(value) || value < 1 || value > refundable)
+    reject('INVALID_PARAMETER', `The chargeback amount must be 1 to ${refundable}.`);
   const now = tx.clock.now();
   const chargebackId = randomId('cbk_', 16);
   const chargeback = {
@@ -31,7 +33,11 @@ export function openChargeback(tx: Tx, state: MerchantState, merchantOrderNo: st
     version: 1,
   };
   tx.put(state, 'chargeback', chargebackId, {chargeback});
-  post(tx, state, {currency: chargeback.amount.currency, legs: {available: -value, frozen: value}, memo: `chargeback ${chargebackId} opened: amount frozen`});
+  post(tx, state, {
+    currency: chargeback.amount.currency,
+    legs: {available: -value, frozen: value},
+    memo: `chargeback ${chargebackId} opened: amount frozen`,
+  });
   refreshOrderAmounts(tx, state, record);
   emit(tx, state, 'CHARGEBACK.OPENED', chargeback, {order: merchantOrderNo});
   return chargeback as unknown as Json;
@@ -40,13 +46,18 @@ export function openChargeback(tx: Tx, state: MerchantState, merchantOrderNo: st
 export function resolveChargeback(tx: Tx, state: MerchantState, chargebackId: string, resolution: 'WON' | 'LOST') {
   const record = state.chargebacks.get(chargebackId);
   if (!record) return reject('INVALID_PARAMETER', `No chargeback ${chargebackId}.`);
-  if (record.chargeback.status !== 'OPEN') reject('INVALID_PARAMETER', `Chargeback ${chargebackId} is already ${record.chargeback.status}.`);
+  if (record.chargeback.status !== 'OPEN')
+    reject('INVALID_PARAMETER', `Chargeback ${chargebackId} is already ${record.chargeback.status}.`);
   const now = tx.clock.now();
   const {amount} = record.chargeback;
   Object.assign(record.chargeback, {status: resolution, resolvedAt: isoSeconds(now)});
   recordChange(record.chargeback, now);
   if (resolution === 'WON') {
-    post(tx, state, {currency: amount.currency, legs: {frozen: -amount.value, available: amount.value}, memo: `chargeback ${chargebackId} won: amount released`});
+    post(tx, state, {
+      currency: amount.currency,
+      legs: {frozen: -amount.value, available: amount.value},
+      memo: `chargeback ${chargebackId} won: amount released`,
+    });
   } else {
     post(tx, state, {
       currency: amount.currency,

@@ -26,13 +26,24 @@ export function listEvents(tx: Tx, state: MerchantState, params: Record<string, 
 
 export function redeliverEvent(tx: Tx, state: MerchantState, notificationId: string): Reply {
   const record = state.events.get(notificationId);
-  if (!record || Date.parse(record.event.createdAt) < tx.clock.now() - tx.spec.delivery.eventRetentionDays * 86400 * msPerSecond) return reject('EVENT_NOT_FOUND', `No event ${notificationId} exists in the last ${tx.spec.delivery.eventRetentionDays} days.`);
+  if (!record || Date.parse(record.event.createdAt) < tx.clock.now() - tx.spec.delivery.eventRetentionDays * 86400 * msPerSecond)
+    return reject('EVENT_NOT_FOUND', `No event ${notificationId} exists in the last ${tx.spec.delivery.eventRetentionDays} days.`);
   const url = routeEvent(tx, state, record.event.eventType, record.source);
-  if (!url) return reject('NOTIFY_URL_MISSING', `Event ${notificationId} has no notification URL to deliver to: set a default notification URL first.`);
+  if (!url)
+    return reject(
+      'NOTIFY_URL_MISSING',
+      `Event ${notificationId} has no notification URL to deliver to: set a default notification URL first.`,
+    );
   record.event['notifyUrl'] = url;
   if (record.event.delivery.status === 'NO_URL') record.event.delivery.status = 'PENDING';
   tx.touch(state, 'event', notificationId);
-  tx.schedule({at: tx.clock.now(), clientId: state.merchant.clientId, kind: 'event.deliver', ref: notificationId, data: {trigger: 'REDELIVER'}});
+  tx.schedule({
+    at: tx.clock.now(),
+    clientId: state.merchant.clientId,
+    kind: 'event.deliver',
+    ref: notificationId,
+    data: {trigger: 'REDELIVER'},
+  });
   return {code: 'SUCCESS', data: record.event};
 }
 
@@ -55,7 +66,14 @@ export function routeEvent(tx: Tx, state: MerchantState, eventType: string, sour
 }
 
 /** Raises a notification: an event in the list, and its first delivery attempt, now. */
-export function emit(tx: Tx, state: MerchantState, eventType: string, data: JsonObject, source: EventRecord['source'], notificationId = randomId('ntf_', 20)): EventRecord {
+export function emit(
+  tx: Tx,
+  state: MerchantState,
+  eventType: string,
+  data: JsonObject,
+  source: EventRecord['source'],
+  notificationId = randomId('ntf_', 20),
+): EventRecord {
   const createdAt = isoSeconds(tx.clock.now());
   const url = routeEvent(tx, state, eventType, source);
   const record: EventRecord = {
@@ -72,7 +90,14 @@ export function emit(tx: Tx, state: MerchantState, eventType: string, data: Json
     log: [],
   };
   tx.put(state, 'event', notificationId, record);
-  if (url) tx.schedule({at: tx.clock.now(), clientId: state.merchant.clientId, kind: 'event.deliver', ref: notificationId, data: {trigger: 'SCHEDULE'}});
+  if (url)
+    tx.schedule({
+      at: tx.clock.now(),
+      clientId: state.merchant.clientId,
+      kind: 'event.deliver',
+      ref: notificationId,
+      data: {trigger: 'SCHEDULE'},
+    });
   return record;
 }
 
@@ -93,7 +118,12 @@ export interface SentDelivery {
 }
 
 /** Signs and sends one delivery attempt of an event.deliver job; reads state, never writes it. */
-export async function sendDelivery(tx: Pick<Tx, 'spec' | 'clock'>, channel: DeliveryChannel, state: MerchantState, job: JobRecord): Promise<SentDelivery | undefined> {
+export async function sendDelivery(
+  tx: Pick<Tx, 'spec' | 'clock'>,
+  channel: DeliveryChannel,
+  state: MerchantState,
+  job: JobRecord,
+): Promise<SentDelivery | undefined> {
   const record = state.events.get(job.ref);
   const url = record?.event['notifyUrl'];
   if (!record || typeof url !== 'string') return undefined;
@@ -117,7 +147,9 @@ export async function sendDelivery(tx: Pick<Tx, 'spec' | 'clock'>, channel: Deli
     'X-Nonce': nonce,
     'X-Signature': formatSignatureHeader({algorithm: 'RSA-SHA256', keyVersion: channel.keyVersion, signature}),
   };
-  const result = channel.transport ? await channel.transport.deliver({url, headers, body, timeoutSeconds: tx.spec.delivery.timeoutSeconds}) : {error: 'no transport: the host delivers nothing'};
+  const result = channel.transport
+    ? await channel.transport.deliver({url, headers, body, timeoutSeconds: tx.spec.delivery.timeoutSeconds})
+    : {error: 'no transport: the host delivers nothing'};
   return {notificationId: record.event.notificationId, url, trigger, result};
 }
 
@@ -128,7 +160,13 @@ export function recordDelivery(tx: Tx, channel: DeliveryChannel, state: Merchant
   const {url, trigger, result} = sent;
   const acknowledged = isAcknowledgement(result);
   const at = isoSeconds(tx.clock.now());
-  const attempt = {at, acknowledged, trigger, ...('status' in result ? {httpStatus: result.status} : {}), ...(acknowledged ? {} : {error: 'error' in result ? result.error : `HTTP ${result.status} without {"code":"SUCCESS"}`})};
+  const attempt = {
+    at,
+    acknowledged,
+    trigger,
+    ...('status' in result ? {httpStatus: result.status} : {}),
+    ...(acknowledged ? {} : {error: 'error' in result ? result.error : `HTTP ${result.status} without {"code":"SUCCESS"}`}),
+  };
   record.log.push(attempt);
   const delivery = record.event.delivery;
   delivery.attempts += 1;
@@ -139,7 +177,9 @@ export function recordDelivery(tx: Tx, channel: DeliveryChannel, state: Merchant
     delivery.status = 'DELIVERED';
     delete delivery['nextAttemptAt'];
   } else if (trigger === 'SCHEDULE') {
-    const schedule = state.merchant.compressedRetries ? tx.spec.sandbox.notifications.compressedRetryScheduleSeconds : tx.spec.delivery.retryScheduleSeconds;
+    const schedule = state.merchant.compressedRetries
+      ? tx.spec.sandbox.notifications.compressedRetryScheduleSeconds
+      : tx.spec.delivery.retryScheduleSeconds;
     const wait = schedule[record.scheduledAttempts - 1];
     if (wait === undefined) {
       delivery.status = 'FAILED';
@@ -147,7 +187,13 @@ export function recordDelivery(tx: Tx, channel: DeliveryChannel, state: Merchant
     } else {
       const next = tx.clock.now() + wait * msPerSecond;
       delivery['nextAttemptAt'] = isoSeconds(next);
-      tx.schedule({at: next, clientId: state.merchant.clientId, kind: 'event.deliver', ref: record.event.notificationId, data: {trigger: 'SCHEDULE'}});
+      tx.schedule({
+        at: next,
+        clientId: state.merchant.clientId,
+        kind: 'event.deliver',
+        ref: record.event.notificationId,
+        data: {trigger: 'SCHEDULE'},
+      });
     }
   } else if (delivery.status === 'DELIVERED') {
     // A failed extra attempt does not undo an earlier acknowledgement.
@@ -170,21 +216,41 @@ export function recordDelivery(tx: Tx, channel: DeliveryChannel, state: Merchant
 
 export function simulateNotification(tx: Tx, state: MerchantState, input: SimulateNotificationInput): SimulatedNotification {
   const webhook = tx.spec.webhooks.find((candidate) => candidate.operationId === input.operationId || candidate.key === input.operationId);
-  if (!webhook) return reject('INVALID_PARAMETER', `${String(input.operationId).slice(0, 60)} is not a notification of the contract; one of ${tx.spec.webhooks.map((candidate) => candidate.operationId).join(', ')}.`);
+  if (!webhook)
+    return reject(
+      'INVALID_PARAMETER',
+      `${String(input.operationId).slice(0, 60)} is not a notification of the contract; one of ${tx.spec.webhooks.map((candidate) => candidate.operationId).join(', ')}.`,
+    );
   const scenario = webhook.scenarios.find((candidate) => candidate.name === input.scenario);
-  if (!scenario) return reject('INVALID_PARAMETER', `${webhook.operationId} has no scenario "${String(input.scenario).slice(0, 60)}"; its scenarios are ${webhook.scenarios.map((candidate) => candidate.name).join(', ')}.`);
+  if (!scenario)
+    return reject(
+      'INVALID_PARAMETER',
+      `${webhook.operationId} has no scenario "${String(input.scenario).slice(0, 60)}"; its scenarios are ${webhook.scenarios.map((candidate) => candidate.name).join(', ')}.`,
+    );
   const example = scenario.value as JsonObject;
   const eventType = String(example['eventType']);
-  if (input.notifyUrl !== undefined && !isHttpUrl(input.notifyUrl)) reject('INVALID_PARAMETER', 'notifyUrl must be an http or https URL, such as https://shop.example.com/payments/notify.');
+  if (input.notifyUrl !== undefined && !isHttpUrl(input.notifyUrl))
+    reject('INVALID_PARAMETER', 'notifyUrl must be an http or https URL, such as https://shop.example.com/payments/notify.');
   const url = input.notifyUrl ?? state.merchant.defaultNotifyUrl ?? undefined;
-  if (!url) return reject('NOTIFY_URL_MISSING', `${state.merchant.clientId} has no default notification URL: give notifyUrl, the URL of your endpoint, or set a default URL for the merchant first.`);
+  if (!url)
+    return reject(
+      'NOTIFY_URL_MISSING',
+      `${state.merchant.clientId} has no default notification URL: give notifyUrl, the URL of your endpoint, or set a default URL for the merchant first.`,
+    );
   const data = input.data === undefined ? example['data'] : input.data;
-  if (!isObject(data)) return reject('INVALID_PARAMETER', 'data must be a JSON object: the notification\'s data member.');
+  if (!isObject(data)) return reject('INVALID_PARAMETER', "data must be a JSON object: the notification's data member.");
   if (hasForbiddenMember(data)) reject('INVALID_PARAMETER', 'data must not have a member named __proto__.');
   const notificationId = randomId('ntf_', 20);
   const notification = {notificationId, eventType, createdAt: isoSeconds(tx.clock.now()), data};
   const problems = tx.validator.problems(webhook.bodySchemaPointer, notification);
   if (problems.length > 0) reject('INVALID_PARAMETER', `The notification does not match the contract: ${problems.join('; ')}.`);
   const record = emit(tx, state, eventType, data, {notifyUrl: url}, notificationId);
-  return {operationId: webhook.operationId, scenario: scenario.name, notificationId, eventType, notifyUrl: url, notification: record.event.notification as JsonObject};
+  return {
+    operationId: webhook.operationId,
+    scenario: scenario.name,
+    notificationId,
+    eventType,
+    notifyUrl: url,
+    notification: record.event.notification as JsonObject,
+  };
 }

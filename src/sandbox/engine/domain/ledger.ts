@@ -64,7 +64,11 @@ function cacheOf(committed: MerchantState): BalanceCache {
 function sumsOf(state: MerchantState): BalanceCache {
   const committed = cacheOf(state.committed);
   if (state === state.committed || state.ledger.size === committed.count) return committed;
-  const sums: BalanceCache = {totals: new Map([...committed.totals].map(([currency, totals]) => [currency, {...totals}])), pendingByDay: new Map([...committed.pendingByDay].map(([day, amounts]) => [day, new Map(amounts)])), count: committed.count};
+  const sums: BalanceCache = {
+    totals: new Map([...committed.totals].map(([currency, totals]) => [currency, {...totals}])),
+    pendingByDay: new Map([...committed.pendingByDay].map(([day, amounts]) => [day, new Map(amounts)])),
+    count: committed.count,
+  };
   for (let count = committed.count; count < state.ledger.size; count += 1) {
     const entry = state.ledger.get(entryId(count));
     if (entry) addToCache(sums, entry);
@@ -127,6 +131,11 @@ export function bookOpeningFunds(tx: Tx, state: MerchantState): void {
 export function getBalance(tx: Tx, state: MerchantState, currency: Json | undefined): Reply {
   const balances = [...balancesOf(tx, state)]
     .filter(([code]) => currency === undefined || code === currency)
-    .map(([code, balance]) => ({currency: code, available: money(balance.available, code), pending: money(balance.pending, code), frozen: money(balance.frozen, code)}));
+    .map(([code, balance]) => ({
+      currency: code,
+      available: money(balance.available, code),
+      pending: money(balance.pending, code),
+      frozen: money(balance.frozen, code),
+    }));
   return {code: 'SUCCESS', data: {balances, asOf: isoSeconds(tx.clock.now())} as unknown as Json};
 }

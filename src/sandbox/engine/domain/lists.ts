@@ -4,7 +4,13 @@ import type {Json, JsonObject} from '../state';
 import {reject, type Reply, type Tx} from '../tx';
 import {msPerSecond} from '../values';
 
-export function listPage(tx: Tx, params: Record<string, Json>, items: readonly JsonObject[], key: string, filters: Record<string, string>): Reply {
+export function listPage(
+  tx: Tx,
+  params: Record<string, Json>,
+  items: readonly JsonObject[],
+  key: string,
+  filters: Record<string, string>,
+): Reply {
   const created = params['createdFrom'] !== undefined || params['createdTo'] !== undefined;
   const updated = params['updatedFrom'] !== undefined || params['updatedTo'] !== undefined;
   if (created === updated) reject('INVALID_PARAMETER', 'Send either createdFrom and createdTo or updatedFrom and updatedTo.');
@@ -45,7 +51,10 @@ export function paginate<T>(tx: Tx, items: readonly T[], params: Record<string, 
 }
 
 export function pageOf(tx: Tx, params: Record<string, Json>): {pageNo: number; pageSize: number} {
-  return {pageNo: typeof params['pageNo'] === 'number' ? params['pageNo'] : 1, pageSize: typeof params['pageSize'] === 'number' ? params['pageSize'] : tx.spec.pageSizeDefault};
+  return {
+    pageNo: typeof params['pageNo'] === 'number' ? params['pageNo'] : 1,
+    pageSize: typeof params['pageSize'] === 'number' ? params['pageSize'] : tx.spec.pageSizeDefault,
+  };
 }
 
 export function pagination(tx: Tx, total: number, params: Record<string, Json>): JsonObject {

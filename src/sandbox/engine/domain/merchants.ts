@@ -28,18 +28,33 @@ export async function keyProblem(publicKeyPem: string): Promise<{ok: false; code
 }
 
 /** The merchant record a registration makes, or why it is refused (checked in the order a reader fixes them). */
-export async function registrationOf(input: MerchantRegistration, taken: (clientId: string) => boolean, now: number): Promise<ActionResult<MerchantRecord>> {
+export async function registrationOf(
+  input: MerchantRegistration,
+  taken: (clientId: string) => boolean,
+  now: number,
+): Promise<ActionResult<MerchantRecord>> {
   const clientId = input.clientId ?? `sandbox-${randomToken(12).toLowerCase()}`;
-  if (!/^[a-z0-9-]{4,40}$/.test(clientId)) return {ok: false, code: 'INVALID_PARAMETER', message: 'clientId must be 4 to 40 lower-case letters, digits or hyphens.'};
+  if (!/^[a-z0-9-]{4,40}$/.test(clientId))
+    return {ok: false, code: 'INVALID_PARAMETER', message: 'clientId must be 4 to 40 lower-case letters, digits or hyphens.'};
   if (taken(clientId)) return {ok: false, code: 'IDEMPOTENCY_CONFLICT', message: `${clientId} is taken.`};
   const keyVersion = input.keyVersion ?? 1;
-  if (!Number.isInteger(keyVersion) || keyVersion < 1) return {ok: false, code: 'INVALID_PARAMETER', message: 'keyVersion must be a positive integer.'};
+  if (!Number.isInteger(keyVersion) || keyVersion < 1)
+    return {ok: false, code: 'INVALID_PARAMETER', message: 'keyVersion must be a positive integer.'};
   const problem = await keyProblem(input.publicKeyPem);
   if (problem) return problem;
   if (input.defaultNotifyUrl !== undefined && input.defaultNotifyUrl !== null && !/^https?:\/\//.test(input.defaultNotifyUrl)) {
     return {ok: false, code: 'INVALID_PARAMETER', message: 'defaultNotifyUrl must be an http or https URL.'};
   }
-  return {ok: true, value: {clientId, keys: {[String(keyVersion)]: input.publicKeyPem}, defaultNotifyUrl: input.defaultNotifyUrl ?? null, compressedRetries: false, createdAt: now}};
+  return {
+    ok: true,
+    value: {
+      clientId,
+      keys: {[String(keyVersion)]: input.publicKeyPem},
+      defaultNotifyUrl: input.defaultNotifyUrl ?? null,
+      compressedRetries: false,
+      createdAt: now,
+    },
+  };
 }
 
 export function addKey(tx: Tx, state: MerchantState, keyVersion: number, publicKeyPem: string): {keyVersion: number} {
@@ -48,10 +63,15 @@ export function addKey(tx: Tx, state: MerchantState, keyVersion: number, publicK
   return {keyVersion};
 }
 
-export function configureMerchant(tx: Tx, state: MerchantState, settings: MerchantSettings): {defaultNotifyUrl: string | null; compressedRetries: boolean} {
+export function configureMerchant(
+  tx: Tx,
+  state: MerchantState,
+  settings: MerchantSettings,
+): {defaultNotifyUrl: string | null; compressedRetries: boolean} {
   const merchant = {...state.merchant};
   if (settings.defaultNotifyUrl !== undefined) {
-    if (settings.defaultNotifyUrl !== null && !/^https?:\/\/[^\s]+$/.test(settings.defaultNotifyUrl)) reject('INVALID_PARAMETER', 'defaultNotifyUrl must be an http or https URL.');
+    if (settings.defaultNotifyUrl !== null && !/^https?:\/\/[^\s]+$/.test(settings.defaultNotifyUrl))
+      reject('INVALID_PARAMETER', 'defaultNotifyUrl must be an http or https URL.');
     merchant.defaultNotifyUrl = settings.defaultNotifyUrl;
   }
   if (settings.compressedRetries !== undefined) merchant.compressedRetries = settings.compressedRetries;

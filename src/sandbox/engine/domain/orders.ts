@@ -1,7 +1,14 @@
 /** Orders: Create order and its next action, Query order, Cancel order, Adjust expiry, Get cashier URL, payer details, the status machine and the expiry job. */
 import {isoSeconds} from '../clock';
 import {randomDigits, randomId, randomToken} from '../ids';
-import {type AttemptResult, createOrderOutcome, findAgreementToken, findWallet, paymentAttemptOutcome, paymentRuleFor} from '../rules/rules';
+import {
+  type AttemptResult,
+  createOrderOutcome,
+  findAgreementToken,
+  findWallet,
+  paymentAttemptOutcome,
+  paymentRuleFor,
+} from '../rules/rules';
 import type {Wallet} from '../rules/types';
 import type {JobRecord, Json, JsonObject, MerchantState, Money, OrderRecord} from '../state';
 import {reject, type Reply, transition, type Tx} from '../tx';
@@ -39,11 +46,15 @@ export function refreshAmounts(tx: Tx, state: MerchantState, record: OrderRecord
   }
   let disputed = 0;
   for (const chargeback of state.chargebacks.values()) {
-    if (chargeback.chargeback.merchantOrderNo === order.merchantOrderNo && chargeback.chargeback.status !== 'WON') disputed += chargeback.chargeback.amount.value;
+    if (chargeback.chargeback.merchantOrderNo === order.merchantOrderNo && chargeback.chargeback.status !== 'WON')
+      disputed += chargeback.chargeback.amount.value;
   }
   const paid = ['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(order.status);
   order['refundedAmount'] = money(succeeded, currency) as unknown as Json;
-  order['refundableAmount'] = money(paid ? Math.max(0, order.amount.value - succeeded - processing - disputed) : 0, currency) as unknown as Json;
+  order['refundableAmount'] = money(
+    paid ? Math.max(0, order.amount.value - succeeded - processing - disputed) : 0,
+    currency,
+  ) as unknown as Json;
   if (disputed > 0 || order['disputedAmount'] !== undefined) order['disputedAmount'] = money(disputed, currency) as unknown as Json;
 }
 
@@ -72,6 +83,39 @@ export function setOrderStatus(tx: Tx, state: MerchantState, record: OrderRecord
   tx.touch(state, 'order', record.order.merchantOrderNo);
 }
 
+/** The record of a new PENDING order: the order as the API shows it, what the payer does next, and where to notify. */
+function newOrderRecord(tx: Tx, body: JsonObject, requestKey: string): OrderRecord {
+  const merchantOrderNo = String(body['merchantOrderNo']);
+  const amount = body['amount'] as unknown as Money;
+  const scene = String(body['scene']);
+  const now = tx.clock.now();
+  const expiresInSeconds = typeof body['expiresInSeconds'] === 'number' ? body['expiresInSeconds'] : 1800;
+  const orderId = randomId('ord_', 16);
+  const order: OrderRecord['order'] = {
+    merchantOrderNo,
+    orderId,
+    status: 'PENDING',
+    scene,
+    amount: money(amount.value, amount.currency),
+    refundedAmount: money(0, amount.currency) as unknown as Json,
+    refundableAmount: money(0, amount.currency) as unknown as Json,
+    subject: String(body['subject']),
+    ...(typeof body['description'] === 'string' ? {description: body['description']} : {}),
+    createdAt: isoSeconds(now),
+    updatedAt: isoSeconds(now),
+    version: 1,
+    expiresAt: isoSeconds(now + expiresInSeconds * msPerSecond),
+    ...(isObject(body['metadata']) ? {metadata: body['metadata']} : {}),
+  } as OrderRecord['order'];
+  return {
+    order,
+    requestKey,
+    nextAction: nextAction(tx, scene, orderId, body, now),
+    ...(typeof body['notifyUrl'] === 'string' ? {notifyUrl: body['notifyUrl']} : {}),
+    ...(typeof body['storeId'] === 'string' ? {storeId: body['storeId']} : {}),
+  };
+}
+
 export function createOrder(tx: Tx, state: MerchantState, body: JsonObject, requestKey: string): Reply {
   const data = tx.spec.sandbox;
   const merchantOrderNo = String(body['merchantOrderNo']);
@@ -84,7 +128,11 @@ export function createOrder(tx: Tx, state: MerchantState, body: JsonObject, requ
     return {code: 'SUCCESS', data: {order: existing.order, nextAction: existing.nextAction}, headers: {'Idempotent-Replayed': 'true'}};
   }
   checkCurrency(tx, state, amount.currency, 'payments');
-  if (amount.value > data.limits.maxAmount) reject(data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED', `The largest sandbox order is ${data.limits.maxAmount} minor units.`);
+  if (amount.value > data.limits.maxAmount)
+    reject(
+      data.limits.exceeded.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED',
+      `The largest sandbox order is ${data.limits.maxAmount} minor units.`,
+    );
   const outcome = createOrderOutcome(data, {
     scene,
     amount,
@@ -108,42 +156,27 @@ export function createOrder(tx: Tx, state: MerchantState, body: JsonObject, requ
     const agreement = agreementNo ? state.agreements.get(agreementNo) : undefined;
     if (agreement && agreement.agreement.status !== 'ACTIVE') reject('AGREEMENT_INVALID', 'The agreement behind this token is not active.');
   }
-  const now = tx.clock.now();
-  const expiresInSeconds = typeof body['expiresInSeconds'] === 'number' ? body['expiresInSeconds'] : 1800;
-  const orderId = randomId('ord_', 16);
-  const order: OrderRecord['order'] = {
-    merchantOrderNo,
-    orderId,
-    status: 'PENDING',
-    scene,
-    amount: money(amount.value, amount.currency),
-    refundedAmount: money(0, amount.currency) as unknown as Json,
-    refundableAmount: money(0, amount.currency) as unknown as Json,
-    subject: String(body['subject']),
-    ...(typeof body['description'] === 'string' ? {description: body['description']} : {}),
-    createdAt: isoSeconds(now),
-    updatedAt: isoSeconds(now),
-    version: 1,
-    expiresAt: isoSeconds(now + expiresInSeconds * msPerSecond),
-    ...(isObject(body['metadata']) ? {metadata: body['metadata']} : {}),
-  } as OrderRecord['order'];
-  const record: OrderRecord = {
-    order,
-    requestKey,
-    nextAction: nextAction(tx, scene, orderId, body, now),
-    ...(typeof body['notifyUrl'] === 'string' ? {notifyUrl: body['notifyUrl']} : {}),
-    ...(typeof body['storeId'] === 'string' ? {storeId: body['storeId']} : {}),
-  };
+  const record = newOrderRecord(tx, body, requestKey);
   if (record.nextAction['type'] === 'CASH_CODE') record.paymentReference = String(record.nextAction['paymentReference']);
   tx.put(state, 'order', merchantOrderNo, record);
-  tx.schedule({at: Date.parse(order.expiresAt), clientId: state.merchant.clientId, kind: 'order.expire', ref: merchantOrderNo, data: {expiresAt: order.expiresAt}});
+  tx.schedule({
+    at: Date.parse(record.order.expiresAt),
+    clientId: state.merchant.clientId,
+    kind: 'order.expire',
+    ref: merchantOrderNo,
+    data: {expiresAt: record.order.expiresAt},
+  });
   if (attempt) {
     const wallet = walletForScene(tx, state, body);
     startAttempt(tx, state, record, attempt, 'WALLET', wallet);
   }
   // The Create order endings (92) apply in every scene, tokens issued in this sandbox included.
   const endingRule = paymentRuleFor(data, amount.value);
-  const holdSeconds = outcome.accepted ? outcome.responseDelaySeconds : endingRule.at === 'CREATE_ORDER' && endingRule.kind === 'DELAYED' ? (endingRule.responseDelaySeconds ?? 0) : 0;
+  const holdSeconds = outcome.accepted
+    ? outcome.responseDelaySeconds
+    : endingRule.at === 'CREATE_ORDER' && endingRule.kind === 'DELAYED'
+      ? (endingRule.responseDelaySeconds ?? 0)
+      : 0;
   return {code: 'SUCCESS', data: {order: record.order, nextAction: record.nextAction}, ...(holdSeconds > 0 ? {holdSeconds} : {})};
 }
 
@@ -186,14 +219,31 @@ export function nextAction(tx: Tx, scene: string, orderId: string, body: JsonObj
       return {type: 'SDK', sdkOrderString: `vx1.${orderId}.${randomToken(32)}`};
     case 'DYNAMIC_QR': {
       const seconds = typeof body['qrExpiresInSeconds'] === 'number' ? body['qrExpiresInSeconds'] : tx.spec.qrExpiresDefaultSeconds;
-      return {type: 'QR_CODE', qrContent: `https://${tx.hosts.cashier}/qr/${orderId}`, qrExpiresAt: isoSeconds(now + seconds * msPerSecond)};
+      return {
+        type: 'QR_CODE',
+        qrContent: `https://${tx.hosts.cashier}/qr/${orderId}`,
+        qrExpiresAt: isoSeconds(now + seconds * msPerSecond),
+      };
     }
     case 'JSAPI':
-      return {type: 'JSAPI', jsapiParams: {walletAppId: String(body['walletAppId']), prepayId: randomId('pre_', 20), timestamp: String(Math.floor(now / msPerSecond)), nonce: randomToken(16), signature: randomToken(43)}};
+      return {
+        type: 'JSAPI',
+        jsapiParams: {
+          walletAppId: String(body['walletAppId']),
+          prepayId: randomId('pre_', 20),
+          timestamp: String(Math.floor(now / msPerSecond)),
+          nonce: randomToken(16),
+          signature: randomToken(43),
+        },
+      };
     case 'EWALLET':
       return ewalletNextAction(body['terminalType'], cashier, session);
     case 'CASH_TOP_UP':
-      return {type: 'CASH_CODE', paymentReference: randomDigits(paymentReferenceDigits), expiresAt: isoSeconds(now + (typeof body['expiresInSeconds'] === 'number' ? body['expiresInSeconds'] : 1800) * msPerSecond)};
+      return {
+        type: 'CASH_CODE',
+        paymentReference: randomDigits(paymentReferenceDigits),
+        expiresAt: isoSeconds(now + (typeof body['expiresInSeconds'] === 'number' ? body['expiresInSeconds'] : 1800) * msPerSecond),
+      };
     default:
       return {type: 'NONE'};
   }
@@ -201,7 +251,8 @@ export function nextAction(tx: Tx, scene: string, orderId: string, body: JsonObj
 
 export function retrieveOrderPayer(tx: Tx, state: MerchantState, merchantOrderNo: string): Reply {
   const record = findOrder(tx, state, merchantOrderNo);
-  if (!['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(record.order.status) || !record.payer) return reject('ORDER_NOT_PAID', `Order ${merchantOrderNo} is ${record.order.status}: the payer is known once it is paid.`);
+  if (!['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(record.order.status) || !record.payer)
+    return reject('ORDER_NOT_PAID', `Order ${merchantOrderNo} is ${record.order.status}: the payer is known once it is paid.`);
   return {code: 'SUCCESS', data: {merchantOrderNo, ...record.payer} as unknown as Json};
 }
 
@@ -215,7 +266,8 @@ export function cancelOrder(tx: Tx, state: MerchantState, merchantOrderNo: strin
   const record = findOrder(tx, state, merchantOrderNo);
   const status = record.order.status;
   if (status === 'PROCESSING') reject('ORDER_PROCESSING', processingMessage(merchantOrderNo));
-  if (['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(status)) reject('ORDER_ALREADY_PAID', `Order ${merchantOrderNo} is ${status}: a paid order cannot be cancelled; refund it instead.`);
+  if (['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(status))
+    reject('ORDER_ALREADY_PAID', `Order ${merchantOrderNo} is ${status}: a paid order cannot be cancelled; refund it instead.`);
   if (status === 'PENDING') closeOrder(tx, state, record, 'CANCELLED');
   // Cancelling a closed order again returns it as it is.
   return {code: 'SUCCESS', data: record.order};
@@ -225,14 +277,18 @@ export function adjustExpiry(tx: Tx, state: MerchantState, merchantOrderNo: stri
   const record = findOrder(tx, state, merchantOrderNo);
   const status = record.order.status;
   if (status === 'CLOSED') reject('ORDER_CLOSED', `Order ${merchantOrderNo} is CLOSED: its expiry can no longer change.`);
-  if (!['PENDING', 'PROCESSING'].includes(status)) reject('ORDER_ALREADY_PAID', `Order ${merchantOrderNo} is ${status}: a paid order has no expiry to adjust.`);
+  if (!['PENDING', 'PROCESSING'].includes(status))
+    reject('ORDER_ALREADY_PAID', `Order ${merchantOrderNo} is ${status}: a paid order has no expiry to adjust.`);
   const expiresAt = String(body['expiresAt']);
   if (!isRealTimestamp(expiresAt)) reject('INVALID_PARAMETER', 'expiresAt must be YYYY-MM-DDTHH:MM:SSZ naming a real instant.');
   const at = Date.parse(expiresAt);
   const now = tx.clock.now();
   const {expiryMinSeconds, expiryMaxDays} = tx.spec.timeLimits;
   if (at < now + expiryMinSeconds * msPerSecond || at > Date.parse(record.order.createdAt) + expiryMaxDays * 86400 * msPerSecond) {
-    reject('EXPIRY_OUT_OF_RANGE', `Choose an expiry between now plus ${expiryMinSeconds} seconds and ${expiryMaxDays} days after the order was created.`);
+    reject(
+      'EXPIRY_OUT_OF_RANGE',
+      `Choose an expiry between now plus ${expiryMinSeconds} seconds and ${expiryMaxDays} days after the order was created.`,
+    );
   }
   setOrderStatus(tx, state, record, status, {expiresAt});
   tx.schedule({at, clientId: state.merchant.clientId, kind: 'order.expire', ref: merchantOrderNo, data: {expiresAt}});
@@ -246,11 +302,21 @@ export function getCashierUrl(tx: Tx, state: MerchantState, merchantOrderNo: str
   if (status === 'PROCESSING') reject('ORDER_PROCESSING', processingMessage(merchantOrderNo));
   if (status !== 'PENDING') reject('ORDER_ALREADY_PAID', `Order ${merchantOrderNo} is ${status}: it needs no cashier.`);
   if (!['HOSTED_PAYPAGE', 'IFRAME_PAYPAGE', 'EWALLET'].includes(String(record.order['scene']))) {
-    reject('INVALID_PARAMETER', `Get cashier URL is for HOSTED_PAYPAGE, IFRAME_PAYPAGE and EWALLET orders; ${merchantOrderNo} is ${String(record.order['scene'])}.`);
+    reject(
+      'INVALID_PARAMETER',
+      `Get cashier URL is for HOSTED_PAYPAGE, IFRAME_PAYPAGE and EWALLET orders; ${merchantOrderNo} is ${String(record.order['scene'])}.`,
+    );
   }
   const locale = typeof body?.['locale'] === 'string' ? `&locale=${body['locale']}` : '';
   const expiresAt = Math.min(tx.clock.now() + tx.spec.timeLimits.cashierUrlSeconds * msPerSecond, Date.parse(record.order.expiresAt));
-  return {code: 'SUCCESS', data: {merchantOrderNo, cashierUrl: `https://${tx.hosts.cashier}/pay/${record.order.orderId}?t=${randomToken(16)}${locale}`, expiresAt: isoSeconds(expiresAt)}};
+  return {
+    code: 'SUCCESS',
+    data: {
+      merchantOrderNo,
+      cashierUrl: `https://${tx.hosts.cashier}/pay/${record.order.orderId}?t=${randomToken(16)}${locale}`,
+      expiresAt: isoSeconds(expiresAt),
+    },
+  };
 }
 
 export function expireOrder(tx: Tx, state: MerchantState, job: JobRecord): void {

@@ -11,12 +11,23 @@ import {post} from './ledger';
 import {findOrder, setOrderStatus} from './orders';
 
 /** Starts a payment attempt: decided now, or PROCESSING with a job that resolves it. */
-export function startAttempt(tx: Tx, state: MerchantState, record: OrderRecord, attempt: AttemptResult, method: string, wallet: Wallet | undefined, card?: string): void {
+export function startAttempt(
+  tx: Tx,
+  state: MerchantState,
+  record: OrderRecord,
+  attempt: AttemptResult,
+  method: string,
+  wallet: Wallet | undefined,
+  card?: string,
+): void {
   const now = isoSeconds(tx.clock.now());
   if (attempt.kind === 'UNANSWERED' && attempt.orderStatus === 'PENDING') return; // the payer's side just waits
   const payer = payerRecord(tx, method, wallet, card);
   if (attempt.orderStatus === 'PROCESSING' || attempt.processingSeconds > 0) {
-    setOrderStatus(tx, state, record, 'PROCESSING', {paymentMethod: method, lastAttempt: {status: 'PROCESSING', paymentMethod: method, at: now}});
+    setOrderStatus(tx, state, record, 'PROCESSING', {
+      paymentMethod: method,
+      lastAttempt: {status: 'PROCESSING', paymentMethod: method, at: now},
+    });
     record.payer = payer;
     tx.schedule({
       at: tx.clock.now() + attempt.processingSeconds * msPerSecond,
@@ -31,7 +42,15 @@ export function startAttempt(tx: Tx, state: MerchantState, record: OrderRecord, 
     record.payer = payer;
     markPaid(tx, state, record, method);
   } else {
-    setOrderStatus(tx, state, record, record.order.status, {lastAttempt: {status: 'FAILED', paymentMethod: method, failureCode: attempt.failureCode ?? 'PAYER_DECLINED', failureReason: `Declined in the sandbox (${attempt.because}).`, at: now}});
+    setOrderStatus(tx, state, record, record.order.status, {
+      lastAttempt: {
+        status: 'FAILED',
+        paymentMethod: method,
+        failureCode: attempt.failureCode ?? 'PAYER_DECLINED',
+        failureReason: `Declined in the sandbox (${attempt.because}).`,
+        at: now,
+      },
+    });
     emit(tx, state, 'ORDER.PAYMENT_FAILED', record.order as unknown as JsonObject, {order: record.order.merchantOrderNo});
   }
 }
@@ -41,8 +60,15 @@ export function payerRecord(tx: Tx, method: string, wallet: Wallet | undefined, 
     const found = findPaymentCard(tx.spec.sandbox, card);
     return {paymentMethod: 'CARD', maskedAccount: maskCard(card), cardBrand: found?.brand ?? 'OTHER', country: 'DE'};
   }
-  if (method === 'WALLET' && wallet) return {paymentMethod: 'WALLET', maskedAccount: maskTail(wallet.phone.slice(1)), payerName: `Wallet ${wallet.phone.slice(-4)}`, country: 'US'};
-  if (method === 'BANK_TRANSFER') return {paymentMethod: 'BANK_TRANSFER', maskedAccount: '******3000', payerName: 'Sandbox payer', country: 'DE'};
+  if (method === 'WALLET' && wallet)
+    return {
+      paymentMethod: 'WALLET',
+      maskedAccount: maskTail(wallet.phone.slice(1)),
+      payerName: `Wallet ${wallet.phone.slice(-4)}`,
+      country: 'US',
+    };
+  if (method === 'BANK_TRANSFER')
+    return {paymentMethod: 'BANK_TRANSFER', maskedAccount: '******3000', payerName: 'Sandbox payer', country: 'DE'};
   return {paymentMethod: method, maskedAccount: '****0000'};
 }
 
@@ -92,20 +118,41 @@ export function resolveAttempt(tx: Tx, state: MerchantState, job: JobRecord): vo
   }
   const now = tx.clock.now();
   const failureCode = String(job.data?.['failureCode'] ?? 'PAYMENT_TIMEOUT');
-  const lastAttempt = {status: 'FAILED', paymentMethod: method, failureCode, failureReason: 'The payment attempt was not confirmed.', at: isoSeconds(now)};
+  const lastAttempt = {
+    status: 'FAILED',
+    paymentMethod: method,
+    failureCode,
+    failureReason: 'The payment attempt was not confirmed.',
+    at: isoSeconds(now),
+  };
   // Before the expiry time the customer may try again; at or after it the order closes (PROCESSING to CLOSED).
   const expired = now >= Date.parse(record.order.expiresAt);
-  setOrderStatus(tx, state, record, expired ? 'CLOSED' : 'PENDING', expired ? {lastAttempt, closedAt: isoSeconds(now), closeReason: 'EXPIRED'} : {lastAttempt});
+  setOrderStatus(
+    tx,
+    state,
+    record,
+    expired ? 'CLOSED' : 'PENDING',
+    expired ? {lastAttempt, closedAt: isoSeconds(now), closeReason: 'EXPIRED'} : {lastAttempt},
+  );
   emit(tx, state, 'ORDER.PAYMENT_FAILED', record.order as unknown as JsonObject, {order: record.order.merchantOrderNo});
   if (expired) emit(tx, state, 'ORDER.CLOSED', record.order as unknown as JsonObject, {order: record.order.merchantOrderNo});
 }
 
 export function shopperPayNow(tx: Tx, state: MerchantState, record: OrderRecord, choice: PaymentMethodChoice): Json {
   const data = tx.spec.sandbox;
-  if (record.order.status !== 'PENDING') reject(record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : 'ORDER_ALREADY_PAID', `Order ${record.order.merchantOrderNo} is ${record.order.status}: only a PENDING order can be paid.`);
+  if (record.order.status !== 'PENDING')
+    reject(
+      record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : 'ORDER_ALREADY_PAID',
+      `Order ${record.order.merchantOrderNo} is ${record.order.status}: only a PENDING order can be paid.`,
+    );
   const wallet = choice.method === 'WALLET' ? findWallet(data, {phone: choice.phone}) : undefined;
   if (choice.method === 'WALLET' && !wallet) reject('INVALID_PARAMETER', `${choice.phone} is not a sandbox wallet.`);
-  const attempt = paymentAttemptOutcome(data, {amount: record.order.amount, method: choice.method, attempt: 'PAYER', ...(wallet ? {wallet} : {})});
+  const attempt = paymentAttemptOutcome(data, {
+    amount: record.order.amount,
+    method: choice.method,
+    attempt: 'PAYER',
+    ...(wallet ? {wallet} : {}),
+  });
   startAttempt(tx, state, record, attempt, choice.method, wallet);
   return record.order;
 }
@@ -113,23 +160,52 @@ export function shopperPayNow(tx: Tx, state: MerchantState, record: OrderRecord,
 export function payOrder(tx: Tx, state: MerchantState, merchantOrderNo: string, choice: PaymentMethodChoice) {
   const data = tx.spec.sandbox;
   const record = findOrder(tx, state, merchantOrderNo);
-  if (record.order.status !== 'PENDING') reject(record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : record.order.status === 'PROCESSING' ? 'ORDER_PROCESSING' : 'ORDER_ALREADY_PAID', `Order ${record.order.merchantOrderNo} is ${record.order.status}: only a PENDING order can be paid.`);
+  if (record.order.status !== 'PENDING')
+    reject(
+      record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : record.order.status === 'PROCESSING' ? 'ORDER_PROCESSING' : 'ORDER_ALREADY_PAID',
+      `Order ${record.order.merchantOrderNo} is ${record.order.status}: only a PENDING order can be paid.`,
+    );
   const scene = data.payments.scenes.find((candidate) => candidate.scene === record.order['scene']);
-  if (!scene || scene.attempt !== 'PAYER') reject('INVALID_PARAMETER', `${String(record.order['scene'])} orders are paid inside Create order, not by the shopper.`);
-  if (!scene?.methods.includes(choice.method)) reject('INVALID_PARAMETER', `${String(record.order['scene'])} takes ${scene?.methods.join(', ') ?? 'nothing'}, not ${choice.method}.`);
+  if (!scene || scene.attempt !== 'PAYER')
+    reject('INVALID_PARAMETER', `${String(record.order['scene'])} orders are paid inside Create order, not by the shopper.`);
+  if (!scene?.methods.includes(choice.method))
+    reject('INVALID_PARAMETER', `${String(record.order['scene'])} takes ${scene?.methods.join(', ') ?? 'nothing'}, not ${choice.method}.`);
   if (tx.clock.now() >= Date.parse(record.order.expiresAt)) reject('ORDER_CLOSED', 'The order has expired.');
   let wallet: Wallet | undefined;
   if (choice.method === 'WALLET') {
     wallet = findWallet(data, {phone: choice.phone});
     if (!wallet) reject('INVALID_PARAMETER', `${choice.phone} is not a sandbox wallet.`);
     if (wallet && wallet.pin !== choice.pin) {
-      startAttempt(tx, state, record, {kind: 'DECLINED', orderStatus: 'PENDING', finalOrderStatus: 'PENDING', attemptStatus: 'FAILED', failureCode: data.walletRules.payments.wrongPin.failureCode ?? 'PAYER_DECLINED', processingSeconds: 0, events: [], because: 'wrong PIN'}, 'WALLET', wallet);
+      startAttempt(
+        tx,
+        state,
+        record,
+        {
+          kind: 'DECLINED',
+          orderStatus: 'PENDING',
+          finalOrderStatus: 'PENDING',
+          attemptStatus: 'FAILED',
+          failureCode: data.walletRules.payments.wrongPin.failureCode ?? 'PAYER_DECLINED',
+          processingSeconds: 0,
+          events: [],
+          because: 'wrong PIN',
+        },
+        'WALLET',
+        wallet,
+      );
       return record.order;
     }
   }
-  if (choice.method === 'CARD' && !findPaymentCard(data, choice.cardNumber)) reject('INVALID_PARAMETER', `${choice.cardNumber} is not a sandbox card; the cashier refuses it.`);
+  if (choice.method === 'CARD' && !findPaymentCard(data, choice.cardNumber))
+    reject('INVALID_PARAMETER', `${choice.cardNumber} is not a sandbox card; the cashier refuses it.`);
   const card = choice.method === 'CARD' ? findPaymentCard(data, choice.cardNumber) : undefined;
-  const attempt = paymentAttemptOutcome(data, {amount: record.order.amount, method: choice.method, attempt: 'PAYER', ...(wallet ? {wallet} : {}), ...(card ? {card} : {})});
+  const attempt = paymentAttemptOutcome(data, {
+    amount: record.order.amount,
+    method: choice.method,
+    attempt: 'PAYER',
+    ...(wallet ? {wallet} : {}),
+    ...(card ? {card} : {}),
+  });
   startAttempt(tx, state, record, attempt, choice.method, wallet, choice.method === 'CARD' ? choice.cardNumber : undefined);
   return record.order;
 }
@@ -145,6 +221,7 @@ export function scanQr(tx: Tx, state: MerchantState, qrContent: string, wallet: 
   const found = [...state.orders.values()].find((candidate) => candidate.nextAction['qrContent'] === qrContent);
   if (!found) return reject('ORDER_NOT_FOUND', 'No order shows this QR code.');
   const record = findOrder(tx, state, found.order.merchantOrderNo);
-  if (typeof record.nextAction['qrExpiresAt'] === 'string' && tx.clock.now() > Date.parse(record.nextAction['qrExpiresAt'])) reject('ORDER_CLOSED', 'The QR code has expired.');
+  if (typeof record.nextAction['qrExpiresAt'] === 'string' && tx.clock.now() > Date.parse(record.nextAction['qrExpiresAt']))
+    reject('ORDER_CLOSED', 'The QR code has expired.');
   return shopperPayNow(tx, state, record, {method: 'WALLET', ...wallet});
 }

@@ -11,13 +11,32 @@ import {payoutFeeOf} from './payouts';
 export function ibanHolderName(tx: Tx, body: JsonObject): Reply {
   const data = tx.spec.sandbox;
   const iban = String(body['iban']);
-  if (!ibanCheckDigitsValid(iban)) reject(data.bankAccounts.invalidIban.resultCode ?? 'IBAN_INVALID', 'The check digits of this IBAN are wrong: look for a typing mistake.');
+  if (!ibanCheckDigitsValid(iban))
+    reject(
+      data.bankAccounts.invalidIban.resultCode ?? 'IBAN_INVALID',
+      'The check digits of this IBAN are wrong: look for a typing mistake.',
+    );
   const country = iban.slice(0, 2);
-  if (!data.corridors.corridors.some((corridor) => corridor.country === country)) reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED', `No bank payout corridor to ${country}.`);
+  if (!data.corridors.corridors.some((corridor) => corridor.country === country))
+    reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED', `No bank payout corridor to ${country}.`);
   const account = findBankAccount(data, {iban});
-  if (!account) return reject(data.bankAccounts.unknownAccount.resultCode ?? 'PAYEE_ACCOUNT_INVALID', 'No account with this IBAN exists at the sandbox banks.');
-  if (account.behavior.kind === 'REJECTED' || !account.holderName) return reject(account.behavior.resultCode ?? 'IBAN_INVALID', 'The sandbox bank does not name the holder of this IBAN.');
-  return {code: 'SUCCESS', data: {iban: maskTail(iban), holderName: account.holderName, bankName: account.bankName ?? 'Sandbox bank', bic: account.bic ?? 'EXBKDEFFXXX', country: account.country}};
+  if (!account)
+    return reject(
+      data.bankAccounts.unknownAccount.resultCode ?? 'PAYEE_ACCOUNT_INVALID',
+      'No account with this IBAN exists at the sandbox banks.',
+    );
+  if (account.behavior.kind === 'REJECTED' || !account.holderName)
+    return reject(account.behavior.resultCode ?? 'IBAN_INVALID', 'The sandbox bank does not name the holder of this IBAN.');
+  return {
+    code: 'SUCCESS',
+    data: {
+      iban: maskTail(iban),
+      holderName: account.holderName,
+      bankName: account.bankName ?? 'Sandbox bank',
+      bic: account.bic ?? 'EXBKDEFFXXX',
+      country: account.country,
+    },
+  };
 }
 
 export function listCorridors(tx: Tx, country: Json | undefined): Reply {
@@ -40,10 +59,23 @@ export function calculateRate(tx: Tx, state: MerchantState, body: JsonObject): R
   const country = String(body['destinationCountry']);
   const destinationCurrency = String(body['destinationCurrency']);
   checkCurrency(tx, state, sourceCurrency, 'payouts');
-  const corridor = data.corridors.corridors.find((candidate) => candidate.country === country && candidate.currency === destinationCurrency);
-  if (!corridor) return reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED', `No corridor to ${country} in ${destinationCurrency}.`);
-  const rate = sourceCurrency === destinationCurrency ? '1' : data.exchange.rates.find((entry) => entry.from === sourceCurrency && entry.to === destinationCurrency)?.rate;
-  if (!rate) return reject(data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED', `The sandbox quotes no rate from ${sourceCurrency} to ${destinationCurrency}.`);
+  const corridor = data.corridors.corridors.find(
+    (candidate) => candidate.country === country && candidate.currency === destinationCurrency,
+  );
+  if (!corridor)
+    return reject(
+      data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED',
+      `No corridor to ${country} in ${destinationCurrency}.`,
+    );
+  const rate =
+    sourceCurrency === destinationCurrency
+      ? '1'
+      : data.exchange.rates.find((entry) => entry.from === sourceCurrency && entry.to === destinationCurrency)?.rate;
+  if (!rate)
+    return reject(
+      data.corridors.unsupported.resultCode ?? 'CORRIDOR_NOT_SUPPORTED',
+      `The sandbox quotes no rate from ${sourceCurrency} to ${destinationCurrency}.`,
+    );
   const {numerator, denominator} = rateFraction(rate);
   let source: number;
   let destination: number;
@@ -58,7 +90,11 @@ export function calculateRate(tx: Tx, state: MerchantState, body: JsonObject): R
     destination = given.value;
     source = Number((BigInt(destination) * denominator + numerator - 1n) / numerator);
   }
-  if (destination < corridor.minAmount || destination > corridor.maxAmount) reject(data.corridors.outOfRange.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED', `Transfers to ${corridor.country} in ${corridor.currency} are ${corridor.minAmount} to ${corridor.maxAmount} minor units.`);
+  if (destination < corridor.minAmount || destination > corridor.maxAmount)
+    reject(
+      data.corridors.outOfRange.resultCode ?? 'AMOUNT_LIMIT_EXCEEDED',
+      `Transfers to ${corridor.country} in ${corridor.currency} are ${corridor.minAmount} to ${corridor.maxAmount} minor units.`,
+    );
   const fee = payoutFeeOf(tx, sourceCurrency === destinationCurrency ? 'BANK' : 'BANK_CROSS_CURRENCY', sourceCurrency);
   const expiresAtMs = tx.clock.now() + data.exchange.quoteValidSeconds * msPerSecond;
   const quote = {
@@ -78,8 +114,18 @@ export function cardEligibility(tx: Tx, body: JsonObject): Reply {
   const number = String(body['cardNumber']);
   const currency = String(body['currency']);
   const card = findPayoutCard(data, number);
-  if (!card) return {code: 'SUCCESS', data: {cardBrand: number.startsWith('4') ? 'VISA' : number.startsWith('5') ? 'MASTERCARD' : 'OTHER', ...data.payoutCards.unknownCard.eligibility} as unknown as Json};
-  if (!data.payoutCards.currencies.includes(currency)) return {code: 'SUCCESS', data: {eligible: false, cardBrand: card.brand, issuerCountry: card.issuerCountry, reason: 'CURRENCY_NOT_SUPPORTED'}};
+  if (!card)
+    return {
+      code: 'SUCCESS',
+      data: {
+        cardBrand: number.startsWith('4') ? 'VISA' : number.startsWith('5') ? 'MASTERCARD' : 'OTHER',
+        ...data.payoutCards.unknownCard.eligibility,
+      } as unknown as Json,
+    };
+  if (!data.payoutCards.currencies.includes(currency))
+    return {
+      code: 'SUCCESS',
+      data: {eligible: false, cardBrand: card.brand, issuerCountry: card.issuerCountry, reason: 'CURRENCY_NOT_SUPPORTED'},
+    };
   return {code: 'SUCCESS', data: {cardBrand: card.brand, issuerCountry: card.issuerCountry, ...card.eligibility} as unknown as Json};
 }
-

@@ -15,7 +15,10 @@ import {closeOrder, findOrder, refreshOrderAmounts} from './orders';
  */
 export function revokeRefundOf(state: MerchantState, merchantOrderNo: string): RefundRecord | undefined {
   return [...state.refunds.values()]
-    .filter((record) => record.refund.merchantOrderNo === merchantOrderNo && record.refund['origin'] === 'REVOKE' && record.refund.status !== 'FAILED')
+    .filter(
+      (record) =>
+        record.refund.merchantOrderNo === merchantOrderNo && record.refund['origin'] === 'REVOKE' && record.refund.status !== 'FAILED',
+    )
     .at(-1);
 }
 
@@ -24,7 +27,10 @@ export function revokeOrder(tx: Tx, state: MerchantState, merchantOrderNo: strin
   if (!record) {
     // The contract's tombstone (x-idempotency.tombstone) outlives the rejection that answers this call.
     if (!state.tombstones.has(merchantOrderNo)) tx.putEvenIfRejected(state, 'tombstone', merchantOrderNo, isoSeconds(tx.clock.now()));
-    return reject('ORDER_NOT_FOUND', `No order ${merchantOrderNo} exists; the number is now blocked, so a Create order still in flight fails with ORDER_CLOSED.`);
+    return reject(
+      'ORDER_NOT_FOUND',
+      `No order ${merchantOrderNo} exists; the number is now blocked, so a Create order still in flight fails with ORDER_CLOSED.`,
+    );
   }
   const status = record.order.status;
   if (status === 'PROCESSING') reject('ORDER_PROCESSING', processingMessage(merchantOrderNo));
@@ -47,11 +53,17 @@ export function revokeOrder(tx: Tx, state: MerchantState, merchantOrderNo: strin
 export function checkRefundPeriod(tx: Tx, record: OrderRecord): void {
   const paidAt = record.order['paidAt'];
   const days = tx.spec.timeLimits.refundWindowDays;
-  if (typeof paidAt === 'string' && tx.clock.now() - Date.parse(paidAt) > days * 86400 * msPerSecond) reject('REFUND_PERIOD_EXPIRED', `Order ${record.order.merchantOrderNo} was paid at ${paidAt}, more than ${days} days ago: it can no longer be refunded.`);
+  if (typeof paidAt === 'string' && tx.clock.now() - Date.parse(paidAt) > days * 86400 * msPerSecond)
+    reject(
+      'REFUND_PERIOD_EXPIRED',
+      `Order ${record.order.merchantOrderNo} was paid at ${paidAt}, more than ${days} days ago: it can no longer be refunded.`,
+    );
 }
 
 export function hasOpenChargeback(tx: Tx, state: MerchantState, merchantOrderNo: string): boolean {
-  return [...state.chargebacks.values()].some((chargeback) => chargeback.chargeback.merchantOrderNo === merchantOrderNo && chargeback.chargeback.status === 'OPEN');
+  return [...state.chargebacks.values()].some(
+    (chargeback) => chargeback.chargeback.merchantOrderNo === merchantOrderNo && chargeback.chargeback.status === 'OPEN',
+  );
 }
 
 export function refundOrder(tx: Tx, state: MerchantState, merchantOrderNo: string, body: JsonObject, requestKey: string): Reply {
@@ -59,23 +71,27 @@ export function refundOrder(tx: Tx, state: MerchantState, merchantOrderNo: strin
   const existingId = state.refundNos.get(merchantRefundNo);
   if (existingId !== undefined) {
     const existing = state.refunds.get(existingId) as RefundRecord;
-    if (existing.requestKey !== requestKey) reject('IDEMPOTENCY_CONFLICT', `Refund ${merchantRefundNo} was requested with a different order or body.`);
+    if (existing.requestKey !== requestKey)
+      reject('IDEMPOTENCY_CONFLICT', `Refund ${merchantRefundNo} was requested with a different order or body.`);
     return {code: 'SUCCESS', data: existing.refund, headers: {'Idempotent-Replayed': 'true'}};
   }
   const record = findOrder(tx, state, merchantOrderNo);
   if (!['PAID', 'PARTIALLY_REFUNDED'].includes(record.order.status)) {
-    if (record.order.status === 'REFUNDED') reject('REFUND_AMOUNT_EXCEEDED', `Order ${merchantOrderNo} is REFUNDED: nothing is left to refund.`);
+    if (record.order.status === 'REFUNDED')
+      reject('REFUND_AMOUNT_EXCEEDED', `Order ${merchantOrderNo} is REFUNDED: nothing is left to refund.`);
     reject('ORDER_NOT_PAID', `Order ${merchantOrderNo} is ${record.order.status}: only a paid order can be refunded.`);
   }
   if (hasOpenChargeback(tx, state, merchantOrderNo)) reject('ORDER_DISPUTED', disputedMessage(merchantOrderNo));
   checkRefundPeriod(tx, record);
   const amount = body['amount'] as unknown as Money;
-  if (amount.currency !== record.order.amount.currency) reject('INVALID_PARAMETER', `amount.currency must be the order's currency, ${record.order.amount.currency}.`);
+  if (amount.currency !== record.order.amount.currency)
+    reject('INVALID_PARAMETER', `amount.currency must be the order's currency, ${record.order.amount.currency}.`);
   const refundable = (record.order['refundableAmount'] as unknown as Money).value;
   if (amount.value > refundable) reject('REFUND_AMOUNT_EXCEEDED', `At most ${refundable} can be refunded now.`);
   const outcome = refundOutcome(tx.spec.sandbox, amount.value, 'MERCHANT');
   if (!outcome.accepted) reject(outcome.resultCode, `Rejected by the sandbox (${outcome.because}).`);
-  if (available(tx, state, amount.currency) < amount.value) reject('INSUFFICIENT_BALANCE', `The available ${amount.currency} balance does not cover ${amount.value}.`);
+  if (available(tx, state, amount.currency) < amount.value)
+    reject('INSUFFICIENT_BALANCE', `The available ${amount.currency} balance does not cover ${amount.value}.`);
   const refund = startRefund(tx, state, record, amount, 'MERCHANT', {
     merchantRefundNo,
     ...(typeof body['reason'] === 'string' ? {reason: body['reason']} : {}),
@@ -86,7 +102,14 @@ export function refundOrder(tx: Tx, state: MerchantState, merchantOrderNo: strin
   return {code: 'SUCCESS', data: refund.refund};
 }
 
-export function startRefund(tx: Tx, state: MerchantState, record: OrderRecord, amount: Money, origin: 'MERCHANT' | 'REVOKE', extra: JsonObject): RefundRecord {
+export function startRefund(
+  tx: Tx,
+  state: MerchantState,
+  record: OrderRecord,
+  amount: Money,
+  origin: 'MERCHANT' | 'REVOKE',
+  extra: JsonObject,
+): RefundRecord {
   const now = tx.clock.now();
   const refundId = randomId('rfd_', 16);
   const refund: RefundRecord = {
@@ -109,7 +132,13 @@ export function startRefund(tx: Tx, state: MerchantState, record: OrderRecord, a
   refreshOrderAmounts(tx, state, record);
   const outcome = refundOutcome(tx.spec.sandbox, amount.value, origin);
   const decided = outcome.accepted ? outcome : {status: 'SUCCEEDED', processingSeconds: 0};
-  tx.schedule({at: now + decided.processingSeconds * msPerSecond, clientId: state.merchant.clientId, kind: 'refund.complete', ref: refundId, data: {status: decided.status, failureCode: 'failureCode' in decided ? (decided.failureCode ?? null) : null}});
+  tx.schedule({
+    at: now + decided.processingSeconds * msPerSecond,
+    clientId: state.merchant.clientId,
+    kind: 'refund.complete',
+    ref: refundId,
+    data: {status: decided.status, failureCode: 'failureCode' in decided ? (decided.failureCode ?? null) : null},
+  });
   return refund;
 }
 
@@ -146,11 +175,20 @@ export function completeRefund(tx: Tx, state: MerchantState, job: JobRecord): vo
   } else {
     const failureCode = String(job.data?.['failureCode'] ?? 'PAYEE_ACCOUNT_INVALID');
     Object.assign(refund.refund, {failureCode, failureReason: "The payer's account cannot receive the refund (sandbox)."});
-    post(tx, state, {currency: amount.currency, legs: {frozen: -amount.value, available: amount.value}, memo: `refund ${refund.refund.refundId} failed: reservation released`});
+    post(tx, state, {
+      currency: amount.currency,
+      legs: {frozen: -amount.value, available: amount.value},
+      memo: `refund ${refund.refund.refundId} failed: reservation released`,
+    });
   }
   tx.touch(state, 'refund', refund.refund.refundId);
-  refreshOrderAmounts(tx, state, order, (refunded) => (status !== 'SUCCEEDED' ? order.order.status : refunded >= order.order.amount.value ? 'REFUNDED' : 'PARTIALLY_REFUNDED'));
-  emit(tx, state, status === 'SUCCEEDED' ? 'REFUND.SUCCEEDED' : 'REFUND.FAILED', refund.refund, {order: order.order.merchantOrderNo, refund: refund.refund.refundId});
+  refreshOrderAmounts(tx, state, order, (refunded) =>
+    status !== 'SUCCEEDED' ? order.order.status : refunded >= order.order.amount.value ? 'REFUNDED' : 'PARTIALLY_REFUNDED',
+  );
+  emit(tx, state, status === 'SUCCEEDED' ? 'REFUND.SUCCEEDED' : 'REFUND.FAILED', refund.refund, {
+    order: order.order.merchantOrderNo,
+    refund: refund.refund.refundId,
+  });
 }
 
 export function queryRefund(state: MerchantState, merchantRefundNo: string): Reply {

@@ -53,6 +53,12 @@ export function topUpVirtualAccount(tx: Tx, state: MerchantState, iban: string, 
     creditedAt: isoSeconds(tx.clock.now() + data.creditSeconds * msPerSecond),
     version: 1, // a top-up never changes: its one notification carries version 1
   };
-  tx.schedule({at: tx.clock.now() + data.creditSeconds * msPerSecond, clientId: state.merchant.clientId, kind: 'vam.credit', ref: topUp.bankReference, data: {topUp: topUp as unknown as Json}});
+  tx.schedule({
+    at: tx.clock.now() + data.creditSeconds * msPerSecond,
+    clientId: state.merchant.clientId,
+    kind: 'vam.credit',
+    ref: topUp.bankReference,
+    data: {topUp: topUp as unknown as Json},
+  });
   return topUp as unknown as Json;
 }

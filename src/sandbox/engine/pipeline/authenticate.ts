@@ -13,11 +13,47 @@ import {isRealTimestamp, msPerSecond} from '../values';
 
 export interface Authenticator {
   /** The calling merchant, as the call's unit of work sees it, with the request's nonce remembered in it. */
-  authenticate(unit: Pick<UnitOfWork, 'tx' | 'view'>, request: SandboxRequest, headers: Record<string, string | undefined>): Promise<MerchantState>;
+  authenticate(
+    unit: Pick<UnitOfWork, 'tx' | 'view'>,
+    request: SandboxRequest,
+    headers: Record<string, string | undefined>,
+  ): Promise<MerchantState>;
+}
+
+/** The merchant the headers name, when the timestamp, nonce and merchant are well formed and known. */
+function merchantFor(
+  tx: Pick<Tx, 'spec' | 'clock'>,
+  merchantOf: (clientId: string) => MerchantRecords | undefined,
+  headers: Record<string, string | undefined>,
+): MerchantRecords {
+  const clientId = headers['x-client-id'];
+  if (!clientId) reject('INVALID_PARAMETER', 'The X-Client-Id header is missing.');
+  const timestamp = headers['x-timestamp'] ?? '';
+  if (!isRealTimestamp(timestamp))
+    reject('INVALID_PARAMETER', `X-Timestamp must be YYYY-MM-DDTHH:MM:SSZ naming a real instant, got "${timestamp.slice(0, 40)}".`);
+  const nonce = headers['x-nonce'] ?? '';
+  if (!/^[A-Za-z0-9-]{16,64}$/.test(nonce)) reject('INVALID_PARAMETER', 'X-Nonce must be 16 to 64 letters, digits or hyphens.');
+  const state = merchantOf(clientId as string);
+  if (!state)
+    return reject(
+      'UNKNOWN_CLIENT',
+      `No sandbox merchant has the client ID "${(clientId as string).slice(0, 64)}". Register one, or use ${tx.spec.sandbox.merchant.clientId}.`,
+    );
+  const window = tx.spec.signing.timestampWindowSeconds;
+  if (Math.abs(tx.clock.now() - Date.parse(timestamp)) > window * msPerSecond) {
+    reject(
+      'TIMESTAMP_OUT_OF_WINDOW',
+      `X-Timestamp ${timestamp} is more than ${window} seconds from the sandbox clock, ${isoSeconds(tx.clock.now())}.`,
+    );
+  }
+  return state;
 }
 
 /** An authenticator over the engine's merchants, with imported public keys kept by PEM. */
-export function createAuthenticator(tx: Pick<Tx, 'spec' | 'clock'>, merchantOf: (clientId: string) => MerchantRecords | undefined): Authenticator {
+export function createAuthenticator(
+  tx: Pick<Tx, 'spec' | 'clock'>,
+  merchantOf: (clientId: string) => MerchantRecords | undefined,
+): Authenticator {
   const publicKeys = new Map<string, CryptoKey>();
   const lastSweep = new WeakMap<MerchantRecords, number>();
 
@@ -40,30 +76,14 @@ export function createAuthenticator(tx: Pick<Tx, 'spec' | 'clock'>, merchantOf: 
       lastSweep.set(records, now);
       for (const [seen, until] of state.nonces) if (until < now) unit.tx.putEvenIfRejected(state, 'nonce', seen, undefined);
     }
-    if (state.nonces.has(nonce)) reject('NONCE_REUSED', `X-Nonce ${nonce} was used in the last ${tx.spec.signing.nonceRetentionSeconds} seconds.`);
+    if (state.nonces.has(nonce))
+      reject('NONCE_REUSED', `X-Nonce ${nonce} was used in the last ${tx.spec.signing.nonceRetentionSeconds} seconds.`);
     unit.tx.putEvenIfRejected(state, 'nonce', nonce, now + tx.spec.signing.nonceRetentionSeconds * msPerSecond);
-  }
-
-  /** The merchant the headers name, when the timestamp, nonce and merchant are well formed and known. */
-  function merchantFor(headers: Record<string, string | undefined>): MerchantRecords {
-    const clientId = headers['x-client-id'];
-    if (!clientId) reject('INVALID_PARAMETER', 'The X-Client-Id header is missing.');
-    const timestamp = headers['x-timestamp'] ?? '';
-    if (!isRealTimestamp(timestamp)) reject('INVALID_PARAMETER', `X-Timestamp must be YYYY-MM-DDTHH:MM:SSZ naming a real instant, got "${timestamp.slice(0, 40)}".`);
-    const nonce = headers['x-nonce'] ?? '';
-    if (!/^[A-Za-z0-9-]{16,64}$/.test(nonce)) reject('INVALID_PARAMETER', 'X-Nonce must be 16 to 64 letters, digits or hyphens.');
-    const state = merchantOf(clientId as string);
-    if (!state) return reject('UNKNOWN_CLIENT', `No sandbox merchant has the client ID "${(clientId as string).slice(0, 64)}". Register one, or use ${tx.spec.sandbox.merchant.clientId}.`);
-    const window = tx.spec.signing.timestampWindowSeconds;
-    if (Math.abs(tx.clock.now() - Date.parse(timestamp)) > window * msPerSecond) {
-      reject('TIMESTAMP_OUT_OF_WINDOW', `X-Timestamp ${timestamp} is more than ${window} seconds from the sandbox clock, ${isoSeconds(tx.clock.now())}.`);
-    }
-    return state;
   }
 
   return {
     async authenticate(unit, request, headers) {
-      const merchant = merchantFor(headers);
+      const merchant = merchantFor(tx, merchantOf, headers);
       const clientId = merchant.merchant.clientId;
       const timestamp = headers['x-timestamp'] ?? '';
       const nonce = headers['x-nonce'] ?? '';
@@ -75,9 +95,19 @@ export function createAuthenticator(tx: Pick<Tx, 'spec' | 'clock'>, merchantOf: 
       }
       const pem = merchant.merchant.keys[String(signature.keyVersion)];
       if (!pem) return reject('UNKNOWN_CLIENT', `No public key is registered under key version ${signature.keyVersion} for ${clientId}.`);
-      const canonical = canonicalString({method: request.method, pathWithQuery: request.target, clientId, timestamp, nonce, body: request.body});
+      const canonical = canonicalString({
+        method: request.method,
+        pathWithQuery: request.target,
+        clientId,
+        timestamp,
+        nonce,
+        body: request.body,
+      });
       if (!(await verifyCanonical(canonical, signature.signature, await publicKey(pem)))) {
-        reject('INVALID_SIGNATURE', 'The signature does not verify over the canonical string of this request: method, the target exactly as sent, client ID, timestamp, nonce and the raw body.');
+        reject(
+          'INVALID_SIGNATURE',
+          'The signature does not verify over the canonical string of this request: method, the target exactly as sent, client ID, timestamp, nonce and the raw body.',
+        );
       }
       const state = unit.view(merchant);
       rememberNonce(unit, merchant, state, nonce);

@@ -38,7 +38,10 @@ export class RateLimiter {
     const count = window && window.second === second ? window.count + 1 : 1;
     this.windows.set(key, {second, count});
     if (this.enforce && count > rateClass.perSecond) {
-      throw new Rejected('RATE_LIMITED', `More than ${rateClass.perSecond} ${rateClass.name} requests in one second for ${state.merchant.clientId}.`);
+      throw new Rejected(
+        'RATE_LIMITED',
+        `More than ${rateClass.perSecond} ${rateClass.name} requests in one second for ${state.merchant.clientId}.`,
+      );
     }
     return {limit: rateClass.perSecond, remaining: Math.max(0, rateClass.perSecond - count)};
   }
@@ -66,13 +69,18 @@ export class FaultQueue {
   /** Answers the next `count` calls (of one operation, or all) with SYSTEM_BUSY or INTERNAL_ERROR. */
   add(fault: {resultCode: string; operationId?: string; count?: number}): ActionResult<Fault> {
     if (!this.spec.sandbox.faults.codes.some((code) => code.resultCode === fault.resultCode)) {
-      return {ok: false, code: 'INVALID_PARAMETER', message: `resultCode must be one of ${this.spec.sandbox.faults.codes.map((code) => code.resultCode).join(', ')}.`};
+      return {
+        ok: false,
+        code: 'INVALID_PARAMETER',
+        message: `resultCode must be one of ${this.spec.sandbox.faults.codes.map((code) => code.resultCode).join(', ')}.`,
+      };
     }
     if (fault.operationId !== undefined && !this.spec.operations.some((operation) => operation.operationId === fault.operationId)) {
       return {ok: false, code: 'INVALID_PARAMETER', message: `${fault.operationId} is not an operation of the contract.`};
     }
     const count = fault.count ?? 1;
-    if (!Number.isInteger(count) || count < 1 || count > 1000) return {ok: false, code: 'INVALID_PARAMETER', message: 'count must be 1 to 1000.'};
+    if (!Number.isInteger(count) || count < 1 || count > 1000)
+      return {ok: false, code: 'INVALID_PARAMETER', message: 'count must be 1 to 1000.'};
     const entry: Fault = {resultCode: fault.resultCode, ...(fault.operationId ? {operationId: fault.operationId} : {}), remaining: count};
     this.entries.push(entry);
     return {ok: true, value: entry};
@@ -80,7 +88,9 @@ export class FaultQueue {
 
   /** A fault set for this operation answers instead of it (SYSTEM_BUSY), or after it was carried out (INTERNAL_ERROR). */
   take(operation: OperationSpec, when: 'before' | 'after'): Reply | undefined {
-    const index = this.entries.findIndex((fault) => fault.remaining > 0 && (fault.operationId === undefined || fault.operationId === operation.operationId));
+    const index = this.entries.findIndex(
+      (fault) => fault.remaining > 0 && (fault.operationId === undefined || fault.operationId === operation.operationId),
+    );
     const fault = this.entries[index];
     if (!fault) return undefined;
     const rule = this.spec.sandbox.faults.codes.find((code) => code.resultCode === fault.resultCode);
@@ -89,7 +99,9 @@ export class FaultQueue {
     if (fault.remaining === 0) this.entries.splice(index, 1);
     return {
       code: fault.resultCode,
-      message: rule.carriedOut ? 'Fault set in the sandbox: the call was carried out, then answered with an error.' : 'Fault set in the sandbox: nothing was changed.',
+      message: rule.carriedOut
+        ? 'Fault set in the sandbox: the call was carried out, then answered with an error.'
+        : 'Fault set in the sandbox: nothing was changed.',
       ...(rule.retryAfterSeconds !== undefined ? {headers: {'Retry-After': String(rule.retryAfterSeconds)}} : {}),
     };
   }

@@ -54,17 +54,24 @@ export async function runPipeline(parts: PipelineParts, request: SandboxRequest)
       } else {
         const params = parseParameters(parts.validator, operation, routed.pathParams, routed.query);
         const body = parseBody(parts.spec, parts.validator, operation, request.body);
-        const handler = handlerOf(operation.operationId) ?? reject('INVALID_PARAMETER', `${operation.operationId} is not carried out by this sandbox.`);
+        const handler =
+          handlerOf(operation.operationId) ?? reject('INVALID_PARAMETER', `${operation.operationId} is not carried out by this sandbox.`);
         handled = await handler(unit.tx, {state, params, body: body ?? {}, hasBody: body !== undefined});
         handled = parts.faults.take(operation, 'after') ?? handled;
       }
     } catch (error) {
       unit.end(error instanceof Rejected ? 'rejected' : 'crashed');
-      return error instanceof Rejected ? {code: error.code, message: error.message} : {code: 'INTERNAL_ERROR', message: `The sandbox failed: ${(error as Error).message}`};
+      return error instanceof Rejected
+        ? {code: error.code, message: error.message}
+        : {code: 'INTERNAL_ERROR', message: `The sandbox failed: ${(error as Error).message}`};
     }
     unit.end('done');
     return handled;
   });
   await parts.commit();
-  return respond(parts.responder, {request, signed: signedRequestOf(headers), requestId, ...(operation ? {operation} : {}), ...(rate ? {rate} : {})}, reply);
+  return respond(
+    parts.responder,
+    {request, signed: signedRequestOf(headers), requestId, ...(operation ? {operation} : {}), ...(rate ? {rate} : {})},
+    reply,
+  );
 }

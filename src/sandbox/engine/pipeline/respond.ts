@@ -25,7 +25,12 @@ export interface Responder {
   readonly provider: {readonly key: CryptoKey; readonly keyVersion: number};
 }
 
-function rateHeaders(responder: Responder, operation: OperationSpec | undefined, rate: RateAllowance | undefined, clientId: string): Record<string, string> {
+function rateHeaders(
+  responder: Responder,
+  operation: OperationSpec | undefined,
+  rate: RateAllowance | undefined,
+  clientId: string,
+): Record<string, string> {
   const rateClass = responder.limiter.rateClassOf(operation);
   if (!rateClass) return {};
   return {
@@ -43,16 +48,31 @@ export async function respond(
   const {request, signed, requestId} = call;
   const known = responder.spec.resultCodes[reply.code];
   const status = known?.httpStatus ?? 500;
-  const envelope: JsonObject = {code: reply.code, message: reply.message ?? known?.message ?? 'The sandbox answered with a code the contract does not define.', requestId};
+  const envelope: JsonObject = {
+    code: reply.code,
+    message: reply.message ?? known?.message ?? 'The sandbox answered with a code the contract does not define.',
+    requestId,
+  };
   if (reply.data !== undefined) envelope['data'] = reply.data;
   const body = JSON.stringify(envelope);
   const timestamp = isoSeconds(responder.clock.now());
   const nonce = randomNonce();
-  const headers: Record<string, string> = {'Content-Type': 'application/json', 'X-Request-Id': requestId, ...(reply.headers ?? {}), ...rateHeaders(responder, call.operation, call.rate, signed.clientId)};
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'X-Request-Id': requestId,
+    ...(reply.headers ?? {}),
+    ...rateHeaders(responder, call.operation, call.rate, signed.clientId),
+  };
   if ((reply.code === 'RATE_LIMITED' || reply.code === 'SYSTEM_BUSY') && headers['Retry-After'] === undefined) headers['Retry-After'] = '1';
   try {
     const canonical = responseCanonicalString({
-      request: {method: request.method, pathWithQuery: request.target, clientId: signed.clientId, timestamp: signed.timestamp, nonce: signed.nonce},
+      request: {
+        method: request.method,
+        pathWithQuery: request.target,
+        clientId: signed.clientId,
+        timestamp: signed.timestamp,
+        nonce: signed.nonce,
+      },
       status,
       timestamp,
       nonce,

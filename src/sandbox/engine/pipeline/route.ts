@@ -89,13 +89,23 @@ export function matchOperation<T extends Routable>(routes: readonly T[], method:
  * The pipeline's route step: the operation a request names, its decoded path parameters and its query,
  * or a rejection that says what the paths are.
  */
-export function routeRequest(spec: EngineSpec, method: string, target: string): {operation: OperationSpec; pathParams: Record<string, string>; query: URLSearchParams} {
-  if (!target.startsWith('/')) reject('INVALID_PARAMETER', `The request target must be a path starting with ${spec.basePath}/, got "${target.slice(0, 80)}".`);
+export function routeRequest(
+  spec: EngineSpec,
+  method: string,
+  target: string,
+): {operation: OperationSpec; pathParams: Record<string, string>; query: URLSearchParams} {
+  if (!target.startsWith('/'))
+    reject('INVALID_PARAMETER', `The request target must be a path starting with ${spec.basePath}/, got "${target.slice(0, 80)}".`);
   const path = pathOf(target);
   const query = new URLSearchParams(target.slice(path.length + 1));
   const match = matchOperation(spec.operations, method, path);
   if (match.found) return {operation: match.operation, pathParams: {...match.pathParams}, query};
-  if (match.reason === 'path') return reject('INVALID_PARAMETER', `No operation at ${path.slice(0, 120)}: paths start with ${spec.basePath}/, as on the API reference pages.`);
-  if (match.reason === 'method') return reject('INVALID_PARAMETER', `${path} takes ${match.methods.join(' or ')}, not ${method.slice(0, 10)}.`);
+  if (match.reason === 'path')
+    return reject(
+      'INVALID_PARAMETER',
+      `No operation at ${path.slice(0, 120)}: paths start with ${spec.basePath}/, as on the API reference pages.`,
+    );
+  if (match.reason === 'method')
+    return reject('INVALID_PARAMETER', `${path} takes ${match.methods.join(' or ')}, not ${method.slice(0, 10)}.`);
   return reject('INVALID_PARAMETER', `The path parameter ${match.parameter} is not valid percent-encoding.`);
 }

@@ -14,7 +14,8 @@ function typedValue(name: string, type: string | undefined, raw: string): Json {
   if (type === 'integer' || type === 'number') {
     if (!/^-?\d+(\.\d+)?$/.test(raw)) reject('INVALID_PARAMETER', `${name} must be a number, got "${raw.slice(0, 40)}".`);
     const value = Number(raw);
-    if (!Number.isFinite(value) || (type === 'integer' && !Number.isSafeInteger(value))) reject('INVALID_PARAMETER', `${name} is out of range.`);
+    if (!Number.isFinite(value) || (type === 'integer' && !Number.isSafeInteger(value)))
+      reject('INVALID_PARAMETER', `${name} is out of range.`);
     return value;
   }
   if (type === 'boolean') {
@@ -24,11 +25,20 @@ function typedValue(name: string, type: string | undefined, raw: string): Json {
   return raw;
 }
 
-export function parseParameters(validator: RequestValidator, operation: OperationSpec, pathParams: Record<string, string>, query: URLSearchParams): Record<string, Json> {
+export function parseParameters(
+  validator: RequestValidator,
+  operation: OperationSpec,
+  pathParams: Record<string, string>,
+  query: URLSearchParams,
+): Record<string, Json> {
   const values: Record<string, Json> = {};
   const known = new Set(operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name));
   for (const name of query.keys()) {
-    if (!known.has(name)) reject('INVALID_PARAMETER', `Unknown query parameter "${name.slice(0, 40)}"; ${operation.operationId} takes ${[...known].join(', ') || 'none'}.`);
+    if (!known.has(name))
+      reject(
+        'INVALID_PARAMETER',
+        `Unknown query parameter "${name.slice(0, 40)}"; ${operation.operationId} takes ${[...known].join(', ') || 'none'}.`,
+      );
     if (query.getAll(name).length > 1) reject('INVALID_PARAMETER', `The query parameter ${name} is given more than once.`);
   }
   for (const parameter of operation.parameters) {
@@ -40,7 +50,8 @@ export function parseParameters(validator: RequestValidator, operation: Operatio
     const value = typedValue(parameter.name, parameter.type, raw);
     const problems = validator.problems(parameter.schemaPointer, value);
     if (problems.length > 0) reject('INVALID_PARAMETER', `${parameter.name}: ${problems.join('; ').replace(/^\(top level\) /, '')}`);
-    if (parameter.format === 'date-time' && !isRealTimestamp(raw)) reject('INVALID_PARAMETER', `${parameter.name} must be YYYY-MM-DDTHH:MM:SSZ, got "${raw.slice(0, 40)}".`);
+    if (parameter.format === 'date-time' && !isRealTimestamp(raw))
+      reject('INVALID_PARAMETER', `${parameter.name} must be YYYY-MM-DDTHH:MM:SSZ, got "${raw.slice(0, 40)}".`);
     values[parameter.name] = value;
   }
   return values;

@@ -14,8 +14,6 @@ import type {
   PaymentMethodRule,
   PayoutCard,
   PayoutEndingRule,
-  PayoutProduct,
-  PayoutProductName,
   RefundEndingRule,
   SandboxData,
   Wallet,
@@ -56,14 +54,20 @@ export function maskMatches(masked: string, full: string): boolean {
   return [...masked].every((char, index) => char === '*' || char === full[index]);
 }
 
-function ruleFor<Rule extends {readonly ending: string}>(table: {readonly default: string; readonly rules: readonly Rule[]}, ending: string): Rule {
-  const rule = table.rules.find((candidate) => candidate.ending === ending) ?? table.rules.find((candidate) => candidate.ending === table.default);
+function ruleFor<Rule extends {readonly ending: string}>(
+  table: {readonly default: string; readonly rules: readonly Rule[]},
+  ending: string,
+): Rule {
+  const rule =
+    table.rules.find((candidate) => candidate.ending === ending) ?? table.rules.find((candidate) => candidate.ending === table.default);
   if (!rule) throw new Error(`The sandbox data has no rule for the default ending ${table.default}.`);
   return rule;
 }
 
-export const paymentRuleFor = (data: SandboxData, minorUnits: number): PaymentEndingRule => ruleFor(data.payments.endings, amountEnding(minorUnits));
-export const payoutRuleFor = (data: SandboxData, minorUnits: number): PayoutEndingRule => ruleFor(data.payouts.endings, amountEnding(minorUnits));
+export const paymentRuleFor = (data: SandboxData, minorUnits: number): PaymentEndingRule =>
+  ruleFor(data.payments.endings, amountEnding(minorUnits));
+export const payoutRuleFor = (data: SandboxData, minorUnits: number): PayoutEndingRule =>
+  ruleFor(data.payouts.endings, amountEnding(minorUnits));
 
 export function refundRuleFor(data: SandboxData, minorUnits: number, origin: 'MERCHANT' | 'REVOKE' = 'MERCHANT'): RefundEndingRule {
   const rule = ruleFor(data.refunds.endings, amountEnding(minorUnits));
@@ -73,15 +77,31 @@ export function refundRuleFor(data: SandboxData, minorUnits: number, origin: 'ME
 // ---- Fixtures ------------------------------------------------------------------------------------
 
 export const findWallet = (data: SandboxData, by: {phone?: string; walletId?: string}): Wallet | undefined =>
-  data.wallets.find((wallet) => (by.phone === undefined || wallet.phone === by.phone) && (by.walletId === undefined || wallet.walletId === by.walletId) && (by.phone !== undefined || by.walletId !== undefined));
+  data.wallets.find(
+    (wallet) =>
+      (by.phone === undefined || wallet.phone === by.phone) &&
+      (by.walletId === undefined || wallet.walletId === by.walletId) &&
+      (by.phone !== undefined || by.walletId !== undefined),
+  );
 
-export const findPaymentCard = (data: SandboxData, number: string): PaymentCard | undefined => data.cards.cards.find((card) => card.number === number);
-export const findPayoutCard = (data: SandboxData, number: string): PayoutCard | undefined => data.payoutCards.cards.find((card) => card.number === number);
-export const findAgreementToken = (data: SandboxData, token: string): AgreementToken | undefined => data.agreementTokens.tokens.find((entry) => entry.token === token);
+export const findPaymentCard = (data: SandboxData, number: string): PaymentCard | undefined =>
+  data.cards.cards.find((card) => card.number === number);
+export const findPayoutCard = (data: SandboxData, number: string): PayoutCard | undefined =>
+  data.payoutCards.cards.find((card) => card.number === number);
+export const findAgreementToken = (data: SandboxData, token: string): AgreementToken | undefined =>
+  data.agreementTokens.tokens.find((entry) => entry.token === token);
 
-export function findBankAccount(data: SandboxData, account: {iban?: string; accountNumber?: string; routingCode?: string}): BankAccount | undefined {
+export function findBankAccount(
+  data: SandboxData,
+  account: {iban?: string; accountNumber?: string; routingCode?: string},
+): BankAccount | undefined {
   if (account.iban !== undefined) return data.bankAccounts.accounts.find((candidate) => candidate.iban === account.iban);
-  return data.bankAccounts.accounts.find((candidate) => candidate.accountNumber !== undefined && candidate.accountNumber === account.accountNumber && candidate.routingCode === account.routingCode);
+  return data.bankAccounts.accounts.find(
+    (candidate) =>
+      candidate.accountNumber !== undefined &&
+      candidate.accountNumber === account.accountNumber &&
+      candidate.routingCode === account.routingCode,
+  );
 }
 
 /** Every card number the sandbox knows, for payments or payouts. */
@@ -91,7 +111,10 @@ export function knownCardNumbers(data: SandboxData): Set<string> {
 
 /** Every IBAN the sandbox knows: beneficiary accounts (the invalid one included) and virtual accounts. */
 export function knownIbans(data: SandboxData): Set<string> {
-  return new Set([...data.bankAccounts.accounts.map((account) => account.iban), ...data.virtualAccounts.accounts.map((account) => account.iban)]);
+  return new Set([
+    ...data.bankAccounts.accounts.map((account) => account.iban),
+    ...data.virtualAccounts.accounts.map((account) => account.iban),
+  ]);
 }
 
 // ---- Outcomes ------------------------------------------------------------------------------------
@@ -143,14 +166,27 @@ export interface AsyncAccepted {
   readonly because: string;
 }
 
-const rejection = (outcome: Outcome, because: string): Rejection => ({accepted: false, resultCode: outcome.resultCode ?? 'UNKNOWN', because});
+export const rejection = (outcome: Outcome, because: string): Rejection => ({
+  accepted: false,
+  resultCode: outcome.resultCode ?? 'UNKNOWN',
+  because,
+});
 
 function methodRule(data: SandboxData, method: string): PaymentMethodRule {
   return data.payments.methods.find((candidate) => candidate.method === method) ?? {method, declines: true};
 }
 
 function declined(failureCode: string, because: string, events: readonly string[] = ['ORDER.PAYMENT_FAILED']): AttemptResult {
-  return {kind: 'DECLINED', orderStatus: 'PENDING', finalOrderStatus: 'PENDING', attemptStatus: 'FAILED', failureCode, processingSeconds: 0, events, because};
+  return {
+    kind: 'DECLINED',
+    orderStatus: 'PENDING',
+    finalOrderStatus: 'PENDING',
+    attemptStatus: 'FAILED',
+    failureCode,
+    processingSeconds: 0,
+    events,
+    because,
+  };
 }
 
 export interface PaymentAttempt {
@@ -165,14 +201,19 @@ export interface PaymentAttempt {
 export function paymentAttemptOutcome(data: SandboxData, request: PaymentAttempt): AttemptResult {
   const {wallet, card} = request;
   if (card && card.behavior !== 'ENDINGS') return declined(card.behavior.failureCode ?? 'PAYER_DECLINED', `card ${card.number}`);
-  if (wallet && wallet.status === 'FROZEN') return declined(data.walletRules.payments.frozen.failureCode ?? 'PAYER_DECLINED', `wallet ${wallet.phone} (frozen)`);
+  if (wallet && wallet.status === 'FROZEN')
+    return declined(data.walletRules.payments.frozen.failureCode ?? 'PAYER_DECLINED', `wallet ${wallet.phone} (frozen)`);
   if (wallet && (wallet.currency !== request.amount.currency || wallet.balance < request.amount.value)) {
-    return declined(data.walletRules.payments.insufficientBalance.failureCode ?? 'INSUFFICIENT_FUNDS', `wallet ${wallet.phone} (balance ${wallet.currency} ${wallet.balance})`);
+    return declined(
+      data.walletRules.payments.insufficientBalance.failureCode ?? 'INSUFFICIENT_FUNDS',
+      `wallet ${wallet.phone} (balance ${wallet.currency} ${wallet.balance})`,
+    );
   }
   const method = methodRule(data, request.method);
   let rule = paymentRuleFor(data, request.amount.value);
   if (rule.at === 'CREATE_ORDER' && rule.then !== undefined) rule = ruleFor(data.payments.endings, rule.then);
-  if (rule.at === 'CREATE_ORDER' || (rule.kind === 'DECLINED' && !method.declines)) rule = ruleFor(data.payments.endings, data.payments.endings.default);
+  if (rule.at === 'CREATE_ORDER' || (rule.kind === 'DECLINED' && !method.declines))
+    rule = ruleFor(data.payments.endings, data.payments.endings.default);
   const because = `ending ${rule.ending}`;
   const events = rule.events ?? [];
   switch (rule.kind) {
@@ -193,7 +234,16 @@ export function paymentAttemptOutcome(data: SandboxData, request: PaymentAttempt
     }
     case 'FAILED': {
       const processingSeconds = method.processingSeconds ?? rule.processingSeconds ?? 0;
-      return {kind: 'FAILED', orderStatus: 'PROCESSING', finalOrderStatus: rule.orderStatus ?? 'PENDING', attemptStatus: 'FAILED', failureCode: rule.failureCode, processingSeconds, events, because};
+      return {
+        kind: 'FAILED',
+        orderStatus: 'PROCESSING',
+        finalOrderStatus: rule.orderStatus ?? 'PENDING',
+        attemptStatus: 'FAILED',
+        failureCode: rule.failureCode,
+        processingSeconds,
+        events,
+        because,
+      };
     }
     default: {
       const processingSeconds = method.processingSeconds ?? rule.processingSeconds ?? 0;
@@ -220,10 +270,12 @@ export interface CreateOrderInput {
 /** What Create order answers for a request, and for QR_PAY and DIRECT_PAY the attempt inside it. */
 export function createOrderOutcome(data: SandboxData, request: CreateOrderInput): Rejection | CreateOrderAccepted {
   const rule = paymentRuleFor(data, request.amount.value);
-  if (rule.at === 'CREATE_ORDER' && rule.kind === 'REJECTED') return {accepted: false, resultCode: rule.resultCode ?? 'UNKNOWN', because: `ending ${rule.ending}`};
+  if (rule.at === 'CREATE_ORDER' && rule.kind === 'REJECTED')
+    return {accepted: false, resultCode: rule.resultCode ?? 'UNKNOWN', because: `ending ${rule.ending}`};
   const responseDelaySeconds = rule.at === 'CREATE_ORDER' && rule.kind === 'DELAYED' ? (rule.responseDelaySeconds ?? 0) : 0;
   const scene = data.payments.scenes.find((candidate) => candidate.scene === request.scene);
-  if (!scene || scene.attempt === 'PAYER') return {accepted: true, responseDelaySeconds, orderStatus: 'PENDING', because: `scene ${request.scene}`};
+  if (!scene || scene.attempt === 'PAYER')
+    return {accepted: true, responseDelaySeconds, orderStatus: 'PENDING', because: `scene ${request.scene}`};
 
   let wallet: Wallet | undefined;
   if (request.scene === 'DIRECT_PAY') {
@@ -233,12 +285,20 @@ export function createOrderOutcome(data: SandboxData, request: CreateOrderInput)
   } else {
     const code = data.paymentCodes.codes.find((entry) => entry.code === request.payerPaymentCode);
     if (!code) {
-      const attempt = declined(data.paymentCodes.unknown.failureCode ?? 'PAYMENT_CODE_INVALID', `payment code ${request.payerPaymentCode ?? '(none)'}`);
+      const attempt = declined(
+        data.paymentCodes.unknown.failureCode ?? 'PAYMENT_CODE_INVALID',
+        `payment code ${request.payerPaymentCode ?? '(none)'}`,
+      );
       return {accepted: true, responseDelaySeconds, orderStatus: attempt.orderStatus, attempt, because: attempt.because};
     }
     wallet = findWallet(data, {phone: code.wallet});
   }
-  const attempt = paymentAttemptOutcome(data, {amount: request.amount, method: 'WALLET', attempt: 'CREATE_ORDER', ...(wallet ? {wallet} : {})});
+  const attempt = paymentAttemptOutcome(data, {
+    amount: request.amount,
+    method: 'WALLET',
+    attempt: 'CREATE_ORDER',
+    ...(wallet ? {wallet} : {}),
+  });
   return {accepted: true, responseDelaySeconds, orderStatus: attempt.orderStatus, attempt, because: attempt.because};
 }
 
@@ -254,98 +314,6 @@ export function refundOutcome(data: SandboxData, amount: number, origin: 'MERCHA
     processingSeconds: rule.processingSeconds ?? 0,
     events: rule.events,
     because,
-  };
-}
-
-export type PayoutRequest =
-  | {readonly product: 'WALLET'; readonly amount: {readonly value: number; readonly currency: string}; readonly payee: {readonly walletId?: string; readonly phoneNumber?: string}}
-  | {
-      readonly product: 'BANK';
-      readonly amount: {readonly value: number; readonly currency: string};
-      readonly destinationCurrency?: string;
-      readonly beneficiary: {readonly name?: string; readonly account: {readonly iban?: string; readonly accountNumber?: string; readonly routingCode?: string}};
-    }
-  | {readonly product: 'CARD'; readonly amount: {readonly value: number; readonly currency: string}; readonly cardNumber: string};
-
-export function payoutProduct(data: SandboxData, product: PayoutProductName): PayoutProduct {
-  const found = data.payouts.products.find((candidate) => candidate.product === product);
-  if (!found) throw new Error(`The sandbox data has no payout product ${product}.`);
-  return found;
-}
-
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-/** The payee's own behavior, or the rejection it causes (payouts.precedence, step PAYEE_REJECTION). */
-function payeeBehavior(data: SandboxData, request: PayoutRequest): Rejection | {readonly outcome?: Outcome; readonly because: string} {
-  switch (request.product) {
-    case 'WALLET': {
-      const by = {...(request.payee.walletId !== undefined ? {walletId: request.payee.walletId} : {}), ...(request.payee.phoneNumber !== undefined ? {phone: request.payee.phoneNumber} : {})};
-      const wallet = findWallet(data, by);
-      const label = `wallet ${request.payee.walletId ?? request.payee.phoneNumber ?? '(none)'}`;
-      if (!wallet) return rejection(data.walletRules.transfers.unknownPayee, label);
-      if (wallet.currency !== request.amount.currency) return rejection(data.walletRules.transfers.currencyMismatch, `${label} (holds ${wallet.currency})`);
-      return wallet.status === 'FROZEN' ? {outcome: data.walletRules.transfers.frozen, because: `${label} (frozen)`} : {because: label};
-    }
-    case 'BANK': {
-      const {account, name} = request.beneficiary;
-      const label = `account ${account.iban ?? `${account.accountNumber ?? ''}/${account.routingCode ?? ''}`}`;
-      if (account.iban !== undefined && !ibanCheckDigitsValid(account.iban)) return rejection(data.bankAccounts.invalidIban, label);
-      const found = findBankAccount(data, account);
-      if (!found) return rejection(data.bankAccounts.unknownAccount, label);
-      if (found.behavior.kind === 'REJECTED') return rejection(found.behavior, label);
-      if (found.holderName !== undefined && name !== undefined && !sameName(found.holderName, name)) return rejection(data.bankAccounts.nameMismatch, `${label} (holder ${found.holderName})`);
-      // Without destinationCurrency the country's one corridor currency is used: the account's own, in the sandbox.
-      if (request.destinationCurrency !== undefined && request.destinationCurrency !== found.currency) {
-        return rejection(data.bankAccounts.currencyMismatch, `${label} (holds ${found.currency})`);
-      }
-      return {outcome: found.behavior, because: label};
-    }
-    case 'CARD': {
-      const card = findPayoutCard(data, request.cardNumber);
-      const label = `card ${request.cardNumber}`;
-      if (!card) return rejection(data.payoutCards.unknownCard.payout, label);
-      if (card.payout.kind === 'REJECTED') return rejection(card.payout, label);
-      return {outcome: card.payout, because: label};
-    }
-  }
-}
-
-/** A wallet transfer, bank transfer or card payout, in the order of payouts.precedence. */
-export function payoutOutcome(data: SandboxData, request: PayoutRequest): Rejection | AsyncAccepted {
-  const product = payoutProduct(data, request.product);
-  const payee = payeeBehavior(data, request);
-  if ('accepted' in payee) return payee;
-  const rule = payoutRuleFor(data, request.amount.value);
-  if (rule.kind === 'REJECTED') return {accepted: false, resultCode: rule.resultCode ?? 'UNKNOWN', because: `ending ${rule.ending}`};
-  const eventFor = (status: string) => product.events[status as 'SUCCEEDED' | 'FAILED'];
-  if (payee.outcome?.kind === 'FAILED') {
-    return {
-      accepted: true,
-      status: 'FAILED',
-      ...(payee.outcome.failureCode ? {failureCode: payee.outcome.failureCode} : {}),
-      processingSeconds: payee.outcome.processingSeconds ?? product.processingSeconds,
-      events: [eventFor('FAILED')],
-      because: payee.because,
-    };
-  }
-  if (rule.kind === 'FAILED') {
-    return {
-      accepted: true,
-      status: 'FAILED',
-      ...(rule.failureCode ? {failureCode: rule.failureCode} : {}),
-      processingSeconds: rule.processingSeconds ?? product.processingSeconds,
-      events: [eventFor('FAILED')],
-      because: `ending ${rule.ending}`,
-    };
-  }
-  const returned = payee.outcome?.returnedAfterSeconds;
-  return {
-    accepted: true,
-    status: 'SUCCEEDED',
-    processingSeconds: rule.processingSeconds ?? payee.outcome?.processingSeconds ?? product.processingSeconds,
-    events: returned !== undefined && product.events.RETURNED ? [eventFor('SUCCEEDED'), product.events.RETURNED] : [eventFor('SUCCEEDED')],
-    ...(returned !== undefined ? {returnedAfterSeconds: returned, ...(payee.outcome?.returnFailureCode ? {returnFailureCode: payee.outcome.returnFailureCode} : {})} : {}),
-    because: rule.ending === data.payouts.endings.default ? payee.because : `ending ${rule.ending}, ${payee.because}`,
   };
 }
 

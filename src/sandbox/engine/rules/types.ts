@@ -46,7 +46,11 @@ export interface SandboxMerchant {
   readonly testTools: boolean;
   /** Paths relative to api/, published under the site root (`test-vectors/...`). */
   readonly merchantKey: {readonly keyVersion: number; readonly publicKey: string; readonly privateKey: string};
-  readonly providerKey: {readonly keyVersion: number; readonly publicKey: string; readonly signs: readonly ('responses' | 'notifications')[]};
+  readonly providerKey: {
+    readonly keyVersion: number;
+    readonly publicKey: string;
+    readonly signs: readonly ('responses' | 'notifications')[];
+  };
   readonly defaultNotifyUrl: string | null;
   readonly balances: readonly MoneyBalance[];
   /** How the starting balances appear in the statements (a SANDBOX_FUNDING row on the creation day). */
@@ -265,7 +269,12 @@ export interface SandboxData {
   readonly agreementTokens: {readonly note: string; readonly unknown: Outcome; readonly tokens: readonly AgreementToken[]};
   readonly walletAuthCodes: {readonly note: string; readonly unknown: Outcome; readonly codes: readonly WalletAuthCode[]};
   /** Currencies a merchant may use: orders and refunds in `payments` (each has a balance), payouts and quotes in `payouts`. */
-  readonly currencies: {readonly note: string; readonly payments: readonly string[]; readonly payouts: readonly string[]; readonly notEnabled: Outcome};
+  readonly currencies: {
+    readonly note: string;
+    readonly payments: readonly string[];
+    readonly payouts: readonly string[];
+    readonly notEnabled: Outcome;
+  };
   /** The largest order, wallet transfer or card payout, in minor units. */
   readonly limits: {readonly note: string; readonly maxAmount: number; readonly exceeded: Outcome};
   readonly pricing: {
@@ -277,9 +286,19 @@ export interface SandboxData {
     /** Flat payout fees by product and source currency. */
     readonly payoutFees: Readonly<Record<'WALLET' | 'BANK' | 'BANK_CROSS_CURRENCY' | 'CARD', Readonly<Record<string, number>>>>;
   };
-  readonly corridors: {readonly note: string; readonly unsupported: Outcome; readonly outOfRange: Outcome; readonly corridors: readonly Corridor[]};
+  readonly corridors: {
+    readonly note: string;
+    readonly unsupported: Outcome;
+    readonly outOfRange: Outcome;
+    readonly corridors: readonly Corridor[];
+  };
   readonly exchange: {readonly note: string; readonly quoteValidSeconds: number; readonly rates: readonly ExchangeRate[]};
-  readonly statements: {readonly note: string; readonly readyAfterUtc: string; readonly downloadUrlSeconds: number; readonly notReady: Outcome};
+  readonly statements: {
+    readonly note: string;
+    readonly readyAfterUtc: string;
+    readonly downloadUrlSeconds: number;
+    readonly notReady: Outcome;
+  };
   readonly faults: {readonly note: string; readonly codes: readonly FaultCode[]};
   readonly cards: {readonly note: string; readonly cards: readonly PaymentCard[]};
   readonly payments: {
@@ -351,4 +370,6 @@ export interface OperationRef {
  * What a sandbox component receives (remarkSandboxData inlines it into the page): the top-level
  * sections it reads, and the operations the data names.
  */
-export type SandboxPageData<K extends keyof SandboxData> = Pick<SandboxData, K> & {readonly operations: Readonly<Record<string, OperationRef>>};
+export type SandboxPageData<K extends keyof SandboxData> = Pick<SandboxData, K> & {
+  readonly operations: Readonly<Record<string, OperationRef>>;
+};

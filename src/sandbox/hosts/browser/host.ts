@@ -17,7 +17,13 @@ import {inPageTarget, runDueAndSettle} from '../../client/inPage';
 import {signRequest, type SignedRequest} from '../../client/signing';
 import type {SandboxTarget} from '../../client/target';
 import {createClock} from '../../engine/clock';
-import {SandboxEngine, type ActionResult, type RequestValidator, type SimulateNotificationInput, type SimulatedNotification} from '../../engine/engine';
+import {
+  SandboxEngine,
+  type ActionResult,
+  type RequestValidator,
+  type SimulateNotificationInput,
+  type SimulatedNotification,
+} from '../../engine/engine';
 import type {SandboxResponse} from '../../engine/http';
 import type {SandboxStateDocument} from '../../engine/stateDocument';
 import type {RecordValue, SandboxStore} from '../../engine/store';
@@ -45,7 +51,11 @@ export interface BrowserSandbox {
   readonly inbox: readonly InboxEntry[];
   readonly clientId: string;
   /** Sends a request signed with the published test merchant key, as a merchant's backend would. */
-  call(method: string, target: string, body?: unknown): Promise<SandboxResponse & {readonly json: {code: string; message: string; data?: unknown}; readonly request: SignedRequest}>;
+  call(
+    method: string,
+    target: string,
+    body?: unknown,
+  ): Promise<SandboxResponse & {readonly json: {code: string; message: string; data?: unknown}; readonly request: SignedRequest}>;
   /** Raises a notification of a contract scenario as the test merchant's, and delivers it to the inbox now. */
   simulateNotification(input: SimulateNotificationInput): Promise<ActionResult<{simulated: SimulatedNotification; delivery: InboxEntry}>>;
   /** Empties the inbox (here and in IndexedDB). */
@@ -131,7 +141,10 @@ async function start(): Promise<BrowserSandbox> {
   const clock = createClock();
   // Stamped on the sandbox clock, which the notification's X-Timestamp is on too: after the reader advances it,
   // real time would put every notification outside the timestamp window.
-  const inbox = createInbox({storage: announcingInbox(await indexedDbInbox(inboxDatabaseName)), receivedAt: () => new Date(clock.now()).toISOString()});
+  const inbox = createInbox({
+    storage: announcingInbox(await indexedDbInbox(inboxDatabaseName)),
+    receivedAt: () => new Date(clock.now()).toISOString(),
+  });
   await inbox.load();
   const engine = await SandboxEngine.create({
     spec: generated.spec,
@@ -144,7 +157,11 @@ async function start(): Promise<BrowserSandbox> {
     transport: inbox.transport,
   });
   const clientId = generated.spec.sandbox.merchant.clientId;
-  const signer = {clientId, keyVersion: generated.spec.sandbox.merchant.merchantKey.keyVersion, privateKey: await importPrivateKey(generated.merchantPrivateKeyPem)};
+  const signer = {
+    clientId,
+    keyVersion: generated.spec.sandbox.merchant.merchantKey.keyVersion,
+    privateKey: await importPrivateKey(generated.merchantPrivateKeyPem),
+  };
   const target = inPageTarget(engine);
   return {
     engine,
@@ -170,7 +187,11 @@ async function start(): Promise<BrowserSandbox> {
       return {ok: true, value: {...imported.value, notifications: inbox.entries.length}};
     },
     async call(method, path, body) {
-      const request = await signRequest(signer, {method, target: path, body: body === undefined ? '' : JSON.stringify(body)}, engine.clock.now());
+      const request = await signRequest(
+        signer,
+        {method, target: path, body: body === undefined ? '' : JSON.stringify(body)},
+        engine.clock.now(),
+      );
       // Deliveries due now go out at once in the browser: there is no timer loop to wait for (the target runs them).
       const response = await target.call(request);
       return {...response, json: JSON.parse(response.body) as {code: string; message: string; data?: unknown}, request};
@@ -181,7 +202,8 @@ async function start(): Promise<BrowserSandbox> {
       await runDueAndSettle(engine);
       const {notificationId} = result.value;
       const delivery = inbox.find(notificationId);
-      if (!delivery) return {ok: false, code: 'INTERNAL_ERROR', message: `The notification ${notificationId} was raised but not delivered.`};
+      if (!delivery)
+        return {ok: false, code: 'INTERNAL_ERROR', message: `The notification ${notificationId} was raised but not delivered.`};
       return {ok: true, value: {simulated: result.value, delivery}};
     },
   };

@@ -55,15 +55,24 @@ export function actionInputShape(action: SandboxAction, defaults: ActionDefaults
   for (const [name, spec] of Object.entries(action.input)) {
     const schema = fieldSchema(name, spec);
     const fallback = defaults[name];
-    shape[name] = fallback ? schema.optional().describe(`Default ${fallback.value}: ${fallback.says}.`) : 'optional' in spec && spec.optional ? schema.optional() : schema;
+    shape[name] = fallback
+      ? schema.optional().describe(`Default ${fallback.value}: ${fallback.says}.`)
+      : 'optional' in spec && spec.optional
+        ? schema.optional()
+        : schema;
   }
   return shape;
 }
 
 /** The input with the defaults filled in for the members the action declares and the caller left out. */
-export function withDefaults(action: SandboxAction, input: Readonly<Record<string, unknown>>, defaults: ActionDefaults): Record<string, unknown> {
+export function withDefaults(
+  action: SandboxAction,
+  input: Readonly<Record<string, unknown>>,
+  defaults: ActionDefaults,
+): Record<string, unknown> {
   const filled: Record<string, unknown> = {...input};
-  for (const [name, fallback] of Object.entries(defaults)) if (name in action.input && filled[name] === undefined) filled[name] = fallback.value;
+  for (const [name, fallback] of Object.entries(defaults))
+    if (name in action.input && filled[name] === undefined) filled[name] = fallback.value;
   return filled;
 }
 
@@ -78,7 +87,7 @@ export function actionToolDescription(action: SandboxAction, context: {fixtures:
     `The sandbox action ${action.name} (the local sandbox's ${action.method} ${action.path}): ${action.does}.`,
     members.length ? `Input: ${members.join(', ')}, as the local sandbox's route takes them.` : 'It takes no input.',
     action.name.startsWith('shopper.') ? shopperHint(context.fixtures) : '',
-    'Returns the action\'s result and the notifications it caused, each with its signature check.',
+    "Returns the action's result and the notifications it caused, each with its signature check.",
     context.sandboxOnly,
   ]
     .filter(Boolean)

@@ -39,7 +39,7 @@ const usage = (setup: McpCliSetup): string =>
     `The ${downloads.mcp.title} over stdio, for an MCP client to start: docs, contract and sandbox tools.`,
     '',
     'Options:',
-    '  --data FILE   keep the sandbox and its notification inbox in FILE across runs (the local sandbox\'s',
+    "  --data FILE   keep the sandbox and its notification inbox in FILE across runs (the local sandbox's",
     '                --data format); without it, the sandbox lives as long as the process',
     `  --docs DIR    a built portal directory for search_docs and read_page${setup.defaultDocsDir ? ` (default ${setup.defaultDocsDir})` : ''}`,
     '  --version     the API contract version this server implements',
@@ -60,7 +60,8 @@ function parseArguments(args: readonly string[]): McpOptions {
     } else if (name === '--docs' || name === '--data') {
       if (values.has(name)) throw new UsageError(`${name} is given twice`);
       const value = inline ?? args[(index += 1)];
-      if (value === undefined || value === '' || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${name} needs a ${name === '--docs' ? 'directory' : 'file'}`);
+      if (value === undefined || value === '' || (inline === undefined && value.startsWith('--')))
+        throw new UsageError(`${name} needs a ${name === '--docs' ? 'directory' : 'file'}`);
       values.set(name, value);
     } else {
       throw new UsageError(`unknown option ${arg}; --help lists the options`);
@@ -68,7 +69,12 @@ function parseArguments(args: readonly string[]): McpOptions {
   }
   const docs = values.get('--docs');
   const data = values.get('--data');
-  return {...(docs !== undefined ? {docs: path.resolve(docs)} : {}), ...(data !== undefined ? {data: path.resolve(data)} : {}), help: flags.has('--help'), version: flags.has('--version')};
+  return {
+    ...(docs !== undefined ? {docs: path.resolve(docs)} : {}),
+    ...(data !== undefined ? {data: path.resolve(data)} : {}),
+    help: flags.has('--help'),
+    version: flags.has('--version'),
+  };
 }
 
 /** Serves MCP on stdio until the client closes stdin or a signal stops it. Returns an exit code for a bad command line, --help or --version. */
@@ -90,7 +96,9 @@ export async function runMcpCli(args: readonly string[], setup: McpCliSetup): Pr
     return 0;
   }
   const docsDir = options.docs ?? setup.defaultDocsDir;
-  const store: FileStore | undefined = options.data ? fileStore(options.data, {lockWaitMs, log: (line) => process.stderr.write(`${line}\n`)}) : undefined;
+  const store: FileStore | undefined = options.data
+    ? fileStore(options.data, {lockWaitMs, log: (line) => process.stderr.write(`${line}\n`)})
+    : undefined;
   const server = createPortalMcpServer({...(docsDir ? {docsDir} : {}), ...(store ? {store} : {})});
 
   let stopping: Promise<void> | undefined;
@@ -108,6 +116,8 @@ export async function runMcpCli(args: readonly string[], setup: McpCliSetup): Pr
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop());
 
   await server.connect(new StdioServerTransport());
-  process.stderr.write(`mcp: ${downloads.mcp.title} on stdio (docs ${docsDir ? `from ${docsDir}` : 'not available: no --docs'}; sandbox ${store ? `in ${store.file}` : 'in memory'}).\n`);
+  process.stderr.write(
+    `mcp: ${downloads.mcp.title} on stdio (docs ${docsDir ? `from ${docsDir}` : 'not available: no --docs'}; sandbox ${store ? `in ${store.file}` : 'in memory'}).\n`,
+  );
   return undefined;
 }

@@ -10,7 +10,6 @@ import {brand} from '../../../brand';
 import type {TwinEntry} from '../../../lib/markdownTwins/twins';
 import {ToolInputError} from './toolError';
 
-
 interface LoadedTwin extends TwinEntry {
   readonly text: string;
   readonly lower: string;
@@ -50,7 +49,9 @@ export class DocsLibrary {
     }
     const index = path.join(this.directory, twinsIndexName);
     if (!existsSync(index)) {
-      throw new ToolInputError(`The docs are not built: ${index} does not exist. Build the site (npm run build in the portal repository), or start the server with --docs <a built site directory>, then call this tool again. The contract and sandbox tools work without it.`);
+      throw new ToolInputError(
+        `The docs are not built: ${index} does not exist. Build the site (npm run build in the portal repository), or start the server with --docs <a built site directory>, then call this tool again. The contract and sandbox tools work without it.`,
+      );
     }
     const mtimeMs = statSync(index).mtimeMs;
     if (this.loaded?.mtimeMs === mtimeMs) return this.loaded.twins;
@@ -67,8 +68,18 @@ export class DocsLibrary {
       const file = this.fileOf(entry.markdown);
       if (!file || !existsSync(file)) continue;
       const text = readFileSync(file, 'utf8');
-      const headings = [...text.matchAll(/^#{1,6}\s+(.+)$/gm)].map((match) => match[1] ?? '').join('\n').toLowerCase();
-      twins.push({...entry, description: typeof entry.description === 'string' ? entry.description : '', section: typeof entry.section === 'string' ? entry.section : '', text, lower: text.toLowerCase(), headings});
+      const headings = [...text.matchAll(/^#{1,6}\s+(.+)$/gm)]
+        .map((match) => match[1] ?? '')
+        .join('\n')
+        .toLowerCase();
+      twins.push({
+        ...entry,
+        description: typeof entry.description === 'string' ? entry.description : '',
+        section: typeof entry.section === 'string' ? entry.section : '',
+        text,
+        lower: text.toLowerCase(),
+        headings,
+      });
     }
     this.loaded = {mtimeMs, twins};
     return twins;
@@ -83,8 +94,16 @@ export class DocsLibrary {
   }
 
   search(query: string, limit: number): SearchHit[] {
-    const words = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_.-]+/u).filter((word) => word.length > 0))];
-    if (words.length === 0) throw new ToolInputError('query has no words to search for: give one or more words, such as "refund notification".');
+    const words = [
+      ...new Set(
+        query
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}_.-]+/u)
+          .filter((word) => word.length > 0),
+      ),
+    ];
+    if (words.length === 0)
+      throw new ToolInputError('query has no words to search for: give one or more words, such as "refund notification".');
     const hits: SearchHit[] = [];
     for (const twin of this.twins()) {
       const title = twin.title.toLowerCase();
@@ -98,7 +117,11 @@ export class DocsLibrary {
           break;
         }
         // A title hit says what the page is about; a heading hit, what a section is about; body hits count less, with diminishing returns.
-        score += (title.includes(word) ? 10 : 0) + (description.includes(word) ? 3 : 0) + Math.min(occurrences(twin.headings, word), 5) * 3 + Math.log2(1 + body);
+        score +=
+          (title.includes(word) ? 10 : 0) +
+          (description.includes(word) ? 3 : 0) +
+          Math.min(occurrences(twin.headings, word), 5) * 3 +
+          Math.log2(1 + body);
       }
       if (!all) continue;
       if (title.includes(query.toLowerCase().trim())) score += 10;
@@ -121,8 +144,14 @@ export class DocsLibrary {
     const wanted = normalisePath(reference);
     const twin = twins.find((candidate) => candidate.path === wanted || (wanted === '/' && candidate.markdown === '/index.md'));
     if (!twin) {
-      const close = closest(wanted, twins.map((candidate) => candidate.path), 5);
-      throw new ToolInputError(`No page has the path ${wanted}.${close.length ? ` Close paths: ${close.join(', ')}.` : ''} search_docs finds pages by their words.`);
+      const close = closest(
+        wanted,
+        twins.map((candidate) => candidate.path),
+        5,
+      );
+      throw new ToolInputError(
+        `No page has the path ${wanted}.${close.length ? ` Close paths: ${close.join(', ')}.` : ''} search_docs finds pages by their words.`,
+      );
     }
     return {entry: twin, markdown: twin.text};
   }
@@ -138,7 +167,8 @@ export function normalisePath(reference: string): string {
     } catch {
       throw new ToolInputError(`"${text.slice(0, 80)}" is not a valid URL; give a path such as /docs/createorder.`);
     }
-    if (url.host !== brand.hosts.portal) throw new ToolInputError(`${url.host} is not the portal; give a path such as /docs/createorder or a URL on ${siteOrigin}.`);
+    if (url.host !== brand.hosts.portal)
+      throw new ToolInputError(`${url.host} is not the portal; give a path such as /docs/createorder or a URL on ${siteOrigin}.`);
     text = url.pathname;
   }
   text = text.replace(/[?#].*$/, '');
@@ -158,9 +188,16 @@ function occurrences(text: string, word: string): number {
 function snippet(text: string, words: readonly string[]): string {
   const prose = text.replace(/^---\n[\s\S]*?\n---\n/, '');
   const lower = prose.toLowerCase();
-  const at = words.map((word) => lower.indexOf(word)).filter((index) => index >= 0).sort((a, b) => a - b)[0] ?? 0;
+  const at =
+    words
+      .map((word) => lower.indexOf(word))
+      .filter((index) => index >= 0)
+      .sort((a, b) => a - b)[0] ?? 0;
   const start = Math.max(0, at - 80);
-  const piece = prose.slice(start, start + 240).replace(/\s+/g, ' ').trim();
+  const piece = prose
+    .slice(start, start + 240)
+    .replace(/\s+/g, ' ')
+    .trim();
   return `${start > 0 ? '…' : ''}${piece}${start + 240 < prose.length ? '…' : ''}`;
 }
 

@@ -5,7 +5,14 @@
  */
 import type {LoadedContract} from '../../../contract/node/loadContract';
 import {buildOperationView} from '../../../contract/apiModel';
-import {deref, requestParameters, resolvePointer, type JsonValue, type OpenApiDocument, type SchemaObject} from '../../../contract/openapiTypes';
+import {
+  deref,
+  requestParameters,
+  resolvePointer,
+  type JsonValue,
+  type OpenApiDocument,
+  type SchemaObject,
+} from '../../../contract/openapiTypes';
 import {renderSamples, sampleInputFor, sampleLanguages, type SampleLanguage} from '../../../lib/samples';
 import {closest} from './docs';
 import {ToolInputError} from './toolError';
@@ -21,7 +28,11 @@ function resolveRefs(doc: OpenApiDocument, value: unknown, depth = 6, seen: read
     const siblings = Object.fromEntries(Object.entries(object).filter(([key]) => key !== '$ref'));
     const target = resolvePointer(doc, ref) as Record<string, unknown>;
     const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
-    return {...(name ? {title: name} : {}), ...(resolveRefs(doc, target, depth - 1, [...seen, ref]) as object), ...(resolveRefs(doc, siblings, depth, seen) as object)};
+    return {
+      ...(name ? {title: name} : {}),
+      ...(resolveRefs(doc, target, depth - 1, [...seen, ref]) as object),
+      ...(resolveRefs(doc, siblings, depth, seen) as object),
+    };
   }
   return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, resolveRefs(doc, item, depth, seen)]));
 }
@@ -34,7 +45,8 @@ function propertyNames(doc: OpenApiDocument, schema: SchemaObject | undefined, f
     found.add(name);
     propertyNames(doc, property, found, depth + 1);
   }
-  for (const part of [...(resolved.allOf ?? []), ...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])]) propertyNames(doc, part, found, depth + 1);
+  for (const part of [...(resolved.allOf ?? []), ...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])])
+    propertyNames(doc, part, found, depth + 1);
   return found;
 }
 
@@ -46,13 +58,20 @@ export function isSampleLanguage(language: string): language is SampleLanguage {
   return (sampleLanguages as readonly string[]).includes(language);
 }
 
-export function operationSlice(contract: LoadedContract, operationId: string, language: string): {slice: Record<string, unknown>; sample: {language: string; fileName: string; code: string}} {
+export function operationSlice(
+  contract: LoadedContract,
+  operationId: string,
+  language: string,
+): {slice: Record<string, unknown>; sample: {language: string; fileName: string; code: string}} {
   const location = contract.operations.get(operationId);
   if (!location) {
     const near = closest(operationId, operationIds(contract), 3);
-    throw new ToolInputError(`${operationId.slice(0, 80)} is not an operationId of the contract${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}. The operationIds are: ${operationIds(contract).join(', ')}.`);
+    throw new ToolInputError(
+      `${operationId.slice(0, 80)} is not an operationId of the contract${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}. The operationIds are: ${operationIds(contract).join(', ')}.`,
+    );
   }
-  if (!isSampleLanguage(language)) throw new ToolInputError(`language must be one of ${sampleLanguages.join(', ')}; got "${language.slice(0, 40)}".`);
+  if (!isSampleLanguage(language))
+    throw new ToolInputError(`language must be one of ${sampleLanguages.join(', ')}; got "${language.slice(0, 40)}".`);
   const doc = contract.document;
   // The view model's Markdown renderer is the identity: descriptions stay Markdown, which is what a client wants.
   const view = buildOperationView(doc, location, (markdown) => markdown);
@@ -61,7 +80,9 @@ export function operationSlice(contract: LoadedContract, operationId: string, la
   const body = operation.requestBody?.content['application/json'];
   const bodyFields = propertyNames(doc, body?.schema);
   const idempotency = doc['x-idempotency'];
-  const idempotencyKeys = (idempotency?.namespaces ?? []).filter((namespace) => bodyFields.has(namespace.field) && location.method === 'post');
+  const idempotencyKeys = (idempotency?.namespaces ?? []).filter(
+    (namespace) => bodyFields.has(namespace.field) && location.method === 'post',
+  );
   const rateClass = doc['x-rate-limits']?.classes.find((candidate) => candidate.operations.includes(operationId));
   const samples = renderSamples(sampleInputFor(doc, location));
   const sample = samples.find((candidate) => candidate.language === language) ?? samples[0];
@@ -76,20 +97,56 @@ export function operationSlice(contract: LoadedContract, operationId: string, la
     description: operation.description ?? '',
     servers: view.servers,
     parameters: requestParameters(doc, location).map((parameter) => resolveRefs(doc, parameter)),
-    ...(body ? {requestBody: {required: operation.requestBody?.required === true, schema: resolveRefs(doc, body.schema), examples: Object.fromEntries(Object.entries(body.examples ?? {}).map(([name, example]) => [name, example.value as JsonValue]))}} : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: operation.requestBody?.required === true,
+            schema: resolveRefs(doc, body.schema),
+            examples: Object.fromEntries(Object.entries(body.examples ?? {}).map(([name, example]) => [name, example.value as JsonValue])),
+          },
+        }
+      : {}),
     responses: Object.fromEntries(
       Object.entries(operation.responses ?? {}).map(([status, response]) => {
         const resolved = deref(doc, response);
         const media = resolved.content?.['application/json'];
-        return [status, {description: resolved.description, ...(resolved.headers ? {headers: Object.keys(resolved.headers)} : {}), ...(media?.schema ? {schema: resolveRefs(doc, media.schema, 4)} : {})}];
+        return [
+          status,
+          {
+            description: resolved.description,
+            ...(resolved.headers ? {headers: Object.keys(resolved.headers)} : {}),
+            ...(media?.schema ? {schema: resolveRefs(doc, media.schema, 4)} : {}),
+          },
+        ];
       }),
     ),
-    resultCodes: view.resultCodes.map(({code, httpStatus, meaning, retry, action, common}) => ({code, httpStatus, meaning, retry, action, common})),
-    ...(idempotencyKeys.length && idempotency ? {idempotency: {keys: idempotencyKeys, scope: idempotency.scope, replay: idempotency.replay, conflict: idempotency.conflict}} : {}),
-    ...(rateClass ? {rateLimit: {class: rateClass.name, sandboxPerSecond: rateClass.sandbox, productionPerSecond: rateClass.production, unit: doc['x-rate-limits']?.unit}} : {}),
+    resultCodes: view.resultCodes.map(({code, httpStatus, meaning, retry, action, common}) => ({
+      code,
+      httpStatus,
+      meaning,
+      retry,
+      action,
+      common,
+    })),
+    ...(idempotencyKeys.length && idempotency
+      ? {idempotency: {keys: idempotencyKeys, scope: idempotency.scope, replay: idempotency.replay, conflict: idempotency.conflict}}
+      : {}),
+    ...(rateClass
+      ? {
+          rateLimit: {
+            class: rateClass.name,
+            sandboxPerSecond: rateClass.sandbox,
+            productionPerSecond: rateClass.production,
+            unit: doc['x-rate-limits']?.unit,
+          },
+        }
+      : {}),
     ...(view.stateMachines.length ? {stateMachines: view.stateMachines} : {}),
     ...(view.delivery ? {notificationDelivery: view.delivery} : {}),
-    signing: location.kind === 'operation' ? 'Every request is signed (X-Client-Id, X-Timestamp, X-Nonce, X-Signature); see /docs/general/integration-guide.' : 'The provider signs every notification; verify it before acting on it.',
+    signing:
+      location.kind === 'operation'
+        ? 'Every request is signed (X-Client-Id, X-Timestamp, X-Nonce, X-Signature); see /docs/general/integration-guide.'
+        : 'The provider signs every notification; verify it before acting on it.',
   };
   return {slice, sample: {language: sample.language, fileName: sample.fileName, code: sample.code}};
 }

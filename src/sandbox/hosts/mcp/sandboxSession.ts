@@ -43,7 +43,13 @@ const inboxKey = (seq: number): string => `${inboxKeyPrefix}${String(seq).padSta
 
 function isInboxEntry(value: RecordValue): value is RecordValue & InboxEntry {
   const entry = value as Partial<Record<keyof InboxEntry, unknown>> | null;
-  return typeof entry?.seq === 'number' && typeof entry.url === 'string' && typeof entry.body === 'string' && typeof entry.receivedAt === 'string' && typeof entry.headers === 'object';
+  return (
+    typeof entry?.seq === 'number' &&
+    typeof entry.url === 'string' &&
+    typeof entry.body === 'string' &&
+    typeof entry.receivedAt === 'string' &&
+    typeof entry.headers === 'object'
+  );
 }
 
 /**
@@ -69,8 +75,16 @@ function splitStore(store: SandboxStore, inbox: () => NotificationInbox): {engin
   };
   const inboxStorage: InboxStorage = {
     load: async () => loaded,
-    add: (entry, dropped) => store.commit([{key: inboxKey(entry.seq), value: entry as unknown as RecordValue}, ...dropped.map((old) => ({key: inboxKey(old.seq), value: undefined}))]),
-    replace: (entries) => store.commit([...loaded.map((old) => ({key: inboxKey(old.seq), value: undefined})), ...entries.map((entry) => ({key: inboxKey(entry.seq), value: entry as unknown as RecordValue}))]),
+    add: (entry, dropped) =>
+      store.commit([
+        {key: inboxKey(entry.seq), value: entry as unknown as RecordValue},
+        ...dropped.map((old) => ({key: inboxKey(old.seq), value: undefined})),
+      ]),
+    replace: (entries) =>
+      store.commit([
+        ...loaded.map((old) => ({key: inboxKey(old.seq), value: undefined})),
+        ...entries.map((entry) => ({key: inboxKey(entry.seq), value: entry as unknown as RecordValue})),
+      ]),
     clear: () => store.commit(inbox().entries.map((old) => ({key: inboxKey(old.seq), value: undefined}))),
   };
   return {engineStore: forgetting(engineStore, inbox), inboxStorage};
@@ -126,9 +140,14 @@ export interface SandboxSessionOptions {
 export async function createSandboxSession(options: SandboxSessionOptions = {}): Promise<SandboxSession> {
   const files = sandboxFiles();
   const clock = createClock();
-  const providerKey = {key: await importPublicKey(files.providerPublicKeyPem), keyVersion: files.spec.sandbox.merchant.providerKey.keyVersion};
+  const providerKey = {
+    key: await importPublicKey(files.providerPublicKeyPem),
+    keyVersion: files.spec.sandbox.merchant.providerKey.keyVersion,
+  };
   // Without --data the inbox lives in memory, over a memory store of the engine's own, so a reset forgets it too.
-  const {engineStore, inboxStorage} = options.store ? splitStore(options.store, () => inbox) : {engineStore: forgetting(memoryStore(), () => inbox), inboxStorage: memoryInboxStorage()};
+  const {engineStore, inboxStorage} = options.store
+    ? splitStore(options.store, () => inbox)
+    : {engineStore: forgetting(memoryStore(), () => inbox), inboxStorage: memoryInboxStorage()};
   // Never a real URL: the notification is kept here and acknowledged, as the in-browser sandbox does;
   // with a store, only once its record is durable, so an acknowledged notification is never lost.
   const inbox: NotificationInbox = createInbox({storage: inboxStorage, receivedAt: () => isoSeconds(clock.now()), providerKey});
@@ -138,7 +157,11 @@ export async function createSandboxSession(options: SandboxSessionOptions = {}):
   const target = inPageTarget(engine);
   const client = merchantClient({
     target,
-    signer: {clientId, keyVersion: files.spec.sandbox.merchant.merchantKey.keyVersion, privateKey: await importPrivateKey(files.merchantPrivateKeyPem)},
+    signer: {
+      clientId,
+      keyVersion: files.spec.sandbox.merchant.merchantKey.keyVersion,
+      privateKey: await importPrivateKey(files.merchantPrivateKeyPem),
+    },
     providerKey,
     now: () => clock.now(),
   });
@@ -153,7 +176,11 @@ export async function createSandboxSession(options: SandboxSessionOptions = {}):
       const operation = operationFor(files.spec.operations, method, path.split('?')[0] ?? '');
       if (!operation) throw new Error(`${method} ${path} is not an operation of the contract.`);
       const {request, response, verification} = await client.call({method, target: path, body});
-      const responseProblem = problemOf(verification, 'The response signature does not verify with the provider test key.', 'The response signature cannot be checked: ');
+      const responseProblem = problemOf(
+        verification,
+        'The response signature does not verify with the provider test key.',
+        'The response signature cannot be checked: ',
+      );
       return {
         operationId: operation.operationId,
         response,
@@ -175,7 +202,7 @@ export async function createSandboxSession(options: SandboxSessionOptions = {}):
 function problemOf(verification: Verification, mismatch: string, unreadablePrefix: string): string | undefined {
   if (verification.outcome === 'verified') return undefined;
   if (verification.outcome === 'unreadable') return `${unreadablePrefix}${verification.message}`;
-  if (verification.outcome === 'otherKeyVersion') return `${unreadablePrefix}it names provider key version ${verification.keyVersion}, not the published test key's.`;
+  if (verification.outcome === 'otherKeyVersion')
+    return `${unreadablePrefix}it names provider key version ${verification.keyVersion}, not the published test key's.`;
   return mismatch;
 }
-

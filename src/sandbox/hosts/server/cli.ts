@@ -46,7 +46,10 @@ const usage = (command: string): string =>
     '  --help             this text',
     '',
     'Test tools (JSON in and out, unsigned):',
-    ...controlEndpoints.flatMap((endpoint) => [`  ${endpoint.method} ${endpoint.path}`, `      ${[endpoint.input, endpoint.does].filter(Boolean).join('  ')}`]),
+    ...controlEndpoints.flatMap((endpoint) => [
+      `  ${endpoint.method} ${endpoint.path}`,
+      `      ${[endpoint.input, endpoint.does].filter(Boolean).join('  ')}`,
+    ]),
   ].join('\n');
 
 function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv): CliOptions {
@@ -54,27 +57,46 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
   const flags = new Set<string>();
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] ?? '';
-    const [name = '', inline] = arg.startsWith('--') ? (arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg]) : [arg];
+    const [name = '', inline] = arg.startsWith('--')
+      ? arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg]
+      : [arg];
     if (name === '--help' || name === '-h' || name === '--no-rate-limits' || name === '--version') {
       if (inline !== undefined) throw new StartError(`${name} takes no value`);
       flags.add(name === '-h' ? '--help' : name);
     } else if (name === '--port' || name === '--host' || name === '--data' || name === '--database') {
       if (values.has(name)) throw new StartError(`${name} is given twice`);
       const value = inline ?? args[(index += 1)];
-      if (value === undefined || value === '' || (inline === undefined && value.startsWith('--'))) throw new StartError(`${name} needs a value`);
+      if (value === undefined || value === '' || (inline === undefined && value.startsWith('--')))
+        throw new StartError(`${name} needs a value`);
       values.set(name, value);
     } else {
-      throw new StartError(arg.startsWith('-') ? `unknown option ${name}; --help lists the options` : `unexpected argument "${arg}"; --help lists the options`);
+      throw new StartError(
+        arg.startsWith('-') ? `unknown option ${name}; --help lists the options` : `unexpected argument "${arg}"; --help lists the options`,
+      );
     }
   }
   const portText = values.get('--port') ?? '4010';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65_535) throw new StartError(`--port must be a whole number from 0 to 65535, got "${portText}"`);
   const data = values.get('--data');
-  const database = values.get('--database') ?? (data === undefined && environment['SANDBOX_DATABASE_URL'] ? environment['SANDBOX_DATABASE_URL'] : undefined);
-  if (data !== undefined && values.has('--database')) throw new StartError('--data and --database are two places to keep the sandbox; give one');
-  if (database !== undefined && !/^postgres(ql)?:\/\//.test(database)) throw new StartError(`--database must be a postgres:// URL, got "${database.slice(0, 40)}"`);
-  return {port, host: values.get('--host') ?? '127.0.0.1', ...(data !== undefined ? {data: path.resolve(data)} : {}), ...(database !== undefined ? {database} : {}), rateLimits: !flags.has('--no-rate-limits'), help: flags.has('--help'), version: flags.has('--version')};
+  const database =
+    values.get('--database') ??
+    (data === undefined && environment['SANDBOX_DATABASE_URL'] ? environment['SANDBOX_DATABASE_URL'] : undefined);
+  if (data !== undefined && values.has('--database'))
+    throw new StartError('--data and --database are two places to keep the sandbox; give one');
+  if (database !== undefined && !/^postgres(ql)?:\/\//.test(database))
+    throw new StartError(`--database must be a postgres:// URL, got "${database.slice(0, 40)}"`);
+  return {
+    port,
+    host: values.get('--host') ?? '127.0.0.1',
+    ...(data !== undefined ? {data: path.resolve(data)} : {}),
+    ...(database !== undefined ? {database} : {}),
+    rateLimits: !flags.has('--no-rate-limits'),
+    help: flags.has('--help'),
+    version: flags.has('--version'),
+  };
 }
 
 function listenProblem(error: unknown, options: CliOptions): StartError | undefined {
@@ -138,7 +160,9 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
     } catch (error) {
       throw listenProblem(error, options) ?? error;
     }
-    console.log(`Veloxa Pay sandbox at ${server.url} (test merchant client ID ${sandboxFiles().spec.sandbox.merchant.clientId}; ${storage}). Ctrl-C stops it.`);
+    console.log(
+      `Veloxa Pay sandbox at ${server.url} (test merchant client ID ${sandboxFiles().spec.sandbox.merchant.clientId}; ${storage}). Ctrl-C stops it.`,
+    );
     await stopSignal();
     await server.close();
     await store?.close();

@@ -201,7 +201,8 @@ export function fileStore(file: string, options: FileStoreOptions = {}): FileSto
       if (!batch) {
         // Only line feeds or zeros after it (some file systems zero-fill a tail cut short by a crash): a torn last append.
         const last = end === -1 || bytes.subarray(end + 1).every((byte) => byte === lineFeed || byte === 0);
-        if (!last) fail(`line ${lineNo} is damaged (${intact ? 'not a batch of records' : 'its checksum does not match'}) and more lines follow it`);
+        if (!last)
+          fail(`line ${lineNo} is damaged (${intact ? 'not a batch of records' : 'its checksum does not match'}) and more lines follow it`);
         return offset;
       }
       for (const [key, value] of batch) {

@@ -66,13 +66,24 @@ async function migrate(client: pg.Client, database: string): Promise<number> {
     const names = tables.rows.map((row) => row.table_name);
     const foreign = names.filter((name) => !name.startsWith('sandbox_'));
     if (foreign.length > 0 && !names.includes('sandbox_migration')) {
-      throw new SandboxDatabaseError(database, `holds tables that are not a sandbox's (${foreign.slice(0, 5).join(', ')}); give it an empty database`);
+      throw new SandboxDatabaseError(
+        database,
+        `holds tables that are not a sandbox's (${foreign.slice(0, 5).join(', ')}); give it an empty database`,
+      );
     }
-    await client.query('CREATE TABLE IF NOT EXISTS sandbox_migration (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    const applied = new Set((await client.query<{version: number}>('SELECT version FROM sandbox_migration')).rows.map((row) => row.version));
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS sandbox_migration (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const applied = new Set(
+      (await client.query<{version: number}>('SELECT version FROM sandbox_migration')).rows.map((row) => row.version),
+    );
     const newest = Math.max(0, ...applied);
     const known = migrations.at(-1)?.version ?? 0;
-    if (newest > known) throw new SandboxDatabaseError(database, `its schema is version ${newest}, newer than this sandbox knows (${known}); run the newer sandbox`);
+    if (newest > known)
+      throw new SandboxDatabaseError(
+        database,
+        `its schema is version ${newest}, newer than this sandbox knows (${known}); run the newer sandbox`,
+      );
     for (const migration of migrations.filter((candidate) => !applied.has(candidate.version))) {
       await client.query('BEGIN');
       try {
@@ -81,7 +92,10 @@ async function migrate(client: pg.Client, database: string): Promise<number> {
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new SandboxDatabaseError(database, `schema version ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
+        throw new SandboxDatabaseError(
+          database,
+          `schema version ${migration.version} (${migration.name}) failed: ${(error as Error).message}`,
+        );
       }
     }
     return known;
@@ -125,7 +139,8 @@ export function postgresStore(url: string): PostgresStore {
         throw new SandboxDatabaseError(database, `cannot connect: ${(error as Error).message}`);
       }
       const owner = await client.query<{locked: boolean}>('SELECT pg_try_advisory_lock($1) AS locked', [ownerLock]);
-      if (!owner.rows[0]?.locked) throw new SandboxDatabaseError(database, 'is in use by another sandbox; stop it first or give another database');
+      if (!owner.rows[0]?.locked)
+        throw new SandboxDatabaseError(database, 'is in use by another sandbox; stop it first or give another database');
       version = await migrate(client, database);
     })());
 

@@ -50,9 +50,17 @@ export function snapshotOf(files: SandboxFiles): SandboxSnapshot {
 
 export function filesFromSnapshot(snapshot: SandboxSnapshot): SandboxFiles {
   const {document} = snapshot;
-  const operations = new Map(listOperations(document).flatMap((location) => (location.operationId ? [[location.operationId, location] as const] : [])));
+  const operations = new Map(
+    listOperations(document).flatMap((location) => (location.operationId ? [[location.operationId, location] as const] : [])),
+  );
   return {
-    contract: {file: snapshot.contractFile, document, operations, resultCodes: new Map(snapshot.resultCodes.map((code) => [code.code, code])), statementColumns: snapshot.statementColumns},
+    contract: {
+      file: snapshot.contractFile,
+      document,
+      operations,
+      resultCodes: new Map(snapshot.resultCodes.map((code) => [code.code, code])),
+      statementColumns: snapshot.statementColumns,
+    },
     spec: snapshot.spec,
     validator: createContractValidator(document),
     providerPrivateKeyPem: snapshot.providerPrivateKeyPem,

@@ -63,12 +63,27 @@ interface ControlEndpoint {
 const readEndpoints = {
   health: {method: 'GET', path: '/_sandbox/health', input: '', does: 'answers {ok, contractVersion, now}'},
   clock: {method: 'GET', path: '/_sandbox/clock', input: '', does: 'answers {now}, the sandbox clock'},
-  notifications: {method: 'GET', path: '/_sandbox/notifications', input: '?clientId=', does: 'every notification delivery attempt; answers {deliveries}'},
-  statements: {method: 'GET', path: '/_sandbox/statements/{date}', input: '?clientId=&currency=', does: 'the statement file (gzip, X-Sha256 header)'},
+  notifications: {
+    method: 'GET',
+    path: '/_sandbox/notifications',
+    input: '?clientId=',
+    does: 'every notification delivery attempt; answers {deliveries}',
+  },
+  statements: {
+    method: 'GET',
+    path: '/_sandbox/statements/{date}',
+    input: '?clientId=&currency=',
+    does: 'the statement file (gzip, X-Sha256 header)',
+  },
   ledger: {method: 'GET', path: '/_sandbox/ledger', input: '?clientId=', does: 'the ledger; answers {clientId, entries}'},
   balances: {method: 'GET', path: '/_sandbox/balances', input: '?clientId=', does: 'balances by currency; answers {clientId, balances}'},
   export: {method: 'GET', path: '/_sandbox/export', input: '', does: 'the whole state as one JSON document (format veloxa-sandbox-state)'},
-  import: {method: 'POST', path: '/_sandbox/import', input: '<an export>', does: 'replaces the whole state with an export; answers {ok, merchants, records}'},
+  import: {
+    method: 'POST',
+    path: '/_sandbox/import',
+    input: '<an export>',
+    does: 'replaces the whole state with an export; answers {ok, merchants, records}',
+  },
 } as const satisfies Record<string, ControlEndpoint>;
 
 /** An action's JSON members as --help prints them: {clientId, merchantOrderNo, phone?}. */
@@ -123,7 +138,11 @@ function statusOf(code: string): number {
 
 function errorReply(code: string, message: string): Reply {
   const requestId = randomId('req_', 20);
-  return {status: statusOf(code), headers: {'Content-Type': 'application/json', 'X-Request-Id': requestId}, body: JSON.stringify({code, message, requestId})};
+  return {
+    status: statusOf(code),
+    headers: {'Content-Type': 'application/json', 'X-Request-Id': requestId},
+    body: JSON.stringify({code, message, requestId}),
+  };
 }
 
 function jsonReply(value: unknown): Reply {
@@ -165,7 +184,8 @@ class Fields {
 
   private only(allowed: readonly string[], kind: string): this {
     const unknown = Object.keys(this.values).find((name) => !allowed.includes(name));
-    if (unknown !== undefined) throw invalid(`Unknown ${kind} "${unknown.slice(0, 40)}"; this endpoint takes ${allowed.join(', ') || 'none'}.`);
+    if (unknown !== undefined)
+      throw invalid(`Unknown ${kind} "${unknown.slice(0, 40)}"; this endpoint takes ${allowed.join(', ') || 'none'}.`);
     return this;
   }
 
@@ -249,7 +269,9 @@ function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promi
     return clientId;
   };
   const key = (endpoint: {readonly method: string; readonly path: string}) => `${endpoint.method} ${endpoint.path}`;
-  const handlers: Record<string, ControlHandler> = Object.fromEntries(sandboxActions.map((action) => [key(action), actionHandler(engine, action, exclusive)]));
+  const handlers: Record<string, ControlHandler> = Object.fromEntries(
+    sandboxActions.map((action) => [key(action), actionHandler(engine, action, exclusive)]),
+  );
   return {
     ...handlers,
     [key(readEndpoints.health)]: () => jsonReply({ok: true, contractVersion: spec.contractVersion, now: isoSeconds(engine.clock.now())}),
@@ -280,14 +302,20 @@ function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promi
       const fields = Fields.query(query, ['clientId', 'currency']);
       const clientId = fields.string('clientId');
       const day = params['date'] ?? '';
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(dayStart(day)) || utcDay(dayStart(day)) !== day) throw invalid(`The statement date must be a day YYYY-MM-DD, got "${day.slice(0, 20)}".`);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(dayStart(day)) || utcDay(dayStart(day)) !== day)
+        throw invalid(`The statement date must be a day YYYY-MM-DD, got "${day.slice(0, 20)}".`);
       const currency = fields.optionalString('currency');
-      if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) throw invalid('currency must be a three-letter ISO 4217 code such as USD.');
+      if (currency !== undefined && !/^[A-Z]{3}$/.test(currency))
+        throw invalid('currency must be a three-letter ISO 4217 code such as USD.');
       const file = await engine.statementFile(clientId, day, currency);
       if (!file) throw new Refusal('UNKNOWN_CLIENT', `No sandbox merchant ${clientId.slice(0, 64)}.`);
       return {
         status: 200,
-        headers: {'Content-Type': 'application/gzip', 'Content-Disposition': `attachment; filename="${file.fileName}"`, 'X-Sha256': file.sha256},
+        headers: {
+          'Content-Type': 'application/gzip',
+          'Content-Disposition': `attachment; filename="${file.fileName}"`,
+          'X-Sha256': file.sha256,
+        },
         body: file.bytes,
       };
     },
@@ -305,7 +333,13 @@ function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promi
     [key(readEndpoints.export)]: ({query}) => {
       Fields.query(query, []);
       const document = engine.exportState();
-      return {...jsonReply(document), headers: {'Content-Type': 'application/json', 'Content-Disposition': `attachment; filename="sandbox-state-${document.exportedAt.slice(0, 10)}.json"`}};
+      return {
+        ...jsonReply(document),
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Disposition': `attachment; filename="sandbox-state-${document.exportedAt.slice(0, 10)}.json"`,
+        },
+      };
     },
 
     [key(readEndpoints.import)]: async ({body}) => {
@@ -361,7 +395,11 @@ const utf8 = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true});
 
 function send(response: ServerResponse, reply: Reply, closeAfter: boolean): void {
   if (response.headersSent || response.destroyed) return;
-  response.writeHead(reply.status, {...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)), ...(closeAfter ? {Connection: 'close'} : {})});
+  response.writeHead(reply.status, {
+    ...reply.headers,
+    'Content-Length': String(Buffer.byteLength(reply.body)),
+    ...(closeAfter ? {Connection: 'close'} : {}),
+  });
   response.end(reply.body);
 }
 
@@ -397,19 +435,25 @@ export function createHttpTransport(): NotificationTransport {
         }
         const signal = AbortSignal.timeout(timeoutSeconds * 1000);
         const client = target.protocol === 'https:' ? https : http;
-        const request = client.request(target, {method: 'POST', headers: {...headers, 'Content-Length': String(Buffer.byteLength(body))}, signal, agent: false}, (response) => {
-          const chunks: Buffer[] = [];
-          let length = 0;
-          response.on('data', (chunk: Buffer) => {
-            if (length >= maxAcknowledgementBytes) return;
-            chunks.push(chunk);
-            length += chunk.length;
-          });
-          response.on('end', () => resolve({status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8')}));
-          // Closed before its end: the timeout, or the receiver hung up mid-answer.
-          response.on('close', () => resolve({error: signal.aborted ? 'timeout' : `connection closed by ${hostOf(target)} during the answer`}));
-          response.on('error', () => undefined);
-        });
+        const request = client.request(
+          target,
+          {method: 'POST', headers: {...headers, 'Content-Length': String(Buffer.byteLength(body))}, signal, agent: false},
+          (response) => {
+            const chunks: Buffer[] = [];
+            let length = 0;
+            response.on('data', (chunk: Buffer) => {
+              if (length >= maxAcknowledgementBytes) return;
+              chunks.push(chunk);
+              length += chunk.length;
+            });
+            response.on('end', () => resolve({status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8')}));
+            // Closed before its end: the timeout, or the receiver hung up mid-answer.
+            response.on('close', () =>
+              resolve({error: signal.aborted ? 'timeout' : `connection closed by ${hostOf(target)} during the answer`}),
+            );
+            response.on('error', () => undefined);
+          },
+        );
         request.on('error', (error) => resolve({error: deliveryError(error, target, signal)}));
         request.end(body);
       }),
@@ -426,7 +470,8 @@ export function isAllowedOrigin(origin: string): boolean {
 }
 
 /** The headers a page reads from an answer: the signature and its inputs, rate limits, replays. */
-const exposedHeaders = 'X-Request-Id, X-Timestamp, X-Nonce, X-Signature, Idempotent-Replayed, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+const exposedHeaders =
+  'X-Request-Id, X-Timestamp, X-Nonce, X-Signature, Idempotent-Replayed, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 
 /** CORS for allowed origins; answers a preflight itself and returns true, so the request goes no further. */
 function allowCrossOrigin(request: IncomingMessage, response: ServerResponse): boolean {
@@ -505,8 +550,10 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   async function control(method: string, target: string, body: string): Promise<Reply> {
     const pathOnly = pathOf(target);
     const match = matchOperation(controlEndpoints, method, pathOnly);
-    if (!match.found && match.reason === 'path') throw invalid(`No sandbox control endpoint at ${pathOnly.slice(0, 120)}; --help lists them.`);
-    if (!match.found && match.reason === 'method') throw invalid(`${pathOnly.slice(0, 120)} takes ${match.methods.join(' or ')}, not ${method.slice(0, 10)}.`);
+    if (!match.found && match.reason === 'path')
+      throw invalid(`No sandbox control endpoint at ${pathOnly.slice(0, 120)}; --help lists them.`);
+    if (!match.found && match.reason === 'method')
+      throw invalid(`${pathOnly.slice(0, 120)} takes ${match.methods.join(' or ')}, not ${method.slice(0, 10)}.`);
     if (!match.found) throw invalid(`The path parameter ${match.parameter} is not valid percent-encoding.`);
     const endpoint = match.operation;
     const handler = handlers[`${endpoint.method} ${endpoint.path}`];
@@ -522,8 +569,14 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     const bytes = await readBody(request, bodyLimit).finally(() => reading.delete(request));
     // API calls are answered as the engine answers: signed, whatever the signing headers hold.
     const refuse = async (code: string, message: string): Promise<Reply> =>
-      target.startsWith('/_sandbox') ? errorReply(code, message) : engine.refuse({method, target, headers: requestHeaders(request)}, code, message);
-    if (!bytes) return {reply: await refuse('REQUEST_TOO_LARGE', `The body is larger than ${bodyLimit} bytes, so it was not read.`), closeAfter: true};
+      target.startsWith('/_sandbox')
+        ? errorReply(code, message)
+        : engine.refuse({method, target, headers: requestHeaders(request)}, code, message);
+    if (!bytes)
+      return {
+        reply: await refuse('REQUEST_TOO_LARGE', `The body is larger than ${bodyLimit} bytes, so it was not read.`),
+        closeAfter: true,
+      };
     let body: string;
     try {
       body = utf8.decode(bytes);
@@ -566,7 +619,9 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       const message = 'The sandbox server failed on this request; the error is in its log.';
       const target = request.url ?? '/';
       // An API call is answered signed even here; only the control endpoints answer unsigned.
-      const reply = target.startsWith('/_sandbox') ? errorReply('INTERNAL_ERROR', message) : await engine.refuse({method: request.method ?? 'GET', target, headers: requestHeaders(request)}, 'INTERNAL_ERROR', message);
+      const reply = target.startsWith('/_sandbox')
+        ? errorReply('INTERNAL_ERROR', message)
+        : await engine.refuse({method: request.method ?? 'GET', target, headers: requestHeaders(request)}, 'INTERNAL_ERROR', message);
       outcome = {reply, closeAfter: false};
     }
     // The call is carried out already; only the answer waits (Create order, amount ending 92).
@@ -592,13 +647,21 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   // An Expect other than 100-continue, and CONNECT, would otherwise be answered by node:http (417) or not at all.
   // Both are answered as the engine answers an API call: signed over what the request carried.
   const refuseParsed = (request: IncomingMessage, message: string): Promise<Reply> =>
-    engine.refuse({method: request.method ?? 'GET', target: request.url ?? '/', headers: requestHeaders(request)}, 'INVALID_PARAMETER', message);
+    engine.refuse(
+      {method: request.method ?? 'GET', target: request.url ?? '/', headers: requestHeaders(request)},
+      'INVALID_PARAMETER',
+      message,
+    );
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    void refuseParsed(request, 'The Expect header is not supported: send the request without it.').then((reply) => send(response, reply, true));
+    void refuseParsed(request, 'The Expect header is not supported: send the request without it.').then((reply) =>
+      send(response, reply, true),
+    );
   });
   server.on('connect', (request: IncomingMessage, socket: Socket) => {
     void refuseParsed(request, 'CONNECT is not a method of this API.').then((reply) => {
-      const headers = Object.entries({...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)), Connection: 'close'}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const headers = Object.entries({...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)), Connection: 'close'})
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\n${headers}\r\n${reply.body}`);
     });
   });
@@ -610,7 +673,9 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       return;
     }
     const reply = errorReply('INVALID_PARAMETER', `The request is not HTTP this server can read (${error.code ?? error.message}).`);
-    socket.end(`HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json\r\nX-Request-Id: ${reply.headers['X-Request-Id'] ?? ''}\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${String(reply.body)}`);
+    socket.end(
+      `HTTP/1.1 ${reply.status} Bad Request\r\nContent-Type: application/json\r\nX-Request-Id: ${reply.headers['X-Request-Id'] ?? ''}\r\nContent-Length: ${Buffer.byteLength(reply.body)}\r\nConnection: close\r\n\r\n${String(reply.body)}`,
+    );
   });
 
   await new Promise<void>((resolve, reject) => {
