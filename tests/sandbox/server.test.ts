@@ -15,7 +15,16 @@ import type {AddressInfo} from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {gunzipSync} from 'node:zlib';
-import {canonicalString, formatSignatureHeader, importPrivateKey, importPublicKey, parseSignatureHeader, responseCanonicalString, signCanonical, verifyCanonical} from '../../src/lib/signing';
+import {
+  canonicalString,
+  formatSignatureHeader,
+  importPrivateKey,
+  importPublicKey,
+  parseSignatureHeader,
+  responseCanonicalString,
+  signCanonical,
+  verifyCanonical,
+} from '../../src/lib/signing';
 import {fileStore, JournalFileError, type FileStore} from '../../src/sandbox/hosts/server/fileStore';
 import {createNodeEngine, repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
 import {createHttpTransport, requestBodyLimitBytes, startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
@@ -669,7 +678,12 @@ describe('the journal file', () => {
     const lines = readFileSync(damaged, 'utf8').split('\n');
     lines[1] = lines[1]?.replace('"', "'") ?? '';
     writeFileSync(damaged, lines.join('\n'));
-    await assert.rejects(fileStore(damaged).load(), (error: Error) => error instanceof JournalFileError && error.message === `data file ${damaged}: line 2 is damaged (its checksum does not match) and more lines follow it`);
+    await assert.rejects(
+      fileStore(damaged).load(),
+      (error: Error) =>
+        error instanceof JournalFileError &&
+        error.message === `data file ${damaged}: line 2 is damaged (its checksum does not match) and more lines follow it`,
+    );
 
     const foreign = path.join(directory, 'notes.txt');
     writeFileSync(foreign, 'my notes\n');

@@ -36,12 +36,18 @@ describe('remarkApiReference', () => {
     const headings = children.flatMap((node) => (node.type === 'heading' ? [node.data?.hProperties?.id] : []));
     assert.deepEqual(headings, ['api-request', 'api-response', 'api-states-orderstatus', 'api-response-codes', 'api-code-samples']);
     // The states section's body is folded (ui/Fold): look for the drawing below the top level too.
-    const descendants = (nodes: readonly RootContent[]): RootContent[] => nodes.flatMap((node) => [node, ...('children' in node ? descendants(node.children as RootContent[]) : [])]);
-    assert.ok(descendants(children).some((node) => node.type === 'code' && node.lang === 'mermaid' && node.value.includes('PENDING --> PAID')));
+    const descendants = (nodes: readonly RootContent[]): RootContent[] =>
+      nodes.flatMap((node) => [node, ...('children' in node ? descendants(node.children as RootContent[]) : [])]);
+    assert.ok(
+      descendants(children).some((node) => node.type === 'code' && node.lang === 'mermaid' && node.value.includes('PENDING --> PAID')),
+    );
     const imports = tree.children.flatMap((node) => (node.type === 'mdxjsEsm' && node.value.startsWith('import') ? [node.value] : []));
     assert.ok(imports.includes("import CodeSamples from '@site/src/components/api/CodeSamples';"));
     assert.ok(imports.includes("import ApiReference from '@site/src/components/api/ApiReference';"));
-    assert.ok(tree.children.slice(0, -1).every((node) => node.type === 'mdxjsEsm'), 'imports and the data export stay at the top level');
+    assert.ok(
+      tree.children.slice(0, -1).every((node) => node.type === 'mdxjsEsm'),
+      'imports and the data export stay at the top level',
+    );
     const elementNames = descendants(children).flatMap((node) => (node.type === 'mdxJsxFlowElement' ? [node.name] : []));
     assert.ok(!elementNames.includes('ApiOperation'), 'the placeholder element is gone');
     assert.equal(elementNames[0], 'OperationHeader');

@@ -68,10 +68,23 @@ describe('the notification simulator model', () => {
     };
     const good = checkSimulatorInput({data: '{"merchantOrderNo": "ORD-1"}', notifyUrl: ' https://shop.example.com/n '}, contract);
     assert.deepEqual(good, {errors: {}, checked: {data: {merchantOrderNo: 'ORD-1'}, notifyUrl: 'https://shop.example.com/n'}});
-    assert.deepEqual(seen[0], {notificationId: probeNotificationId, eventType: 'ORDER.PAID', createdAt: '2026-11-26T12:00:00Z', data: {merchantOrderNo: 'ORD-1'}}, 'checked as a whole notification');
-    assert.match(checkSimulatorInput({data: '{"amount": "x"}', notifyUrl: 'https://shop.example.com'}, contract).errors['data'] ?? '', /^The contract refuses this data:\n• \/data\/amount must be object$/);
-    assert.match(checkSimulatorInput({data: '[1]', notifyUrl: 'https://shop.example.com'}, contract).errors['data'] ?? '', /must be a JSON object/);
-    assert.match(checkSimulatorInput({data: '{', notifyUrl: 'https://shop.example.com'}, contract).errors['data'] ?? '', /^The data is not valid JSON: /);
+    assert.deepEqual(
+      seen[0],
+      {notificationId: probeNotificationId, eventType: 'ORDER.PAID', createdAt: '2026-11-26T12:00:00Z', data: {merchantOrderNo: 'ORD-1'}},
+      'checked as a whole notification',
+    );
+    assert.match(
+      checkSimulatorInput({data: '{"amount": "x"}', notifyUrl: 'https://shop.example.com'}, contract).errors['data'] ?? '',
+      /^The contract refuses this data:\n• \/data\/amount must be object$/,
+    );
+    assert.match(
+      checkSimulatorInput({data: '[1]', notifyUrl: 'https://shop.example.com'}, contract).errors['data'] ?? '',
+      /must be a JSON object/,
+    );
+    assert.match(
+      checkSimulatorInput({data: '{', notifyUrl: 'https://shop.example.com'}, contract).errors['data'] ?? '',
+      /^The data is not valid JSON: /,
+    );
     const badUrls = checkSimulatorInput({data: '{}', notifyUrl: 'ftp://shop.example.com'}, contract);
     assert.equal(badUrls.checked, undefined);
     assert.match(badUrls.errors['notifyUrl'] ?? '', /must start with https:\/\//);

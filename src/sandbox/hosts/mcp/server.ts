@@ -96,8 +96,15 @@ export function createPortalMcpServer(options: PortalMcpServerOptions = {}): Mcp
       try {
         return await handler(args);
       } catch (error) {
-        if (error instanceof ToolInputError || error instanceof KeyInputError || error instanceof MessageInputError || error instanceof SigningInputError) return toolError(error.message);
-        if (error instanceof JournalFileError) return toolError(`The sandbox cannot start: ${error.message}. The docs and contract tools work without it.`);
+        if (
+          error instanceof ToolInputError ||
+          error instanceof KeyInputError ||
+          error instanceof MessageInputError ||
+          error instanceof SigningInputError
+        )
+          return toolError(error.message);
+        if (error instanceof JournalFileError)
+          return toolError(`The sandbox cannot start: ${error.message}. The docs and contract tools work without it.`);
         log(`mcp: tool failed: ${(error as Error).stack ?? String(error)}`);
         return toolError(
           `The tool failed unexpectedly: ${(error as Error).message}. The server keeps running; check the input and try again.`,
