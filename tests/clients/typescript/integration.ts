@@ -137,20 +137,13 @@ export async function orderStatus(client: Client, merchantOrderNo: string) {
 
 /** What the types must refuse: each line is a compile error, or tsc reports the directive as unused. */
 export function refusedByTheTypes(client: Client) {
+  // Each call stays on one line (prettier-ignore): tsc reports the error on the call's line, right under its directive.
+  // prettier-ignore
   // @ts-expect-error The hosted pay page needs its returnUrl.
-  void client.POST('/orders', {
-    body: {merchantOrderNo: 'ORD-1', amount: {value: 1, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'x'},
-  });
+  void client.POST('/orders', {body: {merchantOrderNo: 'ORD-1', amount: {value: 1, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: 'x'}});
+  // prettier-ignore
   // @ts-expect-error A scene's field belongs to that scene only: parentOrigin is the iframe's.
-  void client.POST('/orders', {
-    body: {
-      merchantOrderNo: 'ORD-1',
-      amount: {value: 1, currency: 'USD'},
-      scene: 'DYNAMIC_QR',
-      subject: 'x',
-      parentOrigin: 'https://shop.example.com',
-    },
-  });
+  void client.POST('/orders', {body: {merchantOrderNo: 'ORD-1', amount: {value: 1, currency: 'USD'}, scene: 'DYNAMIC_QR', subject: 'x', parentOrigin: 'https://shop.example.com'}});
   // @ts-expect-error A wallet ID payee has no phone number.
   const payee: components['schemas']['Payee'] = {payeeType: 'WALLET_ID', phoneNumber: '+10000000004'};
   return payee;
