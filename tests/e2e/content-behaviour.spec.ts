@@ -114,6 +114,10 @@ test.describe('tables on a phone', () => {
 
   test("an API page's state tables scroll in boxes named by their captions", async ({page}) => {
     await page.goto('/docs/createorder');
+    // The states section is folded (ui/Fold) until the reader opens it.
+    await page.evaluate(() =>
+      document.querySelectorAll('details:not([open])').forEach((fold) => ((fold as HTMLDetailsElement).open = true)),
+    );
     await expect(page.getByRole('region', {name: /^States of /})).not.toHaveCount(0);
     await expect(page.getByRole('region', {name: /^Transitions of /})).not.toHaveCount(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);

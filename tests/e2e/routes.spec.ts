@@ -76,6 +76,8 @@ async function checkDiagramFiles(page: Page, route: string): Promise<void> {
 
 /** The drawing shown in the current colour mode decodes once it scrolls into view. */
 async function checkDiagramsShow(page: Page): Promise<void> {
+  // An API page folds its long sections (ui/Fold): open them, as a reader does, so every drawing is seen.
+  await page.evaluate(() => document.querySelectorAll('details:not([open])').forEach((fold) => ((fold as HTMLDetailsElement).open = true)));
   const figures = page.locator('figure[data-diagram]');
   for (let index = 0; index < (await figures.count()); index += 1) {
     const shown = figures.nth(index).locator('img:visible');

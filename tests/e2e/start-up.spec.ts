@@ -71,6 +71,10 @@ test.describe('word wrap on code blocks', () => {
     // A notification page has both: long signed-request samples and a short acknowledgement body.
     await page.goto('/docs/payment/payment-result-notification');
     await hydrated(page);
+    // Open the folded sections (ui/Fold): the samples are in them.
+    await page.evaluate(() =>
+      document.querySelectorAll('details:not([open])').forEach((fold) => ((fold as HTMLDetailsElement).open = true)),
+    );
     const blocks = page.locator('article .theme-code-block');
     const scrolls = async (index: number) => {
       const block = blocks.nth(index);

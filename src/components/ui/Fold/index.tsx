@@ -38,6 +38,13 @@ export default function Fold({
   const details = useRef<HTMLDetailsElement>(null);
   const {hash} = useLocation();
 
+  const toggled = (isOpen: boolean) => {
+    setOpen(isOpen);
+    // The theme's code blocks decide whether to offer word wrap by measuring themselves on resize; one drawn
+    // while folded measured nothing. A resize event makes the blocks just shown measure again.
+    if (isOpen) window.dispatchEvent(new Event('resize'));
+  };
+
   // The browser may have opened it before hydration (a #fragment inside it on load): adopt what it shows.
   useBrowserLayoutEffect(() => {
     if (details.current?.open) setOpen(true);
@@ -76,7 +83,7 @@ export default function Fold({
   }, [hash]);
 
   return (
-    <details ref={details} className={styles.fold} open={open} onToggle={(event) => setOpen(event.currentTarget.open)} data-fold="">
+    <details ref={details} className={styles.fold} open={open} onToggle={(event) => toggled(event.currentTarget.open)} data-fold="">
       <summary className={clsx(buttonClassName({variant: 'quiet', size: 'sm'}), styles.summary)} data-twin-skip="">
         <span className={styles.marker} aria-hidden="true">
           {open ? '▾' : '▸'}
