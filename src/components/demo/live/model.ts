@@ -200,7 +200,7 @@ export type Actor = 'shopper' | 'server' | 'sandbox';
 export interface StepView {
   readonly title: string;
   readonly actor: Actor;
-  readonly status: 'todo' | 'done' | 'failed';
+  readonly status: 'waiting' | 'done' | 'failed';
 }
 
 export interface RunView {
@@ -300,7 +300,7 @@ export class LiveDemoRun {
       outcome: this.outcome,
       amount: this.amount,
       merchantOrderNo: this.merchantOrderNo,
-      steps: this.steps.map((step, index) => ({title: step.title, actor: step.actor, status: this.stepStatus[index] ?? 'todo'})),
+      steps: this.steps.map((step, index) => ({title: step.title, actor: step.actor, status: this.stepStatus[index] ?? 'waiting'})),
       next: this.next,
       screen: this.screen,
       events: [...this.events],
