@@ -213,8 +213,13 @@ test.describe('the signature debugger', () => {
     // Each kind's fresh example verifies.
     for (const kind of ['A request to the API', 'A notification'] as const) {
       await tool.getByRole('radio', {name: kind}).check();
+      const raw = tool.getByLabel(/raw HTTP/).first();
+      // The example is signed asynchronously: wait for it to replace what the field held (the previous kind's
+      // example has a nonce too), or a slow machine checks the old message against the new kind.
+      const before = await raw.inputValue();
       await tool.getByRole('button', {name: 'Load a fresh example'}).click();
-      await expect(tool.getByLabel(/raw HTTP/).first()).toHaveValue(/X-Nonce: [0-9a-f-]{36}/);
+      await expect(raw).not.toHaveValue(before);
+      await expect(raw).toHaveValue(/X-Nonce: [0-9a-f-]{36}/);
       await tool.getByRole('button', {name: 'Check signature'}).click();
       await expect(tool.getByText('The signature verifies')).toBeVisible();
       await expect(tool.getByRole('list', {name: 'Findings'})).toHaveCount(0);
