@@ -162,7 +162,7 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
     case 'message':
       return (
         <p className={styles.eventLine}>
-          <Badge tone="neutral">Frame → page</Badge> <code>postMessage</code> from <code>{event.origin}</code>:{' '}
+          <Badge tone="neutral">{event.between}</Badge> <code>{event.channel}</code>:{' '}
           <code className={styles.wrap}>{JSON.stringify(event.data)}</code>
         </p>
       );

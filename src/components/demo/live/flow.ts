@@ -62,7 +62,8 @@ export interface FlowRun {
   add(title: string, actor: Actor, run: () => Promise<void>): void;
   show(screen: Screen): void;
   note(kind: 'note' | 'shopper' | 'refused', text: string): void;
-  message(origin: string, data: Readonly<Record<string, unknown>>): void;
+  /** A message on the customer's side, for example ('Frame → page', 'postMessage from https://…', {...}). */
+  message(between: string, channel: string, data: Readonly<Record<string, unknown>>): void;
   /** Sends a signed call as the merchant's server and records it. */
   call(operationId: string, summary: string, method: string, target: string, body?: unknown): Promise<Answer>;
   /** A shopper or clock action; a refusal throws unless `refusal` is 'answer'. */

@@ -26,7 +26,14 @@ export type TimelineEvent =
   | {readonly kind: 'refused'; readonly id: number; readonly text: string}
   | {readonly kind: 'clock'; readonly id: number; readonly seconds: number; readonly text: string}
   | {readonly kind: 'state'; readonly id: number; readonly object: string; readonly from: string | undefined; readonly to: string}
-  | {readonly kind: 'message'; readonly id: number; readonly origin: string; readonly data: Readonly<Record<string, unknown>>}
+  /** A message between the parts of the customer's side: the cashier frame's postMessage, a wallet bridge call and its callback. */
+  | {
+      readonly kind: 'message';
+      readonly id: number;
+      readonly between: string;
+      readonly channel: string;
+      readonly data: Readonly<Record<string, unknown>>;
+    }
   | {readonly kind: 'notification'; readonly id: number; readonly entry: InboxNotification; readonly checked: CheckedNotification};
 
 export interface StepView {
@@ -212,8 +219,8 @@ export class DemoRun implements FlowRun {
     this.push({kind, text});
   }
 
-  message(origin: string, data: Readonly<Record<string, unknown>>): void {
-    this.push({kind: 'message', origin, data});
+  message(between: string, channel: string, data: Readonly<Record<string, unknown>>): void {
+    this.push({kind: 'message', between, channel, data});
   }
 
   adopt(merchantOrderNo: string, status: string | undefined): void {

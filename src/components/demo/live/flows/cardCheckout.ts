@@ -11,6 +11,9 @@ import {addClockSteps, addRefundStep, createOrder, endingOutcomes, orderPageScre
 
 export const merchant = 'Juniper Outdoor';
 
+/** Where a Create order that fails leaves the customer: the shop's checkout page. */
+export const checkoutPage = (device: Screen['device']) => ({device, title: `${merchant}: checkout`, address: 'shop.example.com/checkout'});
+
 /** The card whose payments follow the amount endings. */
 export const payingCard = (data: SandboxData): string => data.cards.cards.find((card) => card.behavior === 'ENDINGS')?.number ?? '';
 
@@ -58,7 +61,12 @@ export function cashierScreen(run: FlowRun, options: CashierOptions, name: strin
 /** The frame's postMessage to the shop's page (iframe flow only). */
 export function frameMessage(run: FlowRun, options: CashierOptions, type: string, extra: Readonly<Record<string, unknown>> = {}): void {
   if (!options.framed) return;
-  run.message(`https://${brand.hosts.sandboxCashier}`, {type, version: 1, merchantOrderNo: run.currentOrderNo, ...extra});
+  run.message('Frame → page', `postMessage from https://${brand.hosts.sandboxCashier}`, {
+    type,
+    version: 1,
+    merchantOrderNo: run.currentOrderNo,
+    ...extra,
+  });
 }
 
 const result = (run: FlowRun, options: CashierOptions, tone: 'success' | 'error' | 'pending', title: string, text: string) =>
@@ -69,7 +77,7 @@ const paidScreen = (run: FlowRun, options: CashierOptions) =>
 
 /** Create order for the cashier; the customer then sees the cashier with the card to pay with. */
 export async function openCashier(run: FlowRun, options: CashierOptions, scene: Readonly<Record<string, unknown>>, orderNo?: string) {
-  const order = await createOrder(run, scene, options.subject, options.device, orderNo);
+  const order = await createOrder(run, scene, options.subject, checkoutPage(options.device), orderNo);
   if (!order) return false;
   const cashierUrl = String(order.nextAction?.['cashierUrl'] ?? '');
   showCashier(run, options, cashierUrl);

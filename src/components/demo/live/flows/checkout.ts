@@ -92,13 +92,14 @@ export function endingOutcomes(data: SandboxData, payer: string, abandon: {label
   return outcomes;
 }
 
+/** The merchant's page on which the payment starts. */
+export type StartPage = Pick<Screen, 'device' | 'title' | 'address'>;
+
 /** A screen for a Create order that did not succeed: there is nothing for the customer to pay. */
-export function failedStartScreen(device: Screen['device'], code: string, message: string): Screen {
+export function failedStartScreen(page: StartPage, code: string, message: string): Screen {
   return {
     name: 'failed-start',
-    device,
-    title: 'Juniper Outdoor: checkout',
-    address: 'shop.example.com/checkout',
+    ...page,
     blocks: [
       {
         kind: 'status',
@@ -118,19 +119,21 @@ export async function createOrder(
   run: FlowRun,
   scene: Readonly<Record<string, unknown>>,
   subject: string,
-  device: Screen['device'],
+  page: StartPage,
   merchantOrderNo = run.currentOrderNo,
 ): Promise<OrderLike | undefined> {
   run.switchTo(merchantOrderNo);
   const body = {merchantOrderNo, amount: {value: run.amount, currency: 'USD'}, subject, notifyUrl, ...scene};
   const json = await run.call('createOrder', 'Create order', 'POST', '/v1/orders', body);
   if (json.code !== 'SUCCESS') {
-    run.show(failedStartScreen(device, json.code, json.message));
+    run.show(failedStartScreen(page, json.code, json.message));
     return undefined;
   }
   const order = orderOf(json.data);
   run.adopt(merchantOrderNo, order.status);
-  return order;
+  // The answer carries what the customer's side needs next (cashier URL, QR content, deep link) beside the order.
+  const nextAction = (json.data as {nextAction?: Readonly<Record<string, unknown>>} | undefined)?.nextAction;
+  return {...order, ...(nextAction ? {nextAction} : {})};
 }
 
 /** Retrieve order detail for the current order, as the return page or the waiting screen asks your server. */

@@ -5,7 +5,7 @@
  */
 import {formatUsd, type FlowDefinition, type FlowRun} from '../flow';
 import {createOrder, retrieve, shopOrigin, withOrder} from './checkout';
-import {addCashierSteps, addReturnSteps, cardOutcomes, openCashier, showCashier, type CashierOptions} from './cardCheckout';
+import {addCashierSteps, addReturnSteps, cardOutcomes, checkoutPage, openCashier, showCashier, type CashierOptions} from './cardCheckout';
 
 const options: CashierOptions = {framed: false, device: 'phone', subject: 'Deposit: made-to-measure tent'};
 const linkOf = (run: FlowRun) => `shop.example.com/pay/PL-${run.suffix}`;
@@ -36,7 +36,7 @@ function addReopenStep(run: FlowRun): void {
       else if (order.status === 'CLOSED') {
         run.note('note', "The link's order is closed, but the link is still valid: your server creates a new order with the next number.");
         const next = `PL-${run.suffix}-2`;
-        const created = await createOrder(run, scene(next), options.subject, options.device, next);
+        const created = await createOrder(run, scene(next), options.subject, checkoutPage(options.device), next);
         if (created) showCashier(run, options, String(created.nextAction?.['cashierUrl'] ?? ''));
       } else if (order.status === 'PENDING') {
         const target = `/v1/orders/${encodeURIComponent(run.currentOrderNo)}/cashier-url`;
