@@ -5,7 +5,7 @@
  */
 import {brand} from '@site/src/brand';
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
-import {formatUsd, orderOf, type FlowRun, type Outcome} from '../flow';
+import {formatUsd, orderOf, type FlowDefinition, type FlowRun, type Outcome} from '../flow';
 import type {Block, Screen} from '../screen';
 import {addClockSteps, addRefundStep, createOrder, endingOutcomes, orderPageScreen, refundedScreen, retrieve, withOrder} from './checkout';
 
@@ -172,4 +172,43 @@ export function addReturnSteps(run: FlowRun, options: CashierOptions, action = '
     }),
   );
   addRefundStep(run, () => refundedScreen(run, options.device, 'the card'));
+}
+
+/** A cart or checkout page with one button that makes your server create the order and open the cashier. */
+export interface CartCheckout {
+  readonly id: string;
+  readonly title: string;
+  readonly options: CashierOptions;
+  readonly page: {readonly title: string; readonly address: string};
+  readonly action: (amount: number) => string;
+  readonly createTitle: (amount: number) => string;
+  readonly scene: (run: FlowRun) => Readonly<Record<string, unknown>>;
+}
+
+/** The flow of a cart checkout: the cart, Create order, the cashier, the page that asks your server, a refund. */
+export function cartCheckoutFlow(spec: CartCheckout): FlowDefinition {
+  const {options} = spec;
+  return {
+    id: spec.id,
+    title: spec.title,
+    device: options.device,
+    deviceLabel: 'The customer’s browser',
+    baseAmount: 4200,
+    outcomes: cardOutcomes,
+    firstScreen: (run) => ({
+      name: 'cart',
+      device: options.device,
+      ...spec.page,
+      blocks: [{kind: 'summary', merchant, subject: options.subject, amount: run.amount}],
+      action: spec.action(run.amount),
+    }),
+    plan: (run) => {
+      run.add(spec.createTitle(run.amount), 'server', async () => {
+        await openCashier(run, options, spec.scene(run));
+      });
+      if (run.outcome.kind === 'rejected') return;
+      addCashierSteps(run, options);
+      addReturnSteps(run, options);
+    },
+  };
 }

@@ -47,6 +47,18 @@ const scanInput = (run: FlowRun, qrContent: string) => ({
   pin: run.outcome.wallet?.pin ?? '',
 });
 
+/** Your server cancels the order, and the counter says so: after the code expired, or when the customer walks away. */
+function addCancelStep(run: FlowRun, title: string, reason: string, screen: () => Screen): void {
+  run.add(
+    title,
+    'server',
+    withOrder(run, async () => {
+      await cancelOrder(run, reason);
+      run.show(screen());
+    }),
+  );
+}
+
 function addExpiredScan(run: FlowRun, code: {content: string; expiresAt: string}): void {
   run.add(
     'The sandbox clock moves past the code’s qrExpiresAt',
@@ -71,22 +83,15 @@ function addExpiredScan(run: FlowRun, code: {content: string; expiresAt: string}
       );
     }),
   );
-  run.add(
-    'Your server cancels the order; the counter offers a new code',
-    'server',
-    withOrder(run, async () => {
-      await cancelOrder(run, 'QR code expired');
-      run.show(
-        counterScreen('expired', [
-          {
-            kind: 'status',
-            tone: 'warning',
-            title: 'This code has expired',
-            text: `Nothing was charged. Show a new code to pay ${formatUsd(run.amount)}.`,
-          },
-        ]),
-      );
-    }),
+  addCancelStep(run, 'Your server cancels the order; the counter offers a new code', 'QR code expired', () =>
+    counterScreen('expired', [
+      {
+        kind: 'status',
+        tone: 'warning',
+        title: 'This code has expired',
+        text: `Nothing was charged. Show a new code to pay ${formatUsd(run.amount)}.`,
+      },
+    ]),
   );
 }
 
@@ -122,17 +127,10 @@ export const dynqr: FlowDefinition = {
     if (outcome.kind === 'rejected') return;
     if (outcome.kind === 'qr-expired') return addExpiredScan(run, code);
     if (outcome.kind === 'abandon') {
-      run.add(
-        'The customer walks away; your server cancels the order',
-        'server',
-        withOrder(run, async () => {
-          await cancelOrder(run, 'The customer left the counter');
-          run.show(
-            counterScreen('cancelled', [
-              {kind: 'status', tone: 'info', title: 'Sale cancelled', text: 'A photo of the old code can no longer be paid.'},
-            ]),
-          );
-        }),
+      addCancelStep(run, 'The customer walks away; your server cancels the order', 'The customer left the counter', () =>
+        counterScreen('cancelled', [
+          {kind: 'status', tone: 'info', title: 'Sale cancelled', text: 'A photo of the old code can no longer be paid.'},
+        ]),
       );
       return;
     }

@@ -5,7 +5,7 @@
  */
 import {formatUsd, type FlowDefinition} from '../flow';
 import {createOrder, shopOrigin, withOrder} from './checkout';
-import {addWalletTail, confirmedBlocks, payInWallet, walletOutcomes, walletScreen} from './walletCheckout';
+import {addWalletTail, cancelInWallet, confirmedBlocks, payInWallet, walletOutcomes, walletScreen} from './walletCheckout';
 
 const merchant = 'Juniper Outdoor';
 const subject = 'Steel water bottle';
@@ -54,11 +54,7 @@ export const ewallet: FlowDefinition = {
         'The customer cancels in the wallet, which switches back to your site',
         'shopper',
         withOrder(run, async () => {
-          await run.act(
-            'shopper.abandon',
-            {clientId: run.ports.client.clientId, merchantOrderNo: run.currentOrderNo},
-            'The customer presses Cancel.',
-          );
+          await cancelInWallet(run, 'The customer presses Cancel.');
         }),
       );
     else

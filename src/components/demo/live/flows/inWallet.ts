@@ -3,10 +3,11 @@
  * code exchanged by your server, the JSAPI order for the user ID in the session, the wallet's payment sheet
  * opened by requestPayment() with the parameters unchanged, and the bridge's callback.
  */
-import {formatUsd, type FlowRun} from '../flow';
+import {formatUsd, type FlowRun, type Outcome} from '../flow';
+import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
 import type {Screen} from '../screen';
 import {createOrder, withOrder} from './checkout';
-import {exchangeAuthCode, payInWallet, walletAppId} from './walletCheckout';
+import {addWalletTail, cancelInWallet, exchangeAuthCode, payInWallet, walletAppId, walletOutcomes} from './walletCheckout';
 
 export interface InWalletPage {
   readonly merchant: string;
@@ -70,11 +71,7 @@ export function addSheetStep(run: FlowRun, page: InWalletPage): void {
       'The customer cancels on the payment sheet',
       'shopper',
       withOrder(run, async () => {
-        await run.act(
-          'shopper.abandon',
-          {clientId: run.ports.client.clientId, merchantOrderNo: run.currentOrderNo},
-          'The customer taps Cancel.',
-        );
+        await cancelInWallet(run, 'The customer taps Cancel.');
         callback(run, 'cancel');
         run.show(
           pageScreen(
@@ -118,4 +115,18 @@ export function addSheetStep(run: FlowRun, page: InWalletPage): void {
       run.show(pageScreen(page, 'page-result', blocks, 'Continue'));
     }),
   );
+}
+
+/** The outcomes of a page in the wallet: the wallet's, and a cancel on the sheet. */
+export const inWalletOutcomes = (data: SandboxData): Outcome[] =>
+  walletOutcomes(data, {
+    label: 'The customer cancels on the sheet',
+    testValue: 'any amount: the customer taps Cancel on the payment sheet',
+  });
+
+/** The sheet, then the clock, the page asking your server and the refund, as the outcome needs them. */
+export function addSheetAndTail(run: FlowRun, page: InWalletPage, retrieveTitle: string): void {
+  if (run.outcome.kind === 'rejected') return;
+  addSheetStep(run, page);
+  addWalletTail(run, {merchant: page.merchant, device: page.page.device, address: page.page.address ?? '', retrieveTitle});
 }

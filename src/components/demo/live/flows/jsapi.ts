@@ -4,8 +4,7 @@
  * opens the wallet's sheet with requestPayment(); the page asks your server before it confirms.
  */
 import {formatUsd, type FlowDefinition} from '../flow';
-import {addSheetStep, openInWallet, openSheet, pageScreen, type InWalletPage} from './inWallet';
-import {addWalletTail, walletOutcomes} from './walletCheckout';
+import {addSheetAndTail, inWalletOutcomes, openInWallet, openSheet, pageScreen, type InWalletPage} from './inWallet';
 
 const page: InWalletPage = {
   merchant: 'Juniper Outdoor',
@@ -19,11 +18,7 @@ export const jsapi: FlowDefinition = {
   device: 'phone',
   deviceLabel: 'The shop’s page in the customer’s wallet app',
   baseAmount: 2400,
-  outcomes: (data) =>
-    walletOutcomes(data, {
-      label: 'The customer cancels on the sheet',
-      testValue: 'any amount: the customer taps Cancel on the payment sheet',
-    }),
+  outcomes: inWalletOutcomes,
   firstScreen: () =>
     pageScreen(
       page,
@@ -46,13 +41,6 @@ export const jsapi: FlowDefinition = {
     run.add(`The customer taps Pay; your server creates a JSAPI order for the user ID in the session`, 'server', async () => {
       await openSheet(run, page);
     });
-    if (run.outcome.kind === 'rejected') return;
-    addSheetStep(run, page);
-    addWalletTail(run, {
-      merchant: page.merchant,
-      device: 'phone',
-      address: page.page.address ?? '',
-      retrieveTitle: 'The page asks your server, which retrieves the order',
-    });
+    addSheetAndTail(run, page, 'The page asks your server, which retrieves the order');
   },
 };

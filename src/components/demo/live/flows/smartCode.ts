@@ -5,8 +5,7 @@
  */
 import {formatUsd, type FlowDefinition} from '../flow';
 import {shopOrigin} from './checkout';
-import {addSheetStep, openInWallet, openSheet, pageScreen, type InWalletPage} from './inWallet';
-import {addWalletTail, walletOutcomes} from './walletCheckout';
+import {addSheetAndTail, inWalletOutcomes, openInWallet, openSheet, pageScreen, type InWalletPage} from './inWallet';
 
 /** The sign's content: an address on the merchant's site, the same for every payment at this till. */
 export const signAddress = `${shopOrigin}/pay/store-12`;
@@ -24,11 +23,7 @@ export const smartCode: FlowDefinition = {
   deviceLabel: 'The counter sign and the customer’s wallet',
   baseAmount: 800,
   amountEntry: true,
-  outcomes: (data) =>
-    walletOutcomes(data, {
-      label: 'The customer cancels on the sheet',
-      testValue: 'any amount: the customer taps Cancel on the payment sheet',
-    }),
+  outcomes: inWalletOutcomes,
   firstScreen: () => ({
     name: 'sign',
     device: 'terminal',
@@ -58,13 +53,6 @@ export const smartCode: FlowDefinition = {
     run.add(`The customer enters ${formatUsd(run.amount)}; your server creates a JSAPI order for it`, 'server', async () => {
       await openSheet(run, page);
     });
-    if (run.outcome.kind === 'rejected') return;
-    addSheetStep(run, page);
-    addWalletTail(run, {
-      merchant: page.merchant,
-      device: 'phone',
-      address: page.page.address ?? '',
-      retrieveTitle: 'The page and the staff screen ask your server, which retrieves the order',
-    });
+    addSheetAndTail(run, page, 'The page and the staff screen ask your server, which retrieves the order');
   },
 };

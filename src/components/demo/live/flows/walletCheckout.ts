@@ -109,6 +109,12 @@ export async function payInWallet(run: FlowRun): Promise<OrderLike> {
   return order;
 }
 
+/** The customer cancels in the wallet (shopper.abandon): the order stays PENDING. */
+export async function cancelInWallet(run: FlowRun, text: string): Promise<void> {
+  const order = orderOf(await run.act('shopper.abandon', {clientId: run.ports.client.clientId, merchantOrderNo: run.currentOrderNo}, text));
+  run.setOrderStatus(order.status);
+}
+
 /** Your server cancels the order (the customer walked away, or the code expired), so it can no longer be paid. */
 export async function cancelOrder(run: FlowRun, reason: string): Promise<void> {
   const target = `/v1/orders/${encodeURIComponent(run.currentOrderNo)}/cancel`;
