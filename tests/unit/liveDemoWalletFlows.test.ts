@@ -146,5 +146,8 @@ describe('live demo: smart code', () => {
     assert.equal(view.orderStatus, 'PENDING');
     assert.ok(eventTypes(view).includes('ORDER.PAYMENT_FAILED'));
     assert.equal(run.enterAmount(900, smartCode.outcomes(sandboxData)).amount, 851, 'no change once the order exists');
+    assert.notEqual(view.screen.name, 'staff', 'the till lists only a paid order');
+    const paid = await new DemoRun(ports, smartCode, outcomeOf(smartCode, 'approve')).runToEnd();
+    assert.deepEqual([paid.orderStatus, paid.screen.name, paid.screen.device], ['PAID', 'staff', 'terminal']);
   });
 });

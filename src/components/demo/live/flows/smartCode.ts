@@ -4,7 +4,7 @@
  * the amount, and your server creates a JSAPI order for it; the amount's ending picks the sandbox outcome.
  */
 import {formatUsd, type FlowDefinition} from '../flow';
-import {shopOrigin} from './checkout';
+import {shopOrigin, withOrder} from './checkout';
 import {addSheetAndTail, inWalletOutcomes, openInWallet, openSheet, pageScreen, type InWalletPage} from './inWallet';
 
 /** The sign's content: an address on the merchant's site, the same for every payment at this till. */
@@ -53,6 +53,20 @@ export const smartCode: FlowDefinition = {
     run.add(`The customer enters ${formatUsd(run.amount)}; your server creates a JSAPI order for it`, 'server', async () => {
       await openSheet(run, page);
     });
-    addSheetAndTail(run, page, 'The page and the staff screen ask your server, which retrieves the order');
+    addSheetAndTail(run, page, 'The page asks your server, which retrieves the order');
+    if (run.outcome.kind === 'success' || run.outcome.kind === 'slow')
+      run.add(
+        'The staff screen at the till lists the payment from your database',
+        'server',
+        withOrder(run, async () => {
+          run.note('note', `Your server stored ORDER.PAID for ${run.currentOrderNo} with the store; the till's screen lists it.`);
+          run.show({
+            name: 'staff',
+            device: 'terminal',
+            title: 'Store 12 payments',
+            blocks: [{kind: 'status', tone: 'success', title: `Received ${formatUsd(run.amount)}`, text: `Receipt ${run.currentOrderNo}.`}],
+          });
+        }),
+      );
   },
 };
