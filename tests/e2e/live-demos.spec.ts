@@ -4,7 +4,7 @@
  * notification verifies, its order shows in the sandbox console, a replay link restores a run, and the
  * panel is axe-clean in both colour modes with no sideways scroll at 360 px.
  */
-import {expect, test, type Page} from '@playwright/test';
+import {expect, test, type Locator, type Page} from '@playwright/test';
 import {axeViolations} from '../support/axe';
 import {consoleErrors, requestedScripts} from '../support/pageWatch';
 
@@ -104,6 +104,93 @@ for (const theme of ['light', 'dark'] as const) {
     const panel = page.getByTestId('live-demo');
     await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 60_000});
     await expect(panel.getByTestId('live-demo-timeline')).toContainText('REFUND.SUCCEEDED');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
+  });
+}
+
+/** The notification of that event type in the timeline verifies: signature with the provider test key, client ID, nothing failing. */
+async function expectVerifies(timeline: Locator, eventType: string) {
+  const item = timeline.getByRole('listitem').filter({hasText: eventType}).first();
+  await expect(item.getByRole('list')).toContainText('signature verifies with the provider test key');
+  await expect(item.getByRole('list')).toContainText('client ID sandbox-merchant-0001 matches');
+  await expect(item.getByRole('list')).not.toContainText('fail');
+}
+
+test('live demo dynqr: a real QR code of the order, scanned from the keyboard, PAID; ORDER.PAID verifies; the order is in the console', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const errors = consoleErrors(page);
+  await page.goto('/demos/dynqr');
+  await page.getByRole('button', {name: 'Start the live demo'}).click();
+  const panel = page.getByTestId('live-demo');
+  await panel.getByRole('button', {name: 'Show the QR code'}).click();
+  const qr = panel.getByTestId('qr-code');
+  await expect(qr).toHaveAttribute('data-content', /^https:\/\/sandbox-cashier\.example\.com\/qr\//);
+  await expect(qr.getByRole('img', {name: /QR code for order ORD-DEMO-/})).toBeVisible();
+  const scan = panel.getByRole('button', {name: 'Scan with the wallet'});
+  await scan.focus();
+  await page.keyboard.press('Enter');
+  await expect(panel).toHaveAttribute('data-screen', 'wallet-result');
+  await panel.getByRole('button', {name: 'Play'}).click();
+  await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 20_000});
+  await expect(panel).toHaveAttribute('data-order-status', 'PAID');
+  await expectVerifies(panel.getByTestId('live-demo-timeline'), 'ORDER.PAID');
+  const orderNo = (
+    await panel
+      .getByTestId('live-demo-timeline')
+      .getByText(/Order ORD-DEMO-[A-Z0-9]+:/)
+      .first()
+      .textContent()
+  )?.match(/ORD-DEMO-[A-Z0-9]+/)?.[0];
+  expect(orderNo).toBeTruthy();
+  expect(errors).toEqual([]);
+  await page.goto('/docs/sandbox-console');
+  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo ?? 'none', {timeout: 30_000});
+});
+
+test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER_CLOSED, cancelled, ORDER.CLOSED verifies', async ({
+  page,
+}) => {
+  const panel = await playReplay(page, '/demos/dynqr', 'demo=dynqr&outcome=qr-expired');
+  const timeline = panel.getByTestId('live-demo-timeline');
+  await expect(timeline).toContainText('ORDER_CLOSED: The QR code has expired');
+  await expectVerifies(timeline, 'ORDER.CLOSED');
+  await expect(panel).toHaveAttribute('data-order-status', 'CLOSED');
+});
+
+test('live demo smart-code: the customer types the amount in the wallet, Play runs it to PAID, ORDER.PAID verifies', async ({page}) => {
+  await page.goto('/demos/smart-code');
+  await page.getByRole('button', {name: 'Start the live demo'}).click();
+  const panel = page.getByTestId('live-demo');
+  await expect(panel.getByTestId('qr-code')).toHaveAttribute('data-content', 'https://shop.example.com/pay/store-12');
+  await panel.getByRole('button', {name: 'Scan the sign with the wallet'}).click();
+  const amount = panel.getByLabel('Amount (USD)');
+  await amount.fill('9.5x');
+  await panel.getByRole('button', {name: 'Continue'}).click();
+  await expect(panel).toContainText('Enter an amount from 1.00');
+  await amount.fill('9.00');
+  await panel.getByRole('button', {name: 'Continue'}).click();
+  await expect(panel.getByTestId('copy-as-code')).toContainText('"value":900');
+  await panel.getByRole('button', {name: 'Play'}).click();
+  await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 20_000});
+  await expect(panel).toHaveAttribute('data-order-status', 'PAID');
+  await expectVerifies(panel.getByTestId('live-demo-timeline'), 'ORDER.PAID');
+});
+
+for (const [flow, path, theme] of [
+  ['ewallet', '/demos/ewallet', 'light'],
+  ['jsapi', '/demos/jsapi', 'dark'],
+] as const) {
+  test(`live demo ${flow}: a replay link plays it to PAID, ORDER.PAID verifies, axe finds nothing at 360 px (${theme})`, async ({page}) => {
+    await page.setViewportSize({width: 360, height: 800});
+    const panel = await playReplay(page, path, `docusaurus-theme=${theme}&demo=${flow}&outcome=approve`);
+    await expect(panel).toHaveAttribute('data-order-status', 'PAID');
+    const timeline = panel.getByTestId('live-demo-timeline');
+    await expectVerifies(timeline, 'ORDER.PAID');
+    await expect(timeline).toContainText(flow === 'jsapi' ? 'VeloxaWallet.requestPayment(jsapiParams)' : 'veloxapay://pay?session=');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
