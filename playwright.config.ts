@@ -1,5 +1,5 @@
 import {defineConfig} from '@playwright/test';
-import {chromiumArgs, findChromium} from './tooling/browser';
+import {chromiumArgs, findTestChromium} from './tooling/browser';
 
 /**
  * The suite runs against the production build in build-test/, served locally
@@ -7,7 +7,7 @@ import {chromiumArgs, findChromium} from './tooling/browser';
  * CSP and other security headers, compression, 301s).
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
-const browser = findChromium();
+const browser = findTestChromium();
 
 export default defineConfig({
   testDir: './tests/e2e',
