@@ -78,6 +78,8 @@ export interface TryItData {
   readonly basePath: string;
   /** Test cards the shopper actions use, from the sandbox data: one that pays by the amount endings, one declined. */
   readonly cards: {readonly pays: string; readonly declined: string};
+  /** When a finished day's statement becomes ready, as HH:MM:SS UTC the next day (the sandbox data's statements.readyAfterUtc). */
+  readonly statementReadyAfterUtc: string;
   readonly operations: readonly TryItOperation[];
   readonly machines: Readonly<Record<string, TryItMachine>>;
 }
@@ -272,9 +274,14 @@ export function latestValues(operation: TryItOperation, latest: Readonly<Record<
   return values;
 }
 
-/** Yesterday in UTC as YYYY-MM-DD: the newest day a statement can be downloaded for. */
-export function yesterdayUtc(now: number): string {
-  return new Date(now - 86_400_000).toISOString().slice(0, 10);
+/**
+ * The newest day, as YYYY-MM-DD, whose statement can be downloaded at `now`: a day's statement is ready
+ * `readyAfterUtc` (HH:MM:SS) after the day ends, so just after midnight UTC it is still the day before yesterday.
+ */
+export function newestStatementDay(now: number, readyAfterUtc: string): string {
+  const readyAfterMs = Date.parse(`1970-01-01T${readyAfterUtc}Z`);
+  if (Number.isNaN(readyAfterMs)) throw new Error(`statements.readyAfterUtc must be HH:MM:SS, not ${readyAfterUtc}`);
+  return new Date(now - readyAfterMs - 86_400_000).toISOString().slice(0, 10);
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   latestValues,
   problemField,
   setFormValue,
-  yesterdayUtc,
+  newestStatementDay,
   type FormRow,
   type TryItOperation,
 } from '../../src/lib/tryIt';
@@ -134,8 +134,18 @@ describe('Try it prefills', () => {
     assert.equal(creationWindow('updatedFrom', now), undefined);
   });
 
-  test('a statement date defaults to yesterday in UTC', () => {
-    assert.equal(yesterdayUtc(Date.parse('2026-03-01T00:30:00Z')), '2026-02-28');
+  test("a statement date defaults to the newest day whose statement is ready: yesterday from the sandbox data's hour on, the day before until then", () => {
+    const readyAfterUtc = data.statementReadyAfterUtc;
+    const readyAt = Date.parse(`2026-03-01T${readyAfterUtc}Z`);
+    assert.equal(newestStatementDay(readyAt, readyAfterUtc), '2026-02-28');
+    assert.equal(newestStatementDay(readyAt + 86_399_000, readyAfterUtc), '2026-02-28');
+    // Just after midnight (where a run at 00:30 UTC once failed with STATEMENT_NOT_READY) and a second before the hour.
+    assert.equal(
+      newestStatementDay(Date.parse('2026-03-01T00:30:00Z'), readyAfterUtc),
+      readyAfterUtc > '00:30:00' ? '2026-02-27' : '2026-02-28',
+    );
+    assert.equal(newestStatementDay(readyAt - 1000, readyAfterUtc), '2026-02-27');
+    assert.throws(() => newestStatementDay(readyAt, '2 am'), /HH:MM:SS/);
   });
 
   test('state machines name the diagram the operation pages draw', () => {

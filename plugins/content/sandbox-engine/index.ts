@@ -171,7 +171,13 @@ export function tryItData(document: OpenApiDocument, spec: EngineSpec, siteDir?:
   const declined = cards.find((card) => typeof card.behavior === 'object' && card.behavior.kind === 'DECLINED')?.number;
   if (!pays || !declined)
     throw new Error('sandbox-engine: the sandbox data needs a card that pays by the amount endings and a declined one, for Try it.');
-  return {basePath: spec.basePath, cards: {pays, declined}, operations, machines};
+  return {
+    basePath: spec.basePath,
+    cards: {pays, declined},
+    statementReadyAfterUtc: spec.sandbox.statements.readyAfterUtc,
+    operations,
+    machines,
+  };
 }
 
 /** The first notifyUrl in the contract's request examples: where the simulator starts when the test merchant has no default URL. */

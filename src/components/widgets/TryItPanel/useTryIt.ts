@@ -24,7 +24,7 @@ import {
   localSandboxStart,
   problemField,
   requestTarget,
-  yesterdayUtc,
+  newestStatementDay,
   type TryItData,
   type TryItOperation,
 } from '@site/src/lib/tryIt';
@@ -62,7 +62,9 @@ function initialValues(operation: TryItOperation, given: Record<string, string> 
       if (window !== undefined) return [parameter.name, given[parameter.name] ?? window];
       // A statement exists only for a finished day: the example's date is long gone from a fresh sandbox.
       const example =
-        parameter.in === 'path' && /^\d{4}-\d{2}-\d{2}$/.test(parameter.example ?? '') ? yesterdayUtc(Date.now()) : parameter.example;
+        parameter.in === 'path' && /^\d{4}-\d{2}-\d{2}$/.test(parameter.example ?? '')
+          ? newestStatementDay(Date.now(), tryIt.statementReadyAfterUtc)
+          : parameter.example;
       return [parameter.name, given[parameter.name] ?? (parameter.required ? (example ?? '') : '')];
     }),
   );
