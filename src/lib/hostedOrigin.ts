@@ -5,7 +5,7 @@ export function hostedOriginOf(given: string | undefined, fallback: string): str
   try {
     url = new URL(given);
   } catch {
-    throw new Error(`SANDBOX_HOSTED_ORIGIN must be an origin such as https://sandbox.example.com, got "${given.slice(0, 80)}".`);
+    throw new Error(`SANDBOX_HOSTED_ORIGIN must be an origin such as https://sandbox-api.example.com, got "${given.slice(0, 80)}".`);
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== given.replace(/\/$/, ''))
     throw new Error(`SANDBOX_HOSTED_ORIGIN must be an http(s) origin with no path, got "${given.slice(0, 80)}".`);

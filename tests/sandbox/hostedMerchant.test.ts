@@ -41,7 +41,7 @@ describe('a hosted sandbox merchant made in the browser', () => {
     const {merchant, privateKeyPem} = await createHostedMerchant(server.url, {fetch: recording});
     assert.match(merchant.clientId, /^sandbox-[a-z0-9]+$/);
     assert.equal(hostedMerchant(server.url), merchant, 'kept for this tab, for Try it');
-    assert.equal(hostedMerchant('https://elsewhere.example.com'), undefined, 'only for the origin it was registered with');
+    assert.equal(hostedMerchant('https://api.example.com'), undefined, 'only for the origin it was registered with');
     assert.equal(changes, 1);
 
     assert.match(privateKeyPem, /^-----BEGIN PRIVATE KEY-----\n/);
@@ -86,7 +86,7 @@ test('the hosted origin the build is given is checked', () => {
   assert.equal(hostedOriginOf('', 'https://sandbox-api.example.com'), 'https://sandbox-api.example.com');
   assert.equal(hostedOriginOf('http://127.0.0.1:4010', 'x'), 'http://127.0.0.1:4010');
   assert.equal(hostedOriginOf('http://127.0.0.1:4010/', 'x'), 'http://127.0.0.1:4010');
-  assert.throws(() => hostedOriginOf('sandbox.example.com', 'x'), /must be an origin/);
-  assert.throws(() => hostedOriginOf('https://sandbox.example.com/v1', 'x'), /no path/);
-  assert.throws(() => hostedOriginOf('ftp://sandbox.example.com', 'x'), /http\(s\) origin/);
+  assert.throws(() => hostedOriginOf('sandbox-api.example.com', 'x'), /must be an origin/);
+  assert.throws(() => hostedOriginOf('https://sandbox-api.example.com/v1', 'x'), /no path/);
+  assert.throws(() => hostedOriginOf('ftp://sandbox-api.example.com', 'x'), /http\(s\) origin/);
 });
