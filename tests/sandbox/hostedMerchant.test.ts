@@ -8,14 +8,7 @@
  */
 import {after, before, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  createHostedMerchant,
-  forgetHostedMerchant,
-  hostedMerchant,
-  HostedRegistrationError,
-  onHostedMerchantChange,
-  privateKeyFileName,
-} from '../../src/lib/hostedMerchant';
+import * as tab from '../../src/lib/hostedMerchant';
 import {hostedOriginOf} from '../../src/lib/hostedOrigin';
 import {readKey} from '../../src/lib/signatureDiagnosis';
 import {httpTarget} from '../../src/sandbox/client/overHttp';
@@ -37,11 +30,11 @@ describe('a hosted sandbox merchant made in the browser', () => {
       return fetch(input, init);
     };
     let changes = 0;
-    const stop = onHostedMerchantChange(() => (changes += 1));
-    const {merchant, privateKeyPem} = await createHostedMerchant(server.url, {fetch: recording});
+    const stop = tab.onHostedMerchantChange(() => (changes += 1));
+    const {merchant, privateKeyPem} = await tab.createHostedMerchant(server.url, {fetch: recording});
     assert.match(merchant.clientId, /^sandbox-[a-z0-9]+$/);
-    assert.equal(hostedMerchant(server.url), merchant, 'kept for this tab, for Try it');
-    assert.equal(hostedMerchant('https://api.example.com'), undefined, 'only for the origin it was registered with');
+    assert.equal(tab.hostedMerchant(server.url), merchant, 'kept for this tab, for Try it');
+    assert.equal(tab.hostedMerchant('https://api.example.com'), undefined, 'only for the origin it was registered with');
     assert.equal(changes, 1);
 
     assert.match(privateKeyPem, /^-----BEGIN PRIVATE KEY-----\n/);
@@ -51,7 +44,7 @@ describe('a hosted sandbox merchant made in the browser', () => {
     assert.equal(merchant.signer.privateKey.extractable, false);
     await assert.rejects(crypto.subtle.exportKey('pkcs8', merchant.signer.privateKey));
     assert.ok((await readKey(privateKeyPem)).privateKey, 'the PEM offered for download is a usable private key');
-    assert.equal(privateKeyFileName(merchant.clientId), `${merchant.clientId}-private-key.pem`);
+    assert.equal(tab.privateKeyFileName(merchant.clientId), `${merchant.clientId}-private-key.pem`);
 
     const now = Date.now();
     const signed = await signRequest(merchant.signer, {method: 'GET', target: '/v1/orders/ORD-never-used', body: ''}, now);
@@ -62,22 +55,22 @@ describe('a hosted sandbox merchant made in the browser', () => {
     const unsigned = await httpTarget(server.url).act('control.reset', {});
     assert.equal(unsigned.ok ? 'accepted' : unsigned.code, 'INVALID_SIGNATURE');
 
-    forgetHostedMerchant();
-    assert.equal(hostedMerchant(server.url), undefined);
+    tab.forgetHostedMerchant();
+    assert.equal(tab.hostedMerchant(server.url), undefined);
     assert.equal(changes, 2);
     stop();
   });
 
   test('an unreachable or refusing sandbox is a sentence, not a crash, and keeps no merchant', async () => {
-    await assert.rejects(createHostedMerchant('http://127.0.0.1:9'), (error: unknown) => {
-      assert.ok(error instanceof HostedRegistrationError);
+    await assert.rejects(tab.createHostedMerchant('http://127.0.0.1:9'), (error: unknown) => {
+      assert.ok(error instanceof tab.HostedRegistrationError);
       assert.match(error.message, /did not answer/);
       return true;
     });
     const refusing: typeof fetch = async () =>
       new Response(JSON.stringify({code: 'RATE_LIMITED', message: 'Too many.', requestId: 'req_1'}), {status: 429});
-    await assert.rejects(createHostedMerchant(server.url, {fetch: refusing}), /refused the key: RATE_LIMITED: Too many\./);
-    assert.equal(hostedMerchant(server.url), undefined);
+    await assert.rejects(tab.createHostedMerchant(server.url, {fetch: refusing}), /refused the key: RATE_LIMITED: Too many\./);
+    assert.equal(tab.hostedMerchant(server.url), undefined);
   });
 });
 
