@@ -254,7 +254,7 @@ export function useTryIt(operationId: string) {
       throw new Error(
         target === 'local'
           ? localSandboxMissing(retry)
-          : `The browser could not reach https://${brand.hosts.sandboxApi} (no answer from this network, or a proxy or extension blocked it): use the sandbox in this browser or your local one, which answer the same API.`,
+          : `The browser could not reach ${originOf(target)} (no answer from this network, or a proxy or extension blocked it): use the sandbox in this browser or your local one, which answer the same API.`,
       );
     }
   };
