@@ -62,7 +62,10 @@ describe('a hosted sandbox merchant made in the browser', () => {
   });
 
   test('an unreachable or refusing sandbox is a sentence, not a crash, and keeps no merchant', async () => {
-    await assert.rejects(tab.createHostedMerchant('http://127.0.0.1:9'), (error: unknown) => {
+    const unreachable: typeof fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    await assert.rejects(tab.createHostedMerchant(server.url, {fetch: unreachable}), (error: unknown) => {
       assert.ok(error instanceof tab.HostedRegistrationError);
       assert.match(error.message, /did not answer/);
       return true;
