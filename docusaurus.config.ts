@@ -5,6 +5,7 @@ import type {Options as DocsOptions} from '@docusaurus/plugin-content-docs';
 import type {Options as BlogOptions} from '@docusaurus/plugin-content-blog';
 import type {Options as ClientRedirectsOptions} from '@docusaurus/plugin-client-redirects';
 import type {PluginOptions as SearchLocalOptions} from '@easyops-cn/docusaurus-search-local';
+import {hostedOriginOf} from './src/lib/hostedOrigin';
 import {brand} from './src/brand';
 import {contentSections} from './src/contentSections';
 import {accessibleCodeTheme} from './tooling/accessibleCodeTheme';
@@ -33,6 +34,13 @@ import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugin
  * production build (`npm run build`) never contains them.
  */
 const withTestRoutes = process.env.PORTAL_TEST_ROUTES === 'true';
+
+/**
+ * Where Try it and the hosted sandbox page find the hosted sandbox: SANDBOX_HOSTED_ORIGIN when set (a test build
+ * points it at a local `npm run sandbox -- --hosted`), the brand's sandbox API host otherwise. Read in the browser
+ * through customFields (src/lib/hostedMerchant.ts).
+ */
+const hostedSandboxOrigin = hostedOriginOf(process.env.SANDBOX_HOSTED_ORIGIN, `https://${brand.hosts.sandboxApi}`);
 
 /**
  * Hide the navbar while the reader scrolls down, show it again on scroll up.
@@ -85,6 +93,7 @@ const noInlineCodeStyles = {plain: {}, styles: []};
 
 const config: Config = {
   title: brand.name,
+  customFields: {hostedSandboxOrigin},
   tagline: brand.tagline,
   favicon: brand.favicon,
   titleDelimiter: '|',

@@ -10,13 +10,14 @@ import {createHttpTransport, startSandboxServer, type SandboxServer} from '../..
 const retryEveryMs = 250;
 const giveUpAfterMs = 30_000;
 
-export async function startLocalSandbox(): Promise<SandboxServer> {
+/** `hosted`: the hosted sandbox's rules (npm run sandbox -- --hosted), for a build whose hosted target is this port. */
+export async function startLocalSandbox(options: {hosted?: boolean} = {}): Promise<SandboxServer> {
   const port = Number(new URL(localSandboxOrigin).port);
   const engine = await createNodeEngine({transport: createHttpTransport()});
   const deadline = Date.now() + giveUpAfterMs;
   for (;;) {
     try {
-      return await startSandboxServer({engine, port});
+      return await startSandboxServer({engine, port, hosted: options.hosted ?? false});
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, retryEveryMs));

@@ -3,7 +3,7 @@
  * the /_sandbox/ routes the actions declare. The server runs its own job timer, so nothing is run here.
  */
 import {actionPath, bodyMembers, sandboxAction} from '../actions';
-import {withContentType} from './signing';
+import {signRequest, withContentType, type MerchantSigner} from './signing';
 import type {SandboxTarget} from './target';
 
 /** The target could not be reached at all (no server, a proxy or an extension in the way). */
@@ -12,6 +12,8 @@ export class TargetUnreachableError extends Error {}
 export interface HttpTargetOptions {
   /** Defaults to the global fetch. */
   readonly fetch?: typeof fetch;
+  /** Signs every test tool call as this merchant, as the hosted sandbox requires (npm run sandbox -- --hosted). */
+  readonly signer?: MerchantSigner;
 }
 
 export function httpTarget(origin: string, options: HttpTargetOptions = {}): SandboxTarget {
@@ -23,7 +25,7 @@ export function httpTarget(origin: string, options: HttpTargetOptions = {}): San
       throw new TargetUnreachableError(`No answer from ${origin}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  return {
+  const target: SandboxTarget = {
     async call(request) {
       const response = await reach(request.target, {
         method: request.method,
@@ -41,10 +43,12 @@ export function httpTarget(origin: string, options: HttpTargetOptions = {}): San
           .filter((member) => input[member] !== undefined)
           .map((member) => [member, input[member]]),
       );
-      const response = await reach(actionPath(action, input), {
+      const unsigned = {method: action.method, target: actionPath(action, input), body: JSON.stringify(body)};
+      const signed = options.signer ? await signRequest(options.signer, unsigned, await target.clock.now()) : undefined;
+      const response = await reach(unsigned.target, {
         method: action.method,
-        headers: {'Content-Type': 'application/json'},
-        body: JSON.stringify(body),
+        headers: {'Content-Type': 'application/json', ...signed?.headers},
+        body: unsigned.body,
       });
       const text = await response.text();
       let json: unknown;
@@ -68,4 +72,5 @@ export function httpTarget(origin: string, options: HttpTargetOptions = {}): San
       },
     },
   };
+  return target;
 }

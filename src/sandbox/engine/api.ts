@@ -86,6 +86,8 @@ export interface Fault {
   readonly resultCode: string;
   /** Only this operation; every operation when absent. */
   readonly operationId?: string;
+  /** Only this merchant's calls (the hosted sandbox); every merchant's when absent. */
+  readonly clientId?: string;
   /** How many calls it answers. */
   remaining: number;
 }

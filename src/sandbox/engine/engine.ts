@@ -38,6 +38,7 @@ import {
 } from './state';
 import {checkStateDocument, stateDocumentOf, type SandboxStateDocument} from './stateDocument';
 import {memoryStore, type RecordValue, type SandboxStore} from './store';
+import {Tenants} from './tenants';
 import {Rejected, type Tx} from './tx';
 import {readOnlyTx, UnitGate, UnitOfWork, type UnitHost} from './unit';
 
@@ -73,6 +74,8 @@ export class SandboxEngine {
   private readonly readTx: Tx;
   private providerPrivateKey!: CryptoKey;
   private pipeline!: PipelineParts;
+  /** The hosted sandbox's per-merchant tools (tenants.ts), over this engine's parts. */
+  tenants!: Tenants;
   private readonly providerKeyVersion: number;
   private readonly deliveryLog: DeliveryLogEntry[] = [];
   /** Serialises store commits, so batches are durable in the order they were made. */
@@ -126,6 +129,9 @@ export class SandboxEngine {
       inUnit,
       commit: () => engine.commit(),
     };
+    const {merchants, jobs, deliveryLog, changes, gate, unitHost, clock} = engine;
+    const parts = {spec, clock, unitHost, gate, merchants, jobs, faults, deliveryLog, changes, pipeline: engine.pipeline};
+    engine.tenants = new Tenants({...parts, commit: () => engine.commit(), settle: () => engine.settle()});
     await engine.load();
     return engine;
   }
@@ -332,20 +338,15 @@ export class SandboxEngine {
     this.deliveryLog.length = 0;
   }
 
-  /**
-   * The whole state as a versioned JSON document: every record the store would hold (merchants, their
-   * collections, jobs, the clock offset), copied, so the caller may keep or change it freely.
-   */
+  /** The whole state as a versioned JSON document of every record the store would hold, copied. */
   exportState(): SandboxStateDocument {
     const records = exportRecords(this.merchants.values(), this.jobs.values(), this.clock.offsetMs);
     return stateDocumentOf(records, this.spec.contractVersion, isoSeconds(this.clock.now()));
   }
 
   /**
-   * Replaces the whole state with an exported one, as a reset followed by a load of its records. The document
-   * is checked in full first: a malformed one is refused with a sentence naming the problem, and nothing
-   * changes. The store takes the records in one step (`replace`) where it can. The clock only moves forward:
-   * an export from an earlier time leaves it where it is.
+   * Replaces the whole state with a checked export (a malformed one changes nothing), in one store step where it
+   * can. The clock only moves forward: an export from an earlier time leaves it where it is.
    */
   async importState(document: unknown): Promise<ActionResult<{merchants: number; records: number}>> {
     const checked = checkStateDocument(document, this.spec.contractVersion);

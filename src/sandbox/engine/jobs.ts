@@ -99,6 +99,16 @@ export class JobQueue {
     this.seq = 0;
   }
 
+  /** Drops the jobs `drop` picks (those of a merchant that is reset or removed), and records their removal. */
+  removeWhere(drop: (job: JobRecord) => boolean): void {
+    const jobs = this.heap.values();
+    this.heap.clear();
+    for (const job of jobs) {
+      if (drop(job)) this.host.changes.touch(engineKey('job', job.id), () => undefined);
+      else this.heap.push(job);
+    }
+  }
+
   /** Takes the earliest job if it is due by `until`, and records its removal. */
   private take(until: number): JobRecord | undefined {
     const job = this.heap.peek();

@@ -259,19 +259,26 @@ export class UnitGate {
 
   /** Runs domain work on one merchant as a unit of work: applied when it returns; when it throws, thrown away (but for the writes kept on rejection) and passed on. */
   runOn<T>(host: UnitHost, state: MerchantRecords, work: (tx: Tx, view: MerchantState) => T | Promise<T>): Promise<T> {
-    return this.run(async () => {
-      const unit = new UnitOfWork(host);
-      let value: T;
-      try {
-        value = await work(unit.tx, unit.view(state));
-      } catch (error) {
-        unit.end(error instanceof Rejected ? 'rejected' : 'crashed');
-        throw error;
-      }
-      unit.end('done');
-      return value;
-    });
+    return this.run(() => runUnit(host, state, work));
   }
+}
+
+/** One unit of work on one merchant, for a caller that holds the gate already (runOn, and tenants.ts inside its own run). */
+export async function runUnit<T>(
+  host: UnitHost,
+  state: MerchantRecords,
+  work: (tx: Tx, view: MerchantState) => T | Promise<T>,
+): Promise<T> {
+  const unit = new UnitOfWork(host);
+  let value: T;
+  try {
+    value = await work(unit.tx, unit.view(state));
+  } catch (error) {
+    unit.end(error instanceof Rejected ? 'rejected' : 'crashed');
+    throw error;
+  }
+  unit.end('done');
+  return value;
 }
 
 /** A Tx for reads outside any unit of work (balances, statements): every way to write throws. */

@@ -99,7 +99,7 @@ export default function ExchangeView({
         <div className={styles.next}>
           <p className={styles.statesTitle}>Next</p>
           <div className={styles.buttons}>
-            {exchange.orderNo && exchange.state?.state === 'PENDING' && exchange.target !== 'hosted' ? (
+            {exchange.orderNo && exchange.state?.state === 'PENDING' ? (
               <>
                 <button
                   type="button"
@@ -115,13 +115,16 @@ export default function ExchangeView({
                 >
                   Pay with a declined card
                 </button>
-                <button
-                  type="button"
-                  className="button button--sm button--secondary"
-                  onClick={() => onShopper('expire', exchange.orderNo ?? '')}
-                >
-                  Let it expire
-                </button>
+                {/* The hosted sandbox's one clock runs in real time for every merchant: nobody can move it. */}
+                {exchange.target !== 'hosted' ? (
+                  <button
+                    type="button"
+                    className="button button--sm button--secondary"
+                    onClick={() => onShopper('expire', exchange.orderNo ?? '')}
+                  >
+                    Let it expire
+                  </button>
+                ) : null}
               </>
             ) : null}
             {exchange.followUps.map((followUp) => (

@@ -4,7 +4,7 @@ import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import BodyEditor from './BodyEditor';
 import ExchangeView from './ExchangeView';
-import {targets, tryIt, useTryIt} from './useTryIt';
+import {tryIt, useTargets, useTryIt} from './useTryIt';
 import styles from './styles.module.css';
 
 /**
@@ -16,6 +16,7 @@ import styles from './styles.module.css';
 export default function TryItPanel({operationId}: {operationId: string}): ReactNode {
   const id = useId();
   const model = useTryIt(operationId);
+  const targets = useTargets();
   if (!model) return <p role="alert">Try it has no operation {operationId}: rebuild the site.</p>;
   const {
     panelRef,

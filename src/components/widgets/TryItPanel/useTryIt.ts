@@ -8,6 +8,8 @@ import {useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import tryItJson from '@generated/sandbox-engine/tryit.json';
 import {brand} from '@site/src/brand';
+import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
+import {hostedMerchant} from '@site/src/lib/hostedMerchant';
 import {generateKeyPair, KeyInputError, readKey} from '@site/src/lib/signatureDiagnosis';
 import {importPrivateKey, importPublicKey} from '@site/src/lib/signing';
 import {httpTarget, TargetUnreachableError} from '@site/src/sandbox/client/overHttp';
@@ -33,11 +35,18 @@ import {afterShopper, anchorScroll, callEntry, shopperEntry, withEntry, type Tim
 
 export type KeyMode = 'published' | 'generated' | 'pasted';
 
-export const targets: readonly {id: TargetId; label: string; origin?: string}[] = [
-  {id: 'browser', label: 'The sandbox in this browser (no network, nothing to sign up for)'},
-  {id: 'local', label: `Your local sandbox (${localSandboxStart}) at ${localSandboxOrigin}`, origin: localSandboxOrigin},
-  {id: 'hosted', label: `The hosted sandbox at https://${brand.hosts.sandboxApi}`, origin: `https://${brand.hosts.sandboxApi}`},
-];
+export type TargetOption = {readonly id: TargetId; readonly label: string; readonly origin?: string};
+
+/** The three sandboxes Try it can send to; the hosted one at the origin the build was given (docusaurus.config.ts). */
+export function useTargets(): readonly TargetOption[] {
+  const {siteConfig} = useDocusaurusContext();
+  const hosted = String(siteConfig.customFields?.['hostedSandboxOrigin'] ?? `https://${brand.hosts.sandboxApi}`);
+  return [
+    {id: 'browser', label: 'The sandbox in this browser (no network, nothing to sign up for)'},
+    {id: 'local', label: `Your local sandbox (${localSandboxStart}) at ${localSandboxOrigin}`, origin: localSandboxOrigin},
+    {id: 'hosted', label: `The hosted sandbox at ${hosted}`, origin: hosted},
+  ];
+}
 
 /** Who signs: a client ID and a private key held as a non-extractable CryptoKey, in memory only. */
 type Signer = MerchantSigner;
@@ -105,6 +114,8 @@ function valuesIn(data: unknown): Record<string, string> {
 
 /** The panel's state for one operation of the contract, and what the reader can do with it; undefined for an operation this build does not have. */
 export function useTryIt(operationId: string) {
+  const targets = useTargets();
+  const originOf = (id: TargetId): string => targets.find((candidate) => candidate.id === id)?.origin ?? '';
   const keysUrl = useBaseUrl('/test-vectors/');
   const [operation, setOperation] = useState<TryItOperation | undefined>(operationsById.get(operationId));
   const [values, setValues] = useState<Record<string, string>>(() => (operation ? initialValues(operation) : {}));
@@ -232,7 +243,8 @@ export function useTryIt(operationId: string) {
   /** The chosen sandbox: the engine in this page, or one at an origin; the same calls either way. */
   const sandboxTarget = async (): Promise<SandboxTarget> => {
     if (target === 'browser') return (await (await loadHost()).browserSandbox()).target;
-    return httpTarget(targets.find((candidate) => candidate.id === target)?.origin ?? '');
+    // The hosted sandbox takes test tools signed by the merchant, like API calls.
+    return httpTarget(originOf(target), target === 'hosted' ? {signer: await signer()} : {});
   };
 
   /** The target's answer, or the sentence that says why none came and what to do instead. */
@@ -244,7 +256,7 @@ export function useTryIt(operationId: string) {
       throw new Error(
         target === 'local'
           ? localSandboxMissing(retry)
-          : `The browser could not reach https://${brand.hosts.sandboxApi} (no answer from this network, or a proxy or extension blocked it): use the sandbox in this browser or your local one, which answer the same API.`,
+          : `The browser could not reach ${originOf(target)} (no answer from this network, or a proxy or extension blocked it): use the sandbox in this browser or your local one, which answer the same API.`,
       );
     }
   };
@@ -259,10 +271,12 @@ export function useTryIt(operationId: string) {
     }
     const existing = generated.current[target];
     if (existing) return existing;
-    if (target === 'hosted')
-      throw new Error(
-        'Register a generated key with the sandbox in this browser or your local one; the hosted sandbox takes keys in its dashboard.',
-      );
+    if (target === 'hosted') {
+      const own = hostedMerchant(originOf('hosted'));
+      if (!own)
+        throw new Error('Create your merchant on the Hosted sandbox page (/docs/hosted-sandbox) first: it stays in this tab for Try it.');
+      return own.signer;
+    }
     const pair = await generateKeyPair();
     const privateKey = (await readKey(pair.privateKeyPem)).privateKey as CryptoKey;
     const registered = await reaching((sandbox) => sandbox.act('control.registerMerchant', {publicKeyPem: pair.publicKeyPem}), 'try again');
@@ -347,7 +361,7 @@ export function useTryIt(operationId: string) {
       const signed = await signRequest(who, {method: operation.method, target: requestTargetText, body: sending.body}, Date.now());
       const {canonical, signatureHeader} = signed;
       const headers = withContentType(signed);
-      const origin = targets.find((candidate) => candidate.id === target)?.origin ?? `https://${brand.hosts.sandboxApi}`;
+      const origin = target === 'browser' ? `https://${brand.hosts.sandboxApi}` : originOf(target);
       const rawRequest = `${operation.method} ${requestTargetText} HTTP/1.1\nHost: ${new URL(origin).host}\n${Object.entries(headers)
         .map(([name, value]) => `${name}: ${value}`)
         .join('\n')}\n\n${sending.body}`;
@@ -457,7 +471,6 @@ export function useTryIt(operationId: string) {
     try {
       const who = await signer();
       const cardNumber = action === 'decline' ? tryIt.cards.declined : tryIt.cards.pays;
-      if (target === 'hosted') throw new Error('The hosted sandbox has no test tools you can call from here; its dashboard has them.');
       const done = await reaching(
         (sandbox) =>
           action === 'expire'

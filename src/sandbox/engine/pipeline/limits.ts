@@ -67,7 +67,7 @@ export class FaultQueue {
   constructor(private readonly spec: EngineSpec) {}
 
   /** Answers the next `count` calls (of one operation, or all) with SYSTEM_BUSY or INTERNAL_ERROR. */
-  add(fault: {resultCode: string; operationId?: string; count?: number}): ActionResult<Fault> {
+  add(fault: {resultCode: string; operationId?: string; count?: number; clientId?: string}): ActionResult<Fault> {
     if (!this.spec.sandbox.faults.codes.some((code) => code.resultCode === fault.resultCode)) {
       return {
         ok: false,
@@ -81,15 +81,23 @@ export class FaultQueue {
     const count = fault.count ?? 1;
     if (!Number.isInteger(count) || count < 1 || count > 1000)
       return {ok: false, code: 'INVALID_PARAMETER', message: 'count must be 1 to 1000.'};
-    const entry: Fault = {resultCode: fault.resultCode, ...(fault.operationId ? {operationId: fault.operationId} : {}), remaining: count};
+    const entry: Fault = {
+      resultCode: fault.resultCode,
+      ...(fault.operationId ? {operationId: fault.operationId} : {}),
+      ...(fault.clientId ? {clientId: fault.clientId} : {}),
+      remaining: count,
+    };
     this.entries.push(entry);
     return {ok: true, value: entry};
   }
 
   /** A fault set for this operation answers instead of it (SYSTEM_BUSY), or after it was carried out (INTERNAL_ERROR). */
-  take(operation: OperationSpec, when: 'before' | 'after'): Reply | undefined {
+  take(operation: OperationSpec, when: 'before' | 'after', clientId: string): Reply | undefined {
     const index = this.entries.findIndex(
-      (fault) => fault.remaining > 0 && (fault.operationId === undefined || fault.operationId === operation.operationId),
+      (fault) =>
+        fault.remaining > 0 &&
+        (fault.operationId === undefined || fault.operationId === operation.operationId) &&
+        (fault.clientId === undefined || fault.clientId === clientId),
     );
     const fault = this.entries[index];
     if (!fault) return undefined;

@@ -48,7 +48,7 @@ export async function runPipeline(parts: PipelineParts, request: SandboxRequest)
       const state = await parts.authenticator.authenticate(unit, request, headers);
       rate = parts.limiter.count(state, operation);
       // One fault per call: a SYSTEM_BUSY answered before the call leaves an INTERNAL_ERROR behind it for the next.
-      const busy = parts.faults.take(operation, 'before');
+      const busy = parts.faults.take(operation, 'before', state.merchant.clientId);
       if (busy) {
         handled = busy;
       } else {
@@ -57,7 +57,7 @@ export async function runPipeline(parts: PipelineParts, request: SandboxRequest)
         const handler =
           handlerOf(operation.operationId) ?? reject('INVALID_PARAMETER', `${operation.operationId} is not carried out by this sandbox.`);
         handled = await handler(unit.tx, {state, params, body: body ?? {}, hasBody: body !== undefined});
-        handled = parts.faults.take(operation, 'after') ?? handled;
+        handled = parts.faults.take(operation, 'after', state.merchant.clientId) ?? handled;
       }
     } catch (error) {
       unit.end(error instanceof Rejected ? 'rejected' : 'crashed');

@@ -20,6 +20,8 @@ interface CliOptions {
   /** A PostgreSQL URL, from --database or SANDBOX_DATABASE_URL. */
   readonly database?: string;
   readonly rateLimits: boolean;
+  /** Many merchants on one server: signed test tools, each touching its caller alone (hosted.ts). */
+  readonly hosted: boolean;
   readonly help: boolean;
   readonly version: boolean;
 }
@@ -42,10 +44,12 @@ const usage = (command: string): string =>
     '                     (default: the SANDBOX_DATABASE_URL environment variable, if set); the schema is',
     '                     created and upgraded when it starts',
     '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
+    '  --hosted           serve many merchants: registration with a public key, every test tool below signed',
+    '                     by the merchant and touching that merchant alone, limits and retention enforced',
     '  --version          the API contract version this sandbox implements',
     '  --help             this text',
     '',
-    'Test tools (JSON in and out, unsigned):',
+    'Test tools (JSON in and out; unsigned, but signed like API calls with --hosted):',
     ...controlEndpoints.flatMap((endpoint) => [
       `  ${endpoint.method} ${endpoint.path}`,
       `      ${[endpoint.input, endpoint.does].filter(Boolean).join('  ')}`,
@@ -62,7 +66,7 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg]
       : [arg];
-    if (name === '--help' || name === '-h' || name === '--no-rate-limits' || name === '--version') {
+    if (name === '--help' || name === '-h' || name === '--no-rate-limits' || name === '--version' || name === '--hosted') {
       if (inline !== undefined) throw new StartError(`${name} takes no value`);
       flags.add(name === '-h' ? '--help' : name);
     } else if (name === '--port' || name === '--host' || name === '--data' || name === '--database') {
@@ -94,6 +98,7 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
     ...(data !== undefined ? {data: path.resolve(data)} : {}),
     ...(database !== undefined ? {database} : {}),
     rateLimits: !flags.has('--no-rate-limits'),
+    hosted: flags.has('--hosted'),
     help: flags.has('--help'),
     version: flags.has('--version'),
   };
@@ -156,12 +161,13 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
     }
     const engine = await createNodeEngine({...(store ? {store} : {}), transport: createHttpTransport(), rateLimits: options.rateLimits});
     try {
-      server = await startSandboxServer({engine, port: options.port, host: options.host, log: (line) => console.log(line)});
+      const log = (line: string) => console.log(line);
+      server = await startSandboxServer({engine, port: options.port, host: options.host, log, hosted: options.hosted});
     } catch (error) {
       throw listenProblem(error, options) ?? error;
     }
     console.log(
-      `Veloxa Pay sandbox at ${server.url} (test merchant client ID ${sandboxFiles().spec.sandbox.merchant.clientId}; ${storage}). Ctrl-C stops it.`,
+      `Veloxa Pay ${options.hosted ? 'hosted ' : ''}sandbox at ${server.url} (test merchant client ID ${sandboxFiles().spec.sandbox.merchant.clientId}; ${storage}). Ctrl-C stops it.`,
     );
     await stopSignal();
     await server.close();

@@ -22,6 +22,7 @@ import type {DeliveryResult, NotificationTransport} from '../../engine/http';
 import {randomId} from '../../engine/ids';
 import {matchOperation, pathOf} from '../../engine/pipeline/route';
 import {brand} from '../../../brand';
+import {hostedMode, type HostedDecision} from './hosted';
 import {sandboxFiles} from './loadEngine';
 
 /** The contract's limit on a request body (REQUEST_TOO_LARGE): 64 KiB. */
@@ -41,6 +42,8 @@ export interface SandboxServerOptions {
   readonly bodyLimitBytes?: number;
   /** One line per request, and what goes wrong inside the server. */
   readonly log?: (line: string) => void;
+  /** Many merchants on one server (--hosted): signed test tools, each touching its caller alone (hosted.ts). */
+  readonly hosted?: boolean;
 }
 
 export interface SandboxServer {
@@ -147,6 +150,12 @@ function errorReply(code: string, message: string): Reply {
 
 function jsonReply(value: unknown): Reply {
   return {status: 200, headers: {'Content-Type': 'application/json'}, body: JSON.stringify(value)};
+}
+
+function hostedReply(decision: Exclude<HostedDecision, {kind: 'next'}>): Reply {
+  if (decision.kind === 'answer') return jsonReply(decision.value);
+  const reply = errorReply(decision.code, decision.message);
+  return {...reply, headers: {...reply.headers, ...decision.headers}};
 }
 
 function actionReply<T>(result: ActionResult<T>, view: (value: T) => unknown = (value) => value): Reply {
@@ -504,6 +513,8 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   };
 
   const handlers = controlHandlers(engine, exclusive);
+  const {spec} = sandboxFiles();
+  const hosted = options.hosted ? hostedMode(engine, spec.sandbox.hosted, spec.sandbox.merchant.clientId, log) : undefined;
 
   let closing = false;
   const inFlight = new Set<Promise<void>>();
@@ -547,7 +558,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
 
   // ---- Requests --------------------------------------------------------------------------------------
 
-  async function control(method: string, target: string, body: string): Promise<Reply> {
+  async function control(request: IncomingMessage, method: string, target: string, body: string): Promise<Reply> {
     const pathOnly = pathOf(target);
     const match = matchOperation(controlEndpoints, method, pathOnly);
     if (!match.found && match.reason === 'path')
@@ -556,15 +567,19 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       throw invalid(`${pathOnly.slice(0, 120)} takes ${match.methods.join(' or ')}, not ${method.slice(0, 10)}.`);
     if (!match.found) throw invalid(`The path parameter ${match.parameter} is not valid percent-encoding.`);
     const endpoint = match.operation;
-    const handler = handlers[`${endpoint.method} ${endpoint.path}`];
-    if (!handler) throw new Error(`No handler for the control endpoint ${endpoint.method} ${endpoint.path}.`);
-    return handler({params: {...match.pathParams}, query: new URLSearchParams(target.slice(pathOnly.length + 1)), body});
+    const route = `${endpoint.method} ${endpoint.path}`;
+    const handler = handlers[route];
+    if (!handler) throw new Error(`No handler for the control endpoint ${route}.`);
+    const call = {params: {...match.pathParams}, query: new URLSearchParams(target.slice(pathOnly.length + 1)), body};
+    const remoteAddress = request.socket.remoteAddress ?? '';
+    const decision = await hosted?.decide({...call, method, target, headers: requestHeaders(request), route, remoteAddress});
+    return decision && decision.kind !== 'next' ? hostedReply(decision) : handler(call);
   }
 
   async function answer(request: IncomingMessage): Promise<{reply: Reply; closeAfter: boolean}> {
     const method = request.method ?? 'GET';
     const target = request.url ?? '/';
-    const bodyLimit = method === 'POST' && target === '/_sandbox/import' ? Math.max(limit, importBodyLimitBytes) : limit;
+    const bodyLimit = method === 'POST' && target === '/_sandbox/import' && !hosted ? Math.max(limit, importBodyLimitBytes) : limit;
     reading.add(request);
     const bytes = await readBody(request, bodyLimit).finally(() => reading.delete(request));
     // API calls are answered as the engine answers: signed, whatever the signing headers hold.
@@ -585,7 +600,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     }
     if (target === '/_sandbox' || target.startsWith('/_sandbox/') || target.startsWith('/_sandbox?')) {
       try {
-        return {reply: await control(method, target, body), closeAfter: false};
+        return {reply: await control(request, method, target, body), closeAfter: false};
       } catch (error) {
         if (error instanceof Refusal) return {reply: errorReply(error.code, error.message), closeAfter: false};
         throw error;
@@ -697,6 +712,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     async close() {
       closing = true;
       clearTimeout(timer);
+      hosted?.close();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       for (const release of [...holds]) release();

@@ -1,0 +1,172 @@
+/**
+ * The hosted sandbox's tenants: what a merchant may do to its own sandbox and to no one else's. A test tool
+ * call is authenticated by the API's own authenticate step (same headers, same canonical string, same nonce
+ * rules) and counted against the merchant's test-tool rate; reset, export and faults touch the caller's
+ * records alone; a sweep forgets events past their retention and removes merchants idle past the limit
+ * (api/sandbox.yaml `hosted`). The local and in-browser sandboxes never use this: there the whole sandbox is
+ * the reader's.
+ */
+import type {ActionResult, DeliveryLogEntry, Fault} from './api';
+import type {SandboxClock} from './clock';
+import {bookOpeningFunds} from './domain/ledger';
+import {lowerCaseHeaders, type SandboxRequest} from './http';
+import type {JobQueue} from './jobs';
+import {exportRecords} from './persistence';
+import type {FaultQueue} from './pipeline/limits';
+import type {PipelineParts} from './pipeline/pipeline';
+import type {EngineSpec} from './spec';
+import {collections, engineKey, MerchantRecords, recordKey, type ChangeSet} from './state';
+import {stateDocumentOf, type SandboxStateDocument} from './stateDocument';
+import {Rejected} from './tx';
+import {runUnit, type UnitGate, type UnitHost} from './unit';
+import {isoSeconds} from './clock';
+import {msPerSecond} from './values';
+
+const msPerDay = 86_400 * msPerSecond;
+
+/** The engine's parts the tenant tools work on (the engine hands them over once, in SandboxEngine.create). */
+export interface TenantHost {
+  readonly spec: EngineSpec;
+  readonly clock: SandboxClock;
+  readonly unitHost: UnitHost;
+  readonly gate: UnitGate;
+  readonly merchants: Map<string, MerchantRecords>;
+  readonly jobs: JobQueue;
+  readonly faults: FaultQueue;
+  readonly deliveryLog: DeliveryLogEntry[];
+  readonly changes: ChangeSet;
+  readonly pipeline: PipelineParts;
+  commit(): Promise<void>;
+  /** Waits for deliveries in flight: one that ends after its merchant is removed would write into a record that is gone. */
+  settle(): Promise<void>;
+}
+
+export class Tenants {
+  /** Test-tool calls per merchant in the current second of the sandbox clock. */
+  private readonly windows = new Map<string, {second: number; count: number}>();
+
+  constructor(private readonly host: TenantHost) {}
+
+  /**
+   * The merchant that signed a test-tool request, by the API's authenticate step: its nonce is remembered as
+   * an API call's is, and the call is counted against the merchant's test-tool rate (RATE_LIMITED beyond it).
+   */
+  async caller(request: SandboxRequest): Promise<ActionResult<string>> {
+    const {pipeline} = this.host;
+    const result = await pipeline.inUnit(async (unit): Promise<ActionResult<string>> => {
+      try {
+        const state = await pipeline.authenticator.authenticate(unit, request, lowerCaseHeaders(request.headers));
+        this.count(state.merchant.clientId);
+        unit.end('done');
+        return {ok: true, value: state.merchant.clientId};
+      } catch (error) {
+        unit.end(error instanceof Rejected ? 'rejected' : 'crashed');
+        if (error instanceof Rejected) return {ok: false, code: error.code, message: error.message};
+        throw error;
+      }
+    });
+    await pipeline.commit();
+    return result;
+  }
+
+  private count(clientId: string): void {
+    const perSecond = this.host.spec.sandbox.hosted.controlRequestsPerSecond;
+    const second = Math.floor(this.host.clock.now() / msPerSecond);
+    const window = this.windows.get(clientId);
+    const count = window && window.second === second ? window.count + 1 : 1;
+    this.windows.set(clientId, {second, count});
+    if (count > perSecond) throw new Rejected('RATE_LIMITED', `More than ${perSecond} test tool requests in one second for ${clientId}.`);
+  }
+
+  /** A fault that answers only this merchant's calls. */
+  setFault(clientId: string, fault: {resultCode: string; operationId?: string; count?: number}): ActionResult<Fault> {
+    return this.host.faults.add({...fault, clientId});
+  }
+
+  /**
+   * Starts this merchant again, as if it had just registered: its objects, jobs, faults and delivery log go;
+   * its keys, settings and remembered nonces stay (a reset must not let its own signed requests be replayed).
+   */
+  async reset(clientId: string): Promise<ActionResult<{ok: true}>> {
+    if (!this.host.merchants.has(clientId)) return {ok: false, code: 'UNKNOWN_CLIENT', message: `No sandbox merchant ${clientId}.`};
+    await this.host.settle();
+    await this.host.gate.run(async () => {
+      const current = this.host.merchants.get(clientId);
+      if (!current) return;
+      const record = {...current.merchant, createdAt: this.host.clock.now()};
+      const nonces = [...current.nonces];
+      this.removeNow(clientId);
+      const fresh = new MerchantRecords(record);
+      await runUnit(this.host.unitHost, fresh, (tx, view) => {
+        tx.saveMerchant(view, record);
+        bookOpeningFunds(tx, view);
+      });
+      for (const [nonce, until] of nonces) this.host.unitHost.write(fresh, 'nonce', nonce, until);
+      this.host.merchants.set(clientId, fresh);
+    });
+    await this.host.commit();
+    return {ok: true, value: {ok: true}};
+  }
+
+  /** One merchant's records, its jobs and the clock, in the format of a whole export (it can be imported into a local sandbox). */
+  exportOf(clientId: string): SandboxStateDocument | undefined {
+    const state = this.host.merchants.get(clientId);
+    if (!state) return undefined;
+    const jobs = this.host.jobs.values().filter((job) => job.clientId === clientId);
+    const records = exportRecords([state], jobs, this.host.clock.offsetMs);
+    return stateDocumentOf(records, this.host.spec.contractVersion, isoSeconds(this.host.clock.now()));
+  }
+
+  /** When the merchant last signed anything: the newest nonce it used (kept for the nonce retention), or its registration. */
+  lastActive(state: MerchantRecords): number {
+    const retention = this.host.spec.signing.nonceRetentionSeconds * msPerSecond;
+    let last = state.merchant.createdAt;
+    for (const until of state.nonces.values()) last = Math.max(last, until - retention);
+    return last;
+  }
+
+  /**
+   * Removes merchants that signed nothing for `idleMerchantDays` (never the shared test merchant) and the events
+   * of every merchant older than the events' retention; answers what it removed.
+   */
+  async sweep(): Promise<{merchantsRemoved: string[]; eventsRemoved: number}> {
+    const {spec, clock, merchants} = this.host;
+    const now = clock.now();
+    const idleSince = now - spec.sandbox.hosted.idleMerchantDays * msPerDay;
+    const oldestEvent = now - spec.delivery.eventRetentionDays * msPerDay;
+    const idle = [...merchants.values()]
+      .filter((state) => state.merchant.clientId !== spec.sandbox.merchant.clientId && this.lastActive(state) < idleSince)
+      .map((state) => state.merchant.clientId);
+    await this.host.settle();
+    let eventsRemoved = 0;
+    await this.host.gate.run(() => {
+      for (const clientId of idle) this.removeNow(clientId);
+      for (const state of merchants.values()) {
+        for (const [id, record] of [...state.events]) {
+          if (Date.parse(record.event.createdAt) >= oldestEvent) continue;
+          this.host.unitHost.write(state, 'event', id, undefined);
+          eventsRemoved += 1;
+        }
+      }
+    });
+    await this.host.commit();
+    return {merchantsRemoved: idle, eventsRemoved};
+  }
+
+  /** Forgets a merchant in memory and marks every record of it deleted for the next commit. Only inside the gate. */
+  private removeNow(clientId: string): void {
+    const {merchants, changes, faults, deliveryLog} = this.host;
+    const state = merchants.get(clientId);
+    if (!state) return;
+    for (const collection of collections)
+      for (const id of state.map(collection).keys()) changes.touch(recordKey(clientId, collection, id), () => undefined);
+    changes.touch(engineKey('merchant', clientId), () => undefined);
+    this.host.jobs.removeWhere((job) => job.clientId === clientId);
+    const keepFaults = faults.entries.filter((fault) => fault.clientId !== clientId);
+    faults.entries.splice(0, faults.entries.length, ...keepFaults);
+    const keepLog = deliveryLog.filter((entry) => entry.clientId !== clientId);
+    deliveryLog.splice(0, deliveryLog.length, ...keepLog);
+    this.windows.delete(clientId);
+    merchants.delete(clientId);
+  }
+}
