@@ -6,8 +6,10 @@
  */
 import path from 'node:path';
 import {expect, test} from '@playwright/test';
+import {brand} from '../../src/brand';
 import {scanApiPages} from '../../src/contract/node/apiPages';
 import {loadContract} from '../../src/contract/node/loadContract';
+import {localSandboxOrigin} from '../../src/lib/tryIt';
 import {axeViolations} from '../support/axe';
 import {startLocalSandbox} from '../support/localSandbox';
 import {repoRoot} from '../support/routeContract';
@@ -84,6 +86,10 @@ test.describe('Try it', () => {
     await expect(panel.locator('[id$="-body-error"]')).toContainText('merchantOrderNo');
     await expect(panel.locator('[id$="-body-error"]')).toContainText('amount');
 
+    // The test build's hosted target is the local sandbox's origin (SANDBOX_HOSTED_ORIGIN in build:test, for
+    // hostedSandbox.spec.ts), which another spec may be serving: this test makes it unreachable for its own page.
+    for (const origin of [localSandboxOrigin, `https://${brand.hosts.sandboxApi}`])
+      await page.route(`${origin}/**`, (route) => route.abort('connectionrefused'));
     await panel.getByRole('radio', {name: /hosted sandbox/}).check();
     await panel.getByRole('combobox', {name: 'Start from the example'}).selectOption({index: 0});
     await panel.getByRole('button', {name: 'Send signed request'}).click();
