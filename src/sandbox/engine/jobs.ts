@@ -99,6 +99,29 @@ export class JobQueue {
     this.seq = 0;
   }
 
+  /**
+   * Takes one job off the heap by its id and records its removal, for a host that claims due jobs in a shared
+   * database (merchantCache.ts); undefined when this instance does not hold it.
+   */
+  takeById(id: string): JobRecord | undefined {
+    const job = this.heap.values().find((candidate) => candidate.id === id);
+    if (!job) return undefined;
+    this.keepOnly((candidate) => candidate !== job);
+    this.host.changes.touch(engineKey('job', job.id), () => undefined);
+    return job;
+  }
+
+  /** Forgets one merchant's jobs without recording a change: the store still holds them (a merchant dropped from memory). */
+  forget(clientId: string): void {
+    this.keepOnly((job) => job.clientId !== clientId);
+  }
+
+  private keepOnly(keep: (job: JobRecord) => boolean): void {
+    const kept = this.heap.values().filter(keep);
+    this.heap.clear();
+    for (const job of kept) this.heap.push(job);
+  }
+
   /** Takes the earliest job if it is due by `until`, and records its removal. */
   private take(until: number): JobRecord | undefined {
     const job = this.heap.peek();
