@@ -192,7 +192,9 @@ export function sharedInstance(
       if (route === 'POST /_sandbox/clock/advance') return await advanceClock(call);
       if (route === 'GET /_sandbox/health') {
         await store.ping();
-        return await work();
+        const reply = await work();
+        const health = JSON.parse(String(reply.body)) as Record<string, unknown>;
+        return jsonReply({...health, database: 'reachable', cachedMerchants: engine.cache.ids().length});
       }
       const clientId = merchantOfCall(call);
       if (route === 'POST /_sandbox/notifications/simulate') return await simulate(clientId ?? '', work);

@@ -105,7 +105,8 @@ const db = <T>(step: Promise<T>): Promise<T> =>
 
 interface Transaction {
   readonly client: pg.PoolClient;
-  dirty: boolean;
+  /** The merchants whose records the transaction wrote (a registration writes one that is not locked: new, nobody else knows it). */
+  readonly touched: Set<string>;
   failed?: unknown;
 }
 
@@ -235,13 +236,17 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
     } catch (error) {
       throw new DatabaseUnavailable(error);
     }
-    const tx: Transaction = {client, dirty: false};
+    const tx: Transaction = {client, touched: new Set()};
     let broken = false;
     try {
       const {value, merchant} = await body(tx);
       if (tx.failed) throw new DatabaseUnavailable(tx.failed);
       try {
-        const version = tx.dirty && merchant !== undefined ? await bump(client, merchant) : undefined;
+        let version: string | undefined;
+        for (const clientId of tx.touched) {
+          const bumped = await bump(client, clientId);
+          if (clientId === merchant) version = bumped;
+        }
         await client.query('COMMIT');
         return {value, version};
       } catch (error) {
@@ -277,7 +282,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
         // engine's commit chain stays usable for the next call.
         try {
           await write(tx.client, rows);
-          tx.dirty = true;
+          for (const clientId of merchantsOf(changes)) tx.touched.add(clientId);
         } catch (error) {
           tx.failed ??= error;
         }
