@@ -15,6 +15,7 @@ const sidebars = {
         'general/integration-guide',
         'general/test-accounts',
         'local-sandbox',
+        'hosted-sandbox-operations',
         'mcp-server',
         'signature-debugger',
         'sandbox-console',

@@ -66,6 +66,51 @@ async function merchantNotifying(notifyUrl: string): Promise<string> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+interface Refused {
+  no: string;
+  status: number;
+  code: string;
+  retryAfter: string | undefined;
+  problems: readonly string[];
+}
+
+/** `count` writers creating orders until stopped: what was acknowledged (and when), and what was refused. */
+function writers(client: Client, count: number) {
+  const acknowledged: Array<{no: string; at: number}> = [];
+  const refused: Refused[] = [];
+  let stopped = false;
+  const running = Array.from({length: count}, async () => {
+    while (!stopped) {
+      const no = orderNo();
+      const answer = await client.call('POST', '/v1/orders', hostedOrder(no)).catch(() => undefined);
+      if (answer?.json.code === 'SUCCESS') acknowledged.push({no, at: Date.now()});
+      else if (answer) {
+        refused.push({
+          no,
+          status: answer.status,
+          code: answer.json.code,
+          retryAfter: answer.headers['retry-after'],
+          problems: answer.problems,
+        });
+        await sleep(50);
+      }
+    }
+  });
+  return {
+    acknowledged,
+    refused,
+    async until(done: () => boolean, seconds = 20) {
+      const deadline = Date.now() + seconds * 1000;
+      while (!done() && Date.now() < deadline) await sleep(20);
+      assert.ok(done(), `the load did not get there in ${seconds} s (${acknowledged.length} acknowledged, ${refused.length} refused)`);
+    },
+    async stop() {
+      stopped = true;
+      await Promise.all(running);
+    },
+  };
+}
+
 let sandbox: SharedSandbox;
 /** The shared sandbox clock's lead over real time, after a clock advance. */
 let clockOffsetMs = 0;
@@ -175,5 +220,70 @@ describe('several sandbox instances on one PostgreSQL database', () => {
     }
     const first = await fetch(`${instance.url}/_sandbox/balances?clientId=${registered[0] ?? ''}`);
     assert.equal(first.status, 200);
+  });
+
+  test('kill -9 of an instance under load: no acknowledged write lost, the other instance serves at once', async (t) => {
+    const client = remoteClient(sandbox.url, offset);
+    const victim = sandbox.instances[0];
+    const survivor = sandbox.instances[1];
+    assert.ok(victim && survivor);
+    const load = writers(client, 4);
+    let killedAt = 0;
+    try {
+      await load.until(() => load.acknowledged.length >= 20);
+      killedAt = Date.now();
+      await victim.stop('SIGKILL');
+      await load.until(() => load.acknowledged.some((ack) => ack.at > killedAt + 100) && load.acknowledged.length >= 40);
+    } finally {
+      await load.stop();
+    }
+    const failoverMs = (load.acknowledged.find((ack) => ack.at > killedAt)?.at ?? Infinity) - killedAt;
+    t.diagnostic(
+      `acknowledged ${load.acknowledged.length}, refused ${load.refused.length}; first write acknowledged ${failoverMs} ms after the kill`,
+    );
+    assert.ok(failoverMs < 5000, `no write was acknowledged in ${failoverMs} ms after the kill`);
+    // Refusals are answers the client saw as such (nginx's 503 for a call the killed instance held): nothing acknowledged.
+    for (const refused of load.refused) assert.equal(refused.code, 'SYSTEM_BUSY', JSON.stringify(refused));
+    const direct = remoteClient(survivor.url, offset);
+    const found = await Promise.all(load.acknowledged.map((ack) => orderCode(direct, ack.no)));
+    assert.deepEqual(
+      load.acknowledged.flatMap((ack, index) => (found[index] === 'SUCCESS' ? [] : [`${ack.no}: ${String(found[index])}`])),
+      [],
+      'acknowledged orders lost',
+    );
+    // Back behind nginx for the tests after this one.
+    await sandbox.startInstance(victim.port);
+  });
+
+  test('PostgreSQL restarted under load: 503 SYSTEM_BUSY with Retry-After meanwhile, nothing half-written, back by itself', async (t) => {
+    const client = remoteClient(sandbox.url, offset);
+    const load = writers(client, 3);
+    let upAt = 0;
+    try {
+      await load.until(() => load.acknowledged.length >= 10);
+      await sandbox.postgres.restart(1500);
+      upAt = Date.now();
+      await load.until(() => load.acknowledged.some((ack) => ack.at > upAt));
+    } finally {
+      await load.stop();
+    }
+    const recoveryMs = (load.acknowledged.find((ack) => ack.at > upAt)?.at ?? Infinity) - upAt;
+    t.diagnostic(
+      `acknowledged ${load.acknowledged.length}, answered 503 ${load.refused.length}; first write ${recoveryMs} ms after PostgreSQL was back`,
+    );
+    assert.ok(load.refused.length > 0, 'no call was made while PostgreSQL was down');
+    for (const refused of load.refused) {
+      assert.equal(refused.status, 503, JSON.stringify(refused));
+      assert.equal(refused.code, 'SYSTEM_BUSY', JSON.stringify(refused));
+      assert.equal(refused.retryAfter, '1', JSON.stringify(refused));
+      assert.deepEqual(refused.problems, [], 'an instance signs its 503 as it signs every answer');
+    }
+    assert.ok(recoveryMs < 10_000, `no write acknowledged in ${recoveryMs} ms after PostgreSQL came back`);
+    const acknowledged = await Promise.all(load.acknowledged.map((ack) => orderCode(client, ack.no)));
+    assert.deepEqual(new Set(acknowledged), new Set(['SUCCESS']), 'every acknowledged order is there');
+    // A refused create left nothing behind: the same number is free, and creates it now.
+    for (const refused of load.refused.slice(0, 5)) {
+      assert.equal((await client.call('POST', '/v1/orders', hostedOrder(refused.no))).json.code, 'SUCCESS', refused.no);
+    }
   });
 });

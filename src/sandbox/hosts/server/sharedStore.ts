@@ -158,7 +158,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
     (opened ??= (async () => {
       let client: pg.PoolClient;
       try {
-        client = await pool.connect();
+        client = await checkout();
       } catch (error) {
         opened = undefined;
         throw new SandboxDatabaseError(database, `cannot connect: ${(error as Error).message}`);
@@ -175,6 +175,22 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
       if (!shared.rows[0]?.locked)
         throw new SandboxDatabaseError(database, 'is in use by a sandbox that keeps it alone (started without --shared); stop it first');
     })());
+
+  /**
+   * A pooled connection with an error listener while it is out of the pool: the pool listens only to idle
+   * ones, and a connection PostgreSQL ends mid-transaction would otherwise end the process.
+   */
+  const checkout = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    const release = client.release.bind(client);
+    client.release = (destroy?: boolean | Error) => {
+      client.off('error', ignore);
+      release(destroy);
+    };
+    return client;
+  };
 
   /** One transaction at a time in this instance, in the order asked. */
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -231,7 +247,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
     await db(open());
     let client: pg.PoolClient;
     try {
-      client = await pool.connect();
+      client = await checkout();
       await client.query(`BEGIN; SET LOCAL lock_timeout = '${lockTimeout}'`);
     } catch (error) {
       throw new DatabaseUnavailable(error);
@@ -289,7 +305,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
         return;
       }
       // Outside any call (the test merchant created at start-up, under exclusive()).
-      const client = await pool.connect();
+      const client = await checkout();
       try {
         await client.query('BEGIN');
         await write(client, rows);
@@ -379,7 +395,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
 
     async exclusive(work) {
       await open();
-      const client = await pool.connect();
+      const client = await checkout();
       try {
         await client.query('SELECT pg_advisory_lock($1)', [startLock]);
         return await work();
