@@ -14,7 +14,7 @@ import {generateKeyPairSync, randomUUID} from 'node:crypto';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {remoteClient, startSharedSandbox, type SharedSandbox} from '../support/sharedSandbox';
-import {sandboxClient} from '../support/sandboxClient';
+import {type sandboxClient} from '../support/sandboxClient';
 import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 
 const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
@@ -202,8 +202,9 @@ describe('several sandbox instances on one PostgreSQL database', () => {
     const instance = sandbox.instances[1];
     assert.ok(instance);
     const registered: string[] = [];
-    for (let index = 0; index < 4; index += 1) {
-      const {publicKey} = generateKeyPairSync('rsa', {modulusLength: 2048});
+    // Keys first: the calls then follow each other closely (an idle keep-alive connection may be closed by the server after 5 s).
+    const keys = Array.from({length: 4}, () => generateKeyPairSync('rsa', {modulusLength: 2048}).publicKey);
+    for (const publicKey of keys) {
       const answer: Response = await fetch(`${instance.url}/_sandbox/merchants`, {
         method: 'POST',
         headers: {'Content-Type': 'application/json'},

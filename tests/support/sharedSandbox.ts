@@ -48,7 +48,7 @@ function nginxBinary(): string {
 }
 
 /** hosting/sandbox/nginx.conf with the tests' ports: its `listen` line and one upstream `server` line per instance. */
-export function nginxConfig(listenPort: number, instancePorts: readonly number[]): string {
+function nginxConfig(listenPort: number, instancePorts: readonly number[]): string {
   const written = readFileSync(path.join(repoRoot, 'hosting', 'sandbox', 'nginx.conf'), 'utf8');
   const serverLines = /^(\s*)server 127\.0\.0\.1:\d+( [^;]*);\n(?:\s*server 127\.0\.0\.1:\d+[^;]*;\n)*/m;
   const match = serverLines.exec(written);
