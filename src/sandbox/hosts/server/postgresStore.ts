@@ -124,7 +124,7 @@ export async function migrate(client: pg.ClientBase, database: string): Promise<
 }
 
 /** Last write wins within a batch, as it does in the journal: one row per key. */
-function splitBatch(changes: readonly RecordChange[]): {keys: string[]; values: string[]; deleted: string[]} {
+export function splitBatch(changes: readonly RecordChange[]): {keys: string[]; values: string[]; deleted: string[]} {
   const last = new Map<string, RecordValue | undefined>();
   for (const change of changes) last.set(change.key, change.value);
   const keys: string[] = [];

@@ -30,7 +30,7 @@
  */
 import pg from 'pg';
 import type {RecordChange, RecordValue, SandboxStore} from '../../engine/store';
-import {describeDatabase, migrate, ownerLock, SandboxDatabaseError} from './postgresStore';
+import {describeDatabase, migrate, ownerLock, SandboxDatabaseError, splitBatch} from './postgresStore';
 
 /** The database failed or is unreachable during a call: answered 503 with Retry-After, nothing half-written. */
 export class DatabaseUnavailable extends Error {
@@ -110,22 +110,8 @@ interface Transaction {
   failed?: unknown;
 }
 
-/** Last write wins within a batch; the clock is left out (only advanceClock writes it). */
-function rowsOf(changes: readonly RecordChange[]): {keys: string[]; values: string[]; deleted: string[]} {
-  const last = new Map<string, RecordValue | undefined>();
-  for (const change of changes) if (change.key !== clockKey) last.set(change.key, change.value);
-  const keys: string[] = [];
-  const values: string[] = [];
-  const deleted: string[] = [];
-  for (const [key, value] of last) {
-    if (value === undefined) deleted.push(key);
-    else {
-      keys.push(key);
-      values.push(JSON.stringify(value));
-    }
-  }
-  return {keys, values, deleted};
-}
+/** Last write wins within a batch (as in the single-process store); the clock is left out (only advanceClock writes it). */
+const rowsOf = (changes: readonly RecordChange[]) => splitBatch(changes.filter((change) => change.key !== clockKey));
 
 /** The merchants a batch outside any call touches (the start-up's test merchant). */
 function merchantsOf(changes: readonly RecordChange[]): Set<string> {
