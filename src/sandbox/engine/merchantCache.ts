@@ -23,7 +23,6 @@ export interface CacheCore {
   commit(): Promise<void>;
 }
 
-
 export class MerchantCache {
   constructor(private readonly core: CacheCore) {}
 
