@@ -16,6 +16,7 @@ const sidebars = {
         'general/test-accounts',
         'local-sandbox',
         'hosted-sandbox',
+        'hosted-sandbox-operations',
         'mcp-server',
         'signature-debugger',
         'sandbox-console',

@@ -34,6 +34,11 @@ export const extraRoutes = {
         "The hosted sandbox (issue 33): a merchant of the reader's own made in the browser, the signed test tools, and the published limits and retention.",
     },
     {
+      path: '/docs/hosted-sandbox-operations',
+      reason:
+        'How the provider runs the hosted sandbox (issue 33): instances of the local server on one PostgreSQL database behind nginx, migrations, health, shutdown, logs, failures and the measured figures.',
+    },
+    {
       path: '/docs/mcp-server',
       reason:
         'The MCP server (issue 22), downloaded as one Node.js file (/downloads/veloxa-mcp.mjs): docs, contract and an in-process sandbox as tools for AI assistants, how to connect common MCP clients, and the Inspector CLI one call at a time with --data.',

@@ -16,6 +16,8 @@ export interface TestPostgres {
   readonly url: string;
   /** A new empty database on this server; its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Stops the server (fast shutdown: sessions end), waits `downMs`, and starts it again on the same port and data. */
+  restart(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ function binDirectory(): string {
   return installed;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -92,12 +94,23 @@ export async function startPostgres(): Promise<TestPostgres> {
   );
   const port = await freePort();
   const serverArgs = ['-D', data, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=60'];
-  const server = spawn(path.join(bin, 'postgres'), serverArgs, {stdio: ['ignore', 'pipe', 'pipe'], cwd: folder, ...user});
   let log = '';
-  server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const launch = () => {
+    const child = spawn(path.join(bin, 'postgres'), serverArgs, {stdio: ['ignore', 'pipe', 'pipe'], cwd: folder, ...user});
+    child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    return child;
+  };
+  let server = launch();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await ready(url, server, () => log);
+  const halt = async () => {
+    if (server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    // SIGINT: PostgreSQL's fast shutdown (ends sessions, no wait for clients).
+    server.kill('SIGINT');
+    await exited;
+  };
   return {
     url,
     async createDatabase(name) {
@@ -110,13 +123,14 @@ export async function startPostgres(): Promise<TestPostgres> {
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
+    async restart(downMs) {
+      await halt();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      server = launch();
+      await ready(url, server, () => log);
+    },
     async stop() {
-      if (server.exitCode === null) {
-        const exited = new Promise((resolve) => server.once('exit', resolve));
-        // SIGINT: PostgreSQL's fast shutdown (ends sessions, no wait for clients).
-        server.kill('SIGINT');
-        await exited;
-      }
+      await halt();
       rmSync(folder, {recursive: true, force: true});
     },
   };

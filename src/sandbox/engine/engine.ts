@@ -1,3 +1,4 @@
+export type * from './api';
 /**
  * The sandbox engine's shell: the contract, executed with real state. One instance serves any number of
  * merchants. It owns what the domain modules must not touch: the store and its commits, the job heap, the
@@ -15,7 +16,8 @@ import {balancesOf, bookOpeningFunds} from './domain/ledger';
 import {statementCsv, statementFile} from './domain/statements';
 import {lowerCaseHeaders, type NotificationTransport, type SandboxRequest, type SandboxResponse} from './http';
 import {randomId} from './ids';
-import {JobQueue, runJob} from './jobs';
+import {JobQueue, runJob, type JobRunner} from './jobs';
+import {MerchantCache} from './merchantCache';
 import {exportRecords, loadRecords} from './persistence';
 import {latestReferences, merchantView, snapshotOf, type MerchantSnapshot} from './reads';
 import {createAuthenticator, type Authenticator} from './pipeline/authenticate';
@@ -23,19 +25,8 @@ import {FaultQueue, RateLimiter} from './pipeline/limits';
 import {runPipeline, signedRequestOf, type PipelineParts} from './pipeline/pipeline';
 import {respond, type Responder} from './pipeline/respond';
 import type {EngineSpec} from './spec';
-import {
-  ChangeSet,
-  MerchantRecords,
-  engineKey,
-  recordKey,
-  type Collection,
-  type JobRecord,
-  type JsonObject,
-  type LedgerEntry,
-  type MerchantRecord,
-  type MerchantState,
-  type PayoutKind,
-} from './state';
+import {ChangeSet, MerchantRecords, engineKey, recordKey} from './state';
+import type {Collection, JobRecord, JsonObject, LedgerEntry, MerchantRecord, MerchantState, PayoutKind} from './state';
 import {checkStateDocument, stateDocumentOf, type SandboxStateDocument} from './stateDocument';
 import {memoryStore, type RecordValue, type SandboxStore} from './store';
 import {Tenants} from './tenants';
@@ -119,19 +110,11 @@ export class SandboxEngine {
     };
     const inUnit = <T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T> => engine.gate.run(() => work(new UnitOfWork(engine.unitHost)));
     const {spec, authenticator, limiter, faults} = engine;
-    engine.pipeline = {
-      spec,
-      validator: options.validator,
-      authenticator,
-      limiter,
-      faults,
-      responder,
-      inUnit,
-      commit: () => engine.commit(),
-    };
+    const commit = () => engine.commit();
+    engine.pipeline = {spec, validator: options.validator, authenticator, limiter, faults, responder, inUnit, commit};
     const {merchants, jobs, deliveryLog, changes, gate, unitHost, clock} = engine;
     const parts = {spec, clock, unitHost, gate, merchants, jobs, faults, deliveryLog, changes, pipeline: engine.pipeline};
-    engine.tenants = new Tenants({...parts, commit: () => engine.commit(), settle: () => engine.settle()});
+    engine.tenants = new Tenants({...parts, commit, settle: () => engine.settle()});
     await engine.load();
     return engine;
   }
@@ -276,11 +259,24 @@ export class SandboxEngine {
     };
   }
 
+  private runner(): JobRunner {
+    return {readTx: this.readTx, channel: this.channel, inUnit: (merchant, work) => this.inUnit(merchant, work)};
+  }
+
+  /** Hooks for hosts whose instances share one database: load or drop one merchant, run one claimed job (merchantCache.ts). */
+  readonly cache = new MerchantCache({
+    merchants: this.merchants,
+    clock: () => this.clock,
+    jobs: () => this.jobs,
+    runner: () => this.runner(),
+    commit: () => this.commit(),
+  });
+
   private async runJob(job: JobRecord): Promise<void> {
     const state = this.merchantOf(job.clientId);
     if (!state) return;
     try {
-      await runJob({readTx: this.readTx, channel: this.channel, inUnit: (merchant, work) => this.inUnit(merchant, work)}, state, job);
+      await runJob(this.runner(), state, job);
     } catch (error) {
       // A job that finds its object in an unexpected state does nothing: the state machine guards it.
       if (!(error instanceof Rejected)) throw error;

@@ -101,12 +101,31 @@ export class JobQueue {
 
   /** Drops the jobs `drop` picks (those of a merchant that is reset or removed), and records their removal. */
   removeWhere(drop: (job: JobRecord) => boolean): void {
-    const jobs = this.heap.values();
+    for (const job of this.heap.values()) if (drop(job)) this.host.changes.touch(engineKey('job', job.id), () => undefined);
+    this.keepOnly((job) => !drop(job));
+  }
+
+  /**
+   * Takes one job off the heap by its id and records its removal, for a host that claims due jobs in a shared
+   * database (merchantCache.ts); undefined when this instance does not hold it.
+   */
+  takeById(id: string): JobRecord | undefined {
+    const job = this.heap.values().find((candidate) => candidate.id === id);
+    if (!job) return undefined;
+    this.keepOnly((candidate) => candidate !== job);
+    this.host.changes.touch(engineKey('job', job.id), () => undefined);
+    return job;
+  }
+
+  /** Forgets one merchant's jobs without recording a change: the store still holds them (a merchant dropped from memory). */
+  forget(clientId: string): void {
+    this.keepOnly((job) => job.clientId !== clientId);
+  }
+
+  private keepOnly(keep: (job: JobRecord) => boolean): void {
+    const kept = this.heap.values().filter(keep);
     this.heap.clear();
-    for (const job of jobs) {
-      if (drop(job)) this.host.changes.touch(engineKey('job', job.id), () => undefined);
-      else this.heap.push(job);
-    }
+    for (const job of kept) this.heap.push(job);
   }
 
   /** Takes the earliest job if it is due by `until`, and records its removal. */

@@ -7,6 +7,8 @@
 import path from 'node:path';
 import {fileStore, JournalFileError} from './fileStore';
 import {postgresStore, SandboxDatabaseError} from './postgresStore';
+import {sharedInstance} from './sharedInstance';
+import {sharedStore, type SharedStore} from './sharedStore';
 import type {SandboxStore} from '../../engine/store';
 import {downloads, versionLine} from '../../../lib/downloads';
 import {createNodeEngine, sandboxFiles} from './loadEngine';
@@ -22,6 +24,9 @@ interface CliOptions {
   readonly rateLimits: boolean;
   /** Many merchants on one server: signed test tools, each touching its caller alone (hosted.ts). */
   readonly hosted: boolean;
+  /** Several instances serve the database (--shared), each holding at most cacheMerchants merchants in memory. */
+  readonly shared: boolean;
+  readonly cacheMerchants: number;
   readonly help: boolean;
   readonly version: boolean;
 }
@@ -43,6 +48,9 @@ const usage = (command: string): string =>
     '  --database URL     keep the sandbox in a PostgreSQL database, postgres://user:password@host:port/name',
     '                     (default: the SANDBOX_DATABASE_URL environment variable, if set); the schema is',
     '                     created and upgraded when it starts',
+    '  --shared           with --database: several sandbox processes serve the same database (behind a load',
+    '                     balancer); each call locks its merchant, jobs are claimed in the database',
+    '  --cache-merchants N  with --shared: merchants kept in memory, least recently used dropped (default 1000)',
     '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
     '  --hosted           serve many merchants: registration with a public key, every test tool below signed',
     '                     by the merchant and touching that merchant alone, limits and retention enforced',
@@ -66,10 +74,17 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg]
       : [arg];
-    if (name === '--help' || name === '-h' || name === '--no-rate-limits' || name === '--version' || name === '--hosted') {
+    if (
+      name === '--help' ||
+      name === '-h' ||
+      name === '--no-rate-limits' ||
+      name === '--version' ||
+      name === '--hosted' ||
+      name === '--shared'
+    ) {
       if (inline !== undefined) throw new StartError(`${name} takes no value`);
       flags.add(name === '-h' ? '--help' : name);
-    } else if (name === '--port' || name === '--host' || name === '--data' || name === '--database') {
+    } else if (name === '--port' || name === '--host' || name === '--data' || name === '--database' || name === '--cache-merchants') {
       if (values.has(name)) throw new StartError(`${name} is given twice`);
       const value = inline ?? args[(index += 1)];
       if (value === undefined || value === '' || (inline === undefined && value.startsWith('--')))
@@ -92,8 +107,18 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
     throw new StartError('--data and --database are two places to keep the sandbox; give one');
   if (database !== undefined && !/^postgres(ql)?:\/\//.test(database))
     throw new StartError(`--database must be a postgres:// URL, got "${database.slice(0, 40)}"`);
+  const cacheText = values.get('--cache-merchants') ?? '1000';
+  if (!/^[1-9]\d{0,6}$/.test(cacheText))
+    throw new StartError(`--cache-merchants must be a whole number from 1 to 9999999, got "${cacheText}"`);
+  if ((flags.has('--shared') || values.has('--cache-merchants')) && database === undefined)
+    throw new StartError('--shared and --cache-merchants need --database: instances share a PostgreSQL database');
+  // Per-merchant rules in hosted mode (retention, each merchant's own limits) keep state in one process's memory today.
+  if (flags.has('--hosted') && flags.has('--shared'))
+    throw new StartError('--hosted cannot be combined with --shared yet: a hosted sandbox runs as one instance');
   return {
     port,
+    shared: flags.has('--shared'),
+    cacheMerchants: Number(cacheText),
     host: values.get('--host') ?? '127.0.0.1',
     ...(data !== undefined ? {data: path.resolve(data)} : {}),
     ...(database !== undefined ? {database} : {}),
@@ -140,6 +165,7 @@ function stopSignal(): Promise<void> {
  */
 export async function runCli(args: readonly string[], command = 'npm run sandbox --'): Promise<number> {
   let store: (SandboxStore & {close(): Promise<void>}) | undefined;
+  let shared: SharedStore | undefined;
   let storage = 'in memory: nothing is kept after it stops';
   let server: SandboxServer | undefined;
   try {
@@ -155,14 +181,27 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
     if (options.data !== undefined) {
       const file = fileStore(options.data, {log: (line) => console.error(line)});
       [store, storage] = [file, `data in ${file.file}`];
+    } else if (options.database !== undefined && options.shared) {
+      shared = sharedStore(options.database, {preload: [sandboxFiles().spec.sandbox.merchant.clientId]});
+      [store, storage] = [shared, `data in ${shared.database}, shared with other instances`];
     } else if (options.database !== undefined) {
       const database = postgresStore(options.database);
       [store, storage] = [database, `data in ${database.database}`];
     }
-    const engine = await createNodeEngine({...(store ? {store} : {}), transport: createHttpTransport(), rateLimits: options.rateLimits});
+    const create = () => createNodeEngine({...(store ? {store} : {}), transport: createHttpTransport(), rateLimits: options.rateLimits});
+    // Instances starting together: one creates the test merchant, the others find it.
+    const engine = shared ? await shared.exclusive(create) : await create();
+    const log = (line: string) => console.log(line);
+    const instance = shared && sharedInstance(engine, shared, {cacheMerchants: options.cacheMerchants, log: (line) => console.error(line)});
     try {
-      const log = (line: string) => console.log(line);
-      server = await startSandboxServer({engine, port: options.port, host: options.host, log, hosted: options.hosted});
+      server = await startSandboxServer({
+        engine,
+        port: options.port,
+        host: options.host,
+        log,
+        hosted: options.hosted,
+        ...(instance ? {around: instance.around, jobs: instance.jobs} : {}),
+      });
     } catch (error) {
       throw listenProblem(error, options) ?? error;
     }

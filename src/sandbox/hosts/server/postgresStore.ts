@@ -30,11 +30,30 @@ export const migrations: ReadonlyArray<{readonly version: number; readonly name:
     // json, not jsonb: a record comes back with its members in the order it was written.
     sql: 'CREATE TABLE sandbox_record (key text PRIMARY KEY, value json NOT NULL)',
   },
+  {
+    version: 2,
+    name: 'instances',
+    // For several instances on one database (sharedStore.ts): each record's merchant and each job's due time,
+    // computed from the key and value by PostgreSQL, so every writer fills them; and each merchant's version.
+    sql: `ALTER TABLE sandbox_record
+      ADD COLUMN client_id text GENERATED ALWAYS AS (CASE
+        WHEN starts_with(key, '~/merchant/') THEN substr(key, 12)
+        WHEN starts_with(key, '~/job/') THEN value->>'clientId'
+        WHEN starts_with(key, '~/') THEN NULL
+        ELSE split_part(key, '/', 1) END) STORED,
+      ADD COLUMN due_at double precision GENERATED ALWAYS AS (
+        CASE WHEN starts_with(key, '~/job/') THEN (value->>'at')::double precision END) STORED;
+    CREATE INDEX sandbox_record_client ON sandbox_record (client_id);
+    CREATE INDEX sandbox_record_due ON sandbox_record (due_at) WHERE due_at IS NOT NULL;
+    CREATE SEQUENCE sandbox_version;
+    CREATE TABLE sandbox_merchant (client_id text PRIMARY KEY, version bigint NOT NULL);
+    INSERT INTO sandbox_merchant SELECT client_id, nextval('sandbox_version') FROM sandbox_record WHERE starts_with(key, '~/merchant/')`,
+  },
 ];
 
 /** The advisory lock keys: one while migrating (any process), one for the owner of the database. */
 const migrationLock = 7_354_220_001;
-const ownerLock = 7_354_220_002;
+export const ownerLock = 7_354_220_002;
 
 export interface PostgresStore extends SandboxStore {
   /** The database, as the user gave it, without its password: for messages. */
@@ -57,7 +76,7 @@ export function describeDatabase(url: string): string {
 }
 
 /** Applies the versions the database lacks, under a lock so that instances starting together do not race. */
-async function migrate(client: pg.Client, database: string): Promise<number> {
+export async function migrate(client: pg.ClientBase, database: string): Promise<number> {
   await client.query('SELECT pg_advisory_lock($1)', [migrationLock]);
   try {
     const tables = await client.query<{table_name: string}>(
@@ -105,7 +124,7 @@ async function migrate(client: pg.Client, database: string): Promise<number> {
 }
 
 /** Last write wins within a batch, as it does in the journal: one row per key. */
-function splitBatch(changes: readonly RecordChange[]): {keys: string[]; values: string[]; deleted: string[]} {
+export function splitBatch(changes: readonly RecordChange[]): {keys: string[]; values: string[]; deleted: string[]} {
   const last = new Map<string, RecordValue | undefined>();
   for (const change of changes) last.set(change.key, change.value);
   const keys: string[] = [];
@@ -140,7 +159,7 @@ export function postgresStore(url: string): PostgresStore {
       }
       const owner = await client.query<{locked: boolean}>('SELECT pg_try_advisory_lock($1) AS locked', [ownerLock]);
       if (!owner.rows[0]?.locked)
-        throw new SandboxDatabaseError(database, 'is in use by another sandbox; stop it first or give another database');
+        throw new SandboxDatabaseError(database, 'is in use by another sandbox; stop it (or them) first or give another database');
       version = await migrate(client, database);
     })());
 

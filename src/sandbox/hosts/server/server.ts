@@ -40,10 +40,50 @@ export interface SandboxServerOptions {
   readonly port: number;
   readonly host?: string;
   readonly bodyLimitBytes?: number;
-  /** One line per request, and what goes wrong inside the server. */
+  /** One JSON line per request ({requestId, merchant, method, path, status, durationMs}), and what goes wrong inside the server. */
   readonly log?: (line: string) => void;
   /** Many merchants on one server (--hosted): signed test tools, each touching its caller alone (hosted.ts). */
   readonly hosted?: boolean;
+  /** Wraps each request's work: several instances on one database run it in the merchant's transaction (sharedInstance.ts). */
+  readonly around?: CallWrapper;
+  /** Who runs the jobs on the sandbox clock: the engine itself, unless instances share a database. */
+  readonly jobs?: JobDriver;
+}
+
+/** A request as the server read it, before it is answered. */
+export interface ServerCall {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export type CallWrapper = (call: ServerCall, work: () => Promise<Reply>) => Promise<Reply>;
+
+export type JobDriver = Pick<SandboxEngine, 'runDue' | 'settle' | 'settleDelivery' | 'nextJobAt'>;
+
+/** The merchant a request is for: the API's X-Client-Id, or a control call's clientId (JSON member, query or path). */
+export function merchantOfCall(call: ServerCall): string | undefined {
+  if (!call.target.startsWith('/_sandbox')) return call.headers['x-client-id'];
+  const inPath = /^\/_sandbox\/merchants\/([^/?]+)/.exec(call.target)?.[1];
+  if (inPath !== undefined) return safeDecode(inPath);
+  const inQuery = new URLSearchParams(call.target.split('?')[1] ?? '').get('clientId');
+  if (inQuery !== null) return inQuery;
+  try {
+    const body = JSON.parse(call.body) as unknown;
+    const member = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['clientId'] : undefined;
+    return typeof member === 'string' ? member : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 export interface SandboxServer {
@@ -108,7 +148,7 @@ export const controlEndpoints: readonly ControlEndpoint[] = [
   readEndpoints.import,
 ];
 
-interface Reply {
+export interface Reply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Uint8Array;
@@ -139,7 +179,7 @@ function statusOf(code: string): number {
   return sandboxFiles().spec.resultCodes[code]?.httpStatus ?? 500;
 }
 
-function errorReply(code: string, message: string): Reply {
+export function errorReply(code: string, message: string): Reply {
   const requestId = randomId('req_', 20);
   return {
     status: statusOf(code),
@@ -148,7 +188,7 @@ function errorReply(code: string, message: string): Reply {
   };
 }
 
-function jsonReply(value: unknown): Reply {
+export function jsonReply(value: unknown): Reply {
   return {status: 200, headers: {'Content-Type': 'application/json'}, body: JSON.stringify(value)};
 }
 
@@ -271,7 +311,11 @@ function actionHandler(engine: SandboxEngine, action: SandboxAction, exclusive: 
 /** The control endpoints' handlers, over one engine. `exclusive` keeps clock moves and resets apart from the job timer. */
 const simulate = sandboxActions.find((action) => action.name === 'control.simulateNotification') as SandboxAction;
 
-function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promise<T>) => Promise<T>): Record<string, ControlHandler> {
+function controlHandlers(
+  engine: SandboxEngine,
+  exclusive: <T>(work: () => Promise<T>) => Promise<T>,
+  jobs: JobDriver,
+): Record<string, ControlHandler> {
   const {spec} = sandboxFiles();
   const knownClient = (clientId: string): string => {
     if (!engine.merchantIds().includes(clientId)) throw new Refusal('UNKNOWN_CLIENT', `No sandbox merchant ${clientId.slice(0, 64)}.`);
@@ -295,9 +339,9 @@ function controlHandlers(engine: SandboxEngine, exclusive: <T>(work: () => Promi
       const reply = await (handlers['POST /_sandbox/notifications/simulate'] as ControlHandler)(call);
       if (reply.status !== 200) return reply;
       const simulated = JSON.parse(String(reply.body)) as {notificationId: string};
-      await exclusive(() => engine.runDue());
+      await exclusive(() => jobs.runDue());
       // Only this notification's attempt: a slow receiver of another one must not hold up the answer.
-      await engine.settleDelivery(simulated.notificationId);
+      await jobs.settleDelivery(simulated.notificationId);
       const delivery = engine.control.deliveries().find((entry) => entry.notificationId === simulated.notificationId);
       return jsonReply({...simulated, delivery: delivery ?? null});
     },
@@ -512,7 +556,8 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     return result;
   };
 
-  const handlers = controlHandlers(engine, exclusive);
+  const jobs = options.jobs ?? engine;
+  const handlers = controlHandlers(engine, exclusive, jobs);
   const {spec} = sandboxFiles();
   const hosted = options.hosted ? hostedMode(engine, spec.sandbox.hosted, spec.sandbox.merchant.clientId, log) : undefined;
 
@@ -531,14 +576,14 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   function planJobs(): void {
     if (closing || running) return;
     clearTimeout(timer);
-    const next = engine.nextJobAt();
+    const next = jobs.nextJobAt();
     const wait = next === undefined ? jobPollMs : Math.min(jobPollMs, Math.max(0, next - engine.clock.now()));
     timer = setTimeout(runJobs, wait);
   }
 
   function runJobs(): void {
     running = true;
-    exclusive(() => engine.runDue())
+    exclusive(() => jobs.runDue())
       .then(
         () => {
           lastLoopError = '';
@@ -576,7 +621,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     return decision && decision.kind !== 'next' ? hostedReply(decision) : handler(call);
   }
 
-  async function answer(request: IncomingMessage): Promise<{reply: Reply; closeAfter: boolean}> {
+  async function answer(request: IncomingMessage): Promise<{reply: Reply; closeAfter: boolean; merchant?: string}> {
     const method = request.method ?? 'GET';
     const target = request.url ?? '/';
     const bodyLimit = method === 'POST' && target === '/_sandbox/import' && !hosted ? Math.max(limit, importBodyLimitBytes) : limit;
@@ -598,15 +643,18 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     } catch {
       return {reply: await refuse('INVALID_PARAMETER', 'The body is not valid UTF-8.'), closeAfter: false};
     }
-    if (target === '/_sandbox' || target.startsWith('/_sandbox/') || target.startsWith('/_sandbox?')) {
+    const call: ServerCall = {method, target, headers: requestHeaders(request), body};
+    const work = async (): Promise<Reply> => {
+      if (!(target === '/_sandbox' || target.startsWith('/_sandbox/') || target.startsWith('/_sandbox?'))) return engine.handle(call);
       try {
-        return {reply: await control(request, method, target, body), closeAfter: false};
+        return await control(request, method, target, body);
       } catch (error) {
-        if (error instanceof Refusal) return {reply: errorReply(error.code, error.message), closeAfter: false};
+        if (error instanceof Refusal) return errorReply(error.code, error.message);
         throw error;
       }
-    }
-    return {reply: await engine.handle({method, target, headers: requestHeaders(request), body}), closeAfter: false};
+    };
+    const merchant = merchantOfCall(call);
+    return {reply: await (options.around?.(call, work) ?? work()), closeAfter: false, ...(merchant !== undefined ? {merchant} : {})};
   }
 
   function hold(seconds: number): Promise<void> {
@@ -624,7 +672,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = Date.now();
-    let outcome: {reply: Reply; closeAfter: boolean};
+    let outcome: {reply: Reply; closeAfter: boolean; merchant?: string};
     try {
       outcome = await answer(request);
     } catch (error) {
@@ -642,7 +690,16 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     // The call is carried out already; only the answer waits (Create order, amount ending 92).
     if (outcome.reply.holdSeconds) await hold(outcome.reply.holdSeconds);
     send(response, outcome.reply, outcome.closeAfter);
-    log(`${request.method} ${request.url?.slice(0, 200)} ${outcome.reply.status} ${Date.now() - started} ms`);
+    log(
+      JSON.stringify({
+        requestId: outcome.reply.headers['X-Request-Id'] ?? null,
+        merchant: outcome.merchant?.slice(0, 64) ?? null,
+        method: request.method,
+        path: pathOf(request.url ?? '/').slice(0, 200),
+        status: outcome.reply.status,
+        durationMs: Date.now() - started,
+      }),
+    );
     planJobs();
   }
 
@@ -721,7 +778,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       // The job run under way, if any, finishes with its commit.
       await exclusive(async () => undefined);
       // Deliveries under way are recorded before the store is closed (each has its timeout).
-      await engine.settle();
+      await jobs.settle();
       server.closeAllConnections();
       await stopped;
     },

@@ -1,0 +1,296 @@
+/**
+ * The hosted sandbox's instances: two `npm run sandbox -- --shared` processes on one PostgreSQL database behind
+ * nginx (hosting/sandbox/nginx.conf), one cluster for the whole file (tests/support/sharedSandbox.ts). They
+ * prove the design written at the top of src/sandbox/hosts/server/sharedStore.ts: two instances never apply
+ * conflicting changes to one merchant; a replay through the other instance answers as the contract says; each
+ * due job runs once and each notification arrives at least once; a kill -9 of an instance loses no
+ * acknowledged write; a PostgreSQL restart is answered 503 with Retry-After and heals by itself; memory holds
+ * at most --cache-merchants merchants.
+ * Run: node --import tsx --test tests/sandbox/sharedInstances.test.ts
+ */
+import {after, before, describe, test} from 'node:test';
+import assert from 'node:assert/strict';
+import {generateKeyPairSync, randomUUID} from 'node:crypto';
+import http from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {remoteClient, startSharedSandbox, type SharedSandbox} from '../support/sharedSandbox';
+import {type sandboxClient} from '../support/sandboxClient';
+import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+
+const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
+const hostedOrder = (merchantOrderNo: string, extra: Record<string, unknown> = {}) => ({
+  merchantOrderNo,
+  amount: {value: 1000, currency: 'USD'},
+  scene: 'HOSTED_PAYPAGE',
+  subject: 'Instances test',
+  returnUrl: 'https://shop.example.com/return',
+  ...extra,
+});
+type Client = ReturnType<typeof sandboxClient>;
+const orderCode = async (client: Client, no: string) => (await client.call('GET', `/v1/orders/${no}`)).json.code;
+
+/** A notification receiver: acknowledges every delivery and keeps its body. */
+async function receiver(): Promise<{url: string; bodies: string[]; close(): Promise<void>}> {
+  const bodies: string[] = [];
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      bodies.push(body);
+      response.writeHead(200, {'Content-Type': 'application/json'}).end('{"code":"SUCCESS"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
+    bodies,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A merchant of the test's own, with the published test key, whose default notification URL is `notifyUrl` (http is allowed there). */
+async function merchantNotifying(notifyUrl: string): Promise<string> {
+  const send = async (method: string, path: string, body: unknown) => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method,
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify(body),
+    });
+    assert.equal(response.status, 200, `${method} ${path}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const {clientId} = await send('POST', '/_sandbox/merchants', {publicKeyPem: sandboxFiles().merchantPublicKeyPem});
+  await send('PATCH', `/_sandbox/merchants/${String(clientId)}`, {defaultNotifyUrl: notifyUrl});
+  return String(clientId);
+}
+
+/**
+ * fetch, sent once more when it fails before any answer: a keep-alive connection left idle past the server's
+ * 5 s timeout can be closed just as it is reused (the request never reached the server).
+ */
+const fetchAgain = (url: string, init?: RequestInit) => fetch(url, init).catch(() => fetch(url, init));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Refused {
+  no: string;
+  status: number;
+  code: string;
+  retryAfter: string | undefined;
+  problems: readonly string[];
+}
+
+/** `count` writers creating orders until stopped: what was acknowledged (and when), and what was refused. */
+function writers(client: Client, count: number) {
+  const acknowledged: Array<{no: string; at: number}> = [];
+  const refused: Refused[] = [];
+  let stopped = false;
+  const running = Array.from({length: count}, async () => {
+    while (!stopped) {
+      const no = orderNo();
+      const answer = await client.call('POST', '/v1/orders', hostedOrder(no)).catch(() => undefined);
+      if (answer?.json.code === 'SUCCESS') acknowledged.push({no, at: Date.now()});
+      else if (answer) {
+        refused.push({
+          no,
+          status: answer.status,
+          code: answer.json.code,
+          retryAfter: answer.headers['retry-after'],
+          problems: answer.problems,
+        });
+        await sleep(50);
+      }
+    }
+  });
+  return {
+    acknowledged,
+    refused,
+    async until(done: () => boolean, seconds = 20) {
+      const deadline = Date.now() + seconds * 1000;
+      while (!done() && Date.now() < deadline) await sleep(20);
+      assert.ok(done(), `the load did not get there in ${seconds} s (${acknowledged.length} acknowledged, ${refused.length} refused)`);
+    },
+    async stop() {
+      stopped = true;
+      await Promise.all(running);
+    },
+  };
+}
+
+let sandbox: SharedSandbox;
+/** The shared sandbox clock's lead over real time, after a clock advance. */
+let clockOffsetMs = 0;
+const offset = () => clockOffsetMs;
+
+before(async () => {
+  // The second instance keeps at most 2 merchants in memory (the cache test).
+  sandbox = await startSharedSandbox([[], ['--cache-merchants', '2']]);
+});
+after(async () => {
+  await sandbox?.stop();
+});
+
+describe('several sandbox instances on one PostgreSQL database', () => {
+  test('concurrent creates of one order number through both instances: exactly one succeeds, both then agree', async () => {
+    const [a, b] = sandbox.instances.map((instance) => remoteClient(instance.url, offset)) as [Client, Client];
+    for (let round = 0; round < 8; round += 1) {
+      const no = orderNo();
+      // Different amounts: the second is a conflict, not a replay.
+      const answers = await Promise.all([
+        a.call('POST', '/v1/orders', hostedOrder(no, {amount: {value: 1000, currency: 'USD'}})),
+        b.call('POST', '/v1/orders', hostedOrder(no, {amount: {value: 2000, currency: 'USD'}})),
+      ]);
+      const codes = answers.map((answer) => answer.json.code).sort();
+      assert.deepEqual(codes, ['IDEMPOTENCY_CONFLICT', 'SUCCESS'], `round ${round}: ${codes.join(', ')}`);
+      const winner = answers[0]?.json.code === 'SUCCESS' ? 1000 : 2000;
+      const amounts = await Promise.all([a, b].map(async (client) => (await client.call('GET', `/v1/orders/${no}`)).json.data?.['amount']));
+      assert.deepEqual(
+        amounts,
+        [winner, winner].map((value) => ({value, currency: 'USD'})),
+      );
+    }
+  });
+
+  test('an idempotent replay through the other instance answers SUCCESS with Idempotent-Replayed, the same order', async () => {
+    const [a, b] = sandbox.instances.map((instance) => remoteClient(instance.url, offset)) as [Client, Client];
+    const no = orderNo();
+    const first = await a.call('POST', '/v1/orders', hostedOrder(no));
+    const replay = await b.call('POST', '/v1/orders', hostedOrder(no));
+    assert.equal(first.json.code, 'SUCCESS');
+    assert.equal(replay.json.code, 'SUCCESS', replay.body);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replay.problems, []);
+    assert.equal(replay.json.data?.['orderNo'], first.json.data?.['orderNo']);
+  });
+
+  test('each due job runs once with two instances up, and each notification arrives at least once', async () => {
+    const inbox = await receiver();
+    try {
+      const clientId = await merchantNotifying(inbox.url);
+      const clients = sandbox.instances.map((instance) => remoteClient(instance.url, offset, clientId));
+      const numbers = Array.from({length: 12}, () => orderNo());
+      const created = await Promise.all(
+        numbers.map((no, index) => (clients[index % 2] as Client).call('POST', '/v1/orders', hostedOrder(no))),
+      );
+      assert.deepEqual(
+        created.map((answer) => answer.json.code),
+        numbers.map(() => 'SUCCESS'),
+      );
+      // Past every order's expiry, through nginx: both instances poll for the jobs now due.
+      const advanced = await fetch(`${sandbox.url}/_sandbox/clock/advance`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({seconds: 2 * 86_400}),
+      });
+      assert.equal(advanced.status, 200);
+      clockOffsetMs = Date.parse(((await advanced.json()) as {now: string}).now) - Date.now();
+      const deadline = Date.now() + 15_000;
+      const noticesOf = (no: string) => new Set(inbox.bodies.filter((body) => body.includes(`"${no}"`)).map((body) => body));
+      while (numbers.some((no) => noticesOf(no).size === 0) && Date.now() < deadline) await sleep(100);
+      for (const no of numbers) {
+        assert.equal(await orderCode(clients[0] as Client, no), 'SUCCESS');
+        const order = (await (clients[1] as Client).call('GET', `/v1/orders/${no}`)).json.data;
+        assert.equal(order?.['status'], 'CLOSED', `${no}: ${JSON.stringify(order)}`);
+        const ids = new Set(
+          inbox.bodies
+            .filter((body) => body.includes(`"${no}"`))
+            .map((body) => (JSON.parse(body) as {notificationId: string}).notificationId),
+        );
+        // One expiry, so one event: a job run twice from two stale copies would have made two.
+        assert.equal(ids.size, 1, `${no}: ${ids.size} notifications`);
+      }
+    } finally {
+      await inbox.close();
+    }
+  });
+
+  test('memory holds at most --cache-merchants merchants; a dropped one is loaded again when called', async () => {
+    const instance = sandbox.instances[1];
+    assert.ok(instance);
+    const registered: string[] = [];
+    // Keys first, so the calls follow each other closely.
+    const keys = Array.from({length: 4}, () => generateKeyPairSync('rsa', {modulusLength: 2048}).publicKey);
+    for (const publicKey of keys) {
+      const answer: Response = await fetchAgain(`${instance.url}/_sandbox/merchants`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({publicKeyPem: publicKey.export({type: 'spki', format: 'pem'})}),
+      });
+      assert.equal(answer.status, 200);
+      registered.push(((await answer.json()) as {clientId: string}).clientId);
+    }
+    for (const clientId of registered) {
+      const balances: Response = await fetchAgain(`${instance.url}/_sandbox/balances?clientId=${clientId}`);
+      assert.equal(balances.status, 200, clientId);
+      const health = (await (await fetchAgain(`${instance.url}/_sandbox/health`)).json()) as {cachedMerchants: number};
+      assert.ok(health.cachedMerchants <= 2, `${health.cachedMerchants} merchants in memory`);
+    }
+    const first = await fetchAgain(`${instance.url}/_sandbox/balances?clientId=${registered[0] ?? ''}`);
+    assert.equal(first.status, 200);
+  });
+
+  test('kill -9 of an instance under load: no acknowledged write lost, the other instance serves at once', async (t) => {
+    const client = remoteClient(sandbox.url, offset);
+    const victim = sandbox.instances[0];
+    const survivor = sandbox.instances[1];
+    assert.ok(victim && survivor);
+    const load = writers(client, 4);
+    let killedAt = 0;
+    try {
+      await load.until(() => load.acknowledged.length >= 20);
+      killedAt = Date.now();
+      await victim.stop('SIGKILL');
+      await load.until(() => load.acknowledged.some((ack) => ack.at > killedAt + 100) && load.acknowledged.length >= 40);
+    } finally {
+      await load.stop();
+    }
+    const failoverMs = (load.acknowledged.find((ack) => ack.at > killedAt)?.at ?? Infinity) - killedAt;
+    t.diagnostic(
+      `acknowledged ${load.acknowledged.length}, refused ${load.refused.length}; first write acknowledged ${failoverMs} ms after the kill`,
+    );
+    assert.ok(failoverMs < 5000, `no write was acknowledged in ${failoverMs} ms after the kill`);
+    // Refusals are answers the client saw as such (nginx's 503 for a call the killed instance held): nothing acknowledged.
+    for (const refused of load.refused) assert.equal(refused.code, 'SYSTEM_BUSY', JSON.stringify(refused));
+    const direct = remoteClient(survivor.url, offset);
+    const found = await Promise.all(load.acknowledged.map((ack) => orderCode(direct, ack.no)));
+    assert.deepEqual(
+      load.acknowledged.flatMap((ack, index) => (found[index] === 'SUCCESS' ? [] : [`${ack.no}: ${String(found[index])}`])),
+      [],
+      'acknowledged orders lost',
+    );
+    // Back behind nginx for the tests after this one.
+    await sandbox.startInstance(victim.port);
+  });
+
+  test('PostgreSQL restarted under load: 503 SYSTEM_BUSY with Retry-After meanwhile, nothing half-written, back by itself', async (t) => {
+    const client = remoteClient(sandbox.url, offset);
+    const load = writers(client, 3);
+    let upAt = 0;
+    try {
+      await load.until(() => load.acknowledged.length >= 10);
+      await sandbox.postgres.restart(1500);
+      upAt = Date.now();
+      await load.until(() => load.acknowledged.some((ack) => ack.at > upAt));
+    } finally {
+      await load.stop();
+    }
+    const recoveryMs = (load.acknowledged.find((ack) => ack.at > upAt)?.at ?? Infinity) - upAt;
+    t.diagnostic(
+      `acknowledged ${load.acknowledged.length}, answered 503 ${load.refused.length}; first write ${recoveryMs} ms after PostgreSQL was back`,
+    );
+    assert.ok(load.refused.length > 0, 'no call was made while PostgreSQL was down');
+    for (const refused of load.refused) {
+      assert.equal(refused.status, 503, JSON.stringify(refused));
+      assert.equal(refused.code, 'SYSTEM_BUSY', JSON.stringify(refused));
+      assert.equal(refused.retryAfter, '1', JSON.stringify(refused));
+      assert.deepEqual(refused.problems, [], 'an instance signs its 503 as it signs every answer');
+    }
+    assert.ok(recoveryMs < 10_000, `no write acknowledged in ${recoveryMs} ms after PostgreSQL came back`);
+    const acknowledged = await Promise.all(load.acknowledged.map((ack) => orderCode(client, ack.no)));
+    assert.deepEqual(new Set(acknowledged), new Set(['SUCCESS']), 'every acknowledged order is there');
+    // A refused create left nothing behind: the same number is free, and creates it now.
+    for (const refused of load.refused.slice(0, 5)) {
+      assert.equal((await client.call('POST', '/v1/orders', hostedOrder(refused.no))).json.code, 'SUCCESS', refused.no);
+    }
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * The hosted sandbox as the provider runs it, on loopback for the tests: a throwaway PostgreSQL (postgres.ts),
+ * instances of `npm run sandbox -- --database URL --shared`, and Debian's nginx running hosting/sandbox/nginx.conf
+ * as written but for its ports (free ones) and a temporary prefix. nginx is installed with apt-get when it is
+ * missing and the tests run as root.
+ */
+import {execFileSync, spawn, type ChildProcess} from 'node:child_process';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {httpTarget} from '../../src/sandbox/client/overHttp';
+import {repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
+import {freePort, startPostgres, type TestPostgres} from './postgres';
+import {sandboxClient} from './sandboxClient';
+
+export interface SandboxInstance {
+  readonly port: number;
+  readonly url: string;
+  /** Everything it printed (the JSON request lines on stdout, problems on stderr). */
+  output(): string;
+  /** Sends a signal and resolves with the exit code once it has exited. */
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface SharedSandbox {
+  /** nginx, in front of every instance. */
+  readonly url: string;
+  readonly database: string;
+  readonly postgres: TestPostgres;
+  readonly instances: SandboxInstance[];
+  /** Starts an instance on `port` (a stopped one's, to bring it back behind nginx). */
+  startInstance(port: number, flags?: readonly string[]): Promise<SandboxInstance>;
+  stop(): Promise<void>;
+}
+
+function nginxBinary(): string {
+  const found = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate));
+  if (found) return found;
+  if (process.getuid?.() !== 0) throw new Error('nginx is not installed: apt-get install -y nginx (Debian).');
+  execFileSync(
+    'sh',
+    ['-c', 'flock /tmp/apt.lock sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null"'],
+    {
+      stdio: 'inherit',
+    },
+  );
+  return nginxBinary();
+}
+
+/** hosting/sandbox/nginx.conf with the tests' ports: its `listen` line and one upstream `server` line per instance. */
+function nginxConfig(listenPort: number, instancePorts: readonly number[]): string {
+  const written = readFileSync(path.join(repoRoot, 'hosting', 'sandbox', 'nginx.conf'), 'utf8');
+  const serverLines = /^(\s*)server 127\.0\.0\.1:\d+( [^;]*);\n(?:\s*server 127\.0\.0\.1:\d+[^;]*;\n)*/m;
+  const match = serverLines.exec(written);
+  if (!match) throw new Error('hosting/sandbox/nginx.conf has no upstream server lines');
+  const [, indent = '', parameters = ''] = match;
+  return written
+    .replace(serverLines, instancePorts.map((port) => `${indent}server 127.0.0.1:${port}${parameters};\n`).join(''))
+    .replace(/listen 127\.0\.0\.1:\d+;/, `listen 127.0.0.1:${listenPort};`);
+}
+
+async function waitFor(url: string, what: string, seconds: number): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const status = await fetch(url)
+      .then((response) => response.status)
+      .catch(() => 0);
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not answer ${url} in ${seconds} s (last status ${status})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function startInstanceProcess(database: string, port: number, flags: readonly string[]): Promise<SandboxInstance> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), '--database', database, '--shared', '--port', String(port), ...flags],
+    {stdio: ['ignore', 'pipe', 'pipe']},
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const instance: SandboxInstance = {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: (signal) =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the instance on ${port} did not start in 60 s:\n${output}`)), 60_000);
+    const onExit = (code: number | null) => reject(new Error(`the instance on ${port} exited with ${String(code)}:\n${output}`));
+    child.once('exit', onExit);
+    child.stdout?.on('data', () => {
+      if (!/sandbox at http/.test(output)) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve(instance);
+    });
+  });
+}
+
+/** PostgreSQL, `count` instances (each with its own extra flags) and nginx in front of them. */
+export async function startSharedSandbox(instanceFlags: ReadonlyArray<readonly string[]>): Promise<SharedSandbox> {
+  const nginx = nginxBinary();
+  const postgres = await startPostgres();
+  const prefix = mkdtempSync(path.join(os.tmpdir(), 'sandbox-nginx-'));
+  let proxy: ChildProcess | undefined;
+  const instances: SandboxInstance[] = [];
+  try {
+    const database = await postgres.createDatabase('hosted');
+    const ports = await Promise.all(instanceFlags.map(() => freePort()));
+    // Started together, as a service manager would: they migrate and create the test merchant once between them.
+    instances.push(
+      ...(await Promise.all(
+        ports.map((port, index) => startInstanceProcess(database, port, ['--no-rate-limits', ...(instanceFlags[index] ?? [])])),
+      )),
+    );
+    const listen = await freePort();
+    mkdirSync(path.join(prefix, 'tmp'));
+    writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(listen, ports));
+    proxy = spawn(nginx, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'pipe']});
+    const url = `http://127.0.0.1:${listen}`;
+    await waitFor(`${url}/_sandbox/health`, 'nginx', 15);
+    const running = proxy;
+    return {
+      url,
+      database,
+      postgres,
+      instances,
+      startInstance: async (port, flags = []) => {
+        const instance = await startInstanceProcess(database, port, ['--no-rate-limits', ...flags]);
+        instances.push(instance);
+        return instance;
+      },
+      async stop() {
+        await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
+        if (running.exitCode === null) {
+          const exited = new Promise((resolve) => running.once('exit', resolve));
+          running.kill('SIGQUIT');
+          await exited;
+        }
+        await postgres.stop();
+        rmSync(prefix, {recursive: true, force: true});
+      },
+    };
+  } catch (error) {
+    await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
+    proxy?.kill('SIGKILL');
+    await postgres.stop();
+    rmSync(prefix, {recursive: true, force: true});
+    throw error;
+  }
+}
+
+/** A signed merchant client over HTTP, on a clock `offsetMs()` ahead of real time (the sandbox clock after an advance). */
+export function remoteClient(url: string, offsetMs: () => number = () => 0, clientId?: string): ReturnType<typeof sandboxClient> {
+  const target = httpTarget(url);
+  return sandboxClient({
+    handle: (request) =>
+      target.call({
+        ...request,
+        headers: Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+      }),
+    now: () => Date.now() + offsetMs(),
+    ...(clientId !== undefined ? {clientId} : {}),
+  });
+}
