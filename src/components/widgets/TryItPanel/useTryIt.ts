@@ -30,6 +30,7 @@ import {
 } from '@site/src/lib/tryIt';
 import type {Exchange, ShopperAction, TargetId} from './ExchangeView';
 import {afterShopper, anchorScroll, callEntry, shopperEntry, withEntry, type TimelineEntry} from './model';
+import {prefillFromSearch, withBodyFields} from './prefillFromUrl';
 
 export type KeyMode = 'published' | 'generated' | 'pasted';
 
@@ -105,9 +106,13 @@ function valuesIn(data: unknown): Record<string, string> {
 export function useTryIt(operationId: string) {
   const keysUrl = useBaseUrl('/test-vectors/');
   const [operation, setOperation] = useState<TryItOperation | undefined>(operationsById.get(operationId));
-  const [values, setValues] = useState<Record<string, string>>(() => (operation ? initialValues(operation) : {}));
+  // A link may have opened the panel with values to start from (prefillFromUrl.ts); the panel renders in the browser only.
+  const [fromLink] = useState(() => (operation ? prefillFromSearch(window.location.search, operation) : undefined));
+  const [values, setValues] = useState<Record<string, string>>(() => (operation ? initialValues(operation, fromLink?.values) : {}));
   const [exampleIndex, setExampleIndex] = useState(0);
-  const [body, setBody] = useState(() => (operation ? exampleText(operation, 0) : ''));
+  const [body, setBody] = useState(() =>
+    operation ? withBodyFields(exampleText(operation, 0, fromLink?.values['merchantOrderNo']), fromLink?.body ?? {}) : '',
+  );
   const [target, setTarget] = useState<TargetId>('browser');
   const [keyMode, setKeyMode] = useState<KeyMode>('published');
   const [pasted, setPasted] = useState({pem: '', clientId: '', keyVersion: '1'});
