@@ -47,6 +47,7 @@ export const sandboxComponentSections = {
   SandboxChargebacks: ['chargebacks'],
   SandboxCurrencies: ['currencies', 'merchant'],
   SandboxPricing: ['pricing', 'currencies'],
+  SandboxTestValues: ['wallets', 'cards', 'payments', 'refunds', 'payouts', 'bankAccounts', 'virtualAccounts', 'payoutCards'],
   SandboxValue: [],
 } as const satisfies Record<string, ReadonlyArray<keyof SandboxData>>;
 

@@ -1,32 +1,8 @@
 import type {ReactNode} from 'react';
-import {brandName} from '@site/src/lib/sandboxDataText';
-import type {PaymentCard, SandboxPageData} from '@site/src/sandbox/engine/rules/types';
+import CodeSpans from '@site/src/components/ui/CodeSpans';
+import {brandName, cardBehaviorText} from '@site/src/lib/sandboxDataText';
+import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
-
-/** What a payment with the card does: its 3-D Secure step first (cards.threeDSecure), then its own behavior. */
-export function CardBehavior({card, challengeFailure}: {card: PaymentCard; challengeFailure: string | undefined}): ReactNode {
-  const enrolment = card.threeDSecure;
-  if (enrolment?.flow === 'CHALLENGE' && enrolment.result === 'FAILED')
-    return (
-      <>
-        3-D Secure challenge that fails: every attempt is declined with <code>{challengeFailure}</code> once the shopper answers it.
-      </>
-    );
-  const before =
-    enrolment?.flow === 'CHALLENGE'
-      ? '3-D Secure challenge that passes with any code; then it follows the amount endings.'
-      : enrolment?.flow === 'FRICTIONLESS'
-        ? '3-D Secure without a challenge: the issuer authenticates it at once; then it follows the amount endings.'
-        : undefined;
-  if (before) return before;
-  return card.behavior === 'ENDINGS' ? (
-    'Follows the amount endings.'
-  ) : (
-    <>
-      Every attempt is declined with <code>{card.behavior.failureCode}</code>, whatever the amount.
-    </>
-  );
-}
 
 /** The cards the sandbox cashier and the in-app SDK accept. */
 export default function SandboxCards({data: given}: {data: SandboxPageData<'cards'>}): ReactNode {
@@ -42,7 +18,7 @@ export default function SandboxCards({data: given}: {data: SandboxPageData<'card
             {brandName(card.brand)} {card.funding.toLowerCase()}
           </td>
           <td>
-            <CardBehavior card={card} challengeFailure={data.cards.threeDSecure.failed.failureCode} />
+            <CodeSpans text={cardBehaviorText(card, data.cards.threeDSecure.failed.failureCode)} />
           </td>
         </tr>
       ))}
