@@ -1,86 +1,29 @@
 /**
- * The live demos' model (src/components/demo/live/model.ts) over a Node engine: each flow runs to success
+ * The live demos' card flows (src/components/demo/live/flows/: hosted, iframe, paylink) over the runner and a Node engine: each flow runs to success
  * and to failures as the sandbox data defines them, every notification it raises verifies, a payment link
  * paid or expired answers as the demo page says, the replay query round-trips, and closing a run's open
  * orders leaves every other object of the sandbox as it was.
  */
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {readFileSync} from 'node:fs';
-import path from 'node:path';
-import {checkNotification, type InboxNotification} from '../../src/components/widgets/SandboxConsole/notificationChecks';
-import {
-  flows,
-  LiveDemoRun,
-  outcomesFor,
-  readReplayQuery,
-  replayQuery,
-  type FlowId,
-  type Outcome,
-  type RunView,
-} from '../../src/components/demo/live/model';
+import {cardOutcomes} from '../../src/components/demo/live/flows/cardCheckout';
+import {hosted} from '../../src/components/demo/live/flows/hosted';
+import {iframe} from '../../src/components/demo/live/flows/iframe';
+import {paylink} from '../../src/components/demo/live/flows/paylink';
+import {type Outcome} from '../../src/components/demo/live/flow';
+import {DemoRun, readReplayQuery, replayQuery, type RunView} from '../../src/components/demo/live/runner';
 import {handedMessage, handoverFragment} from '../../src/lib/signatureDiagnosis/handover';
-import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
-import {inPageTarget} from '../../src/sandbox/client/inPage';
-import {merchantClient} from '../../src/sandbox/client/merchant';
-import {fixedClock} from '../../src/sandbox/engine/clock';
-import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
-import {repoRoot} from '../support/routeContract';
+import {allVerify, demoSetUp as setUp, eventTypes, sandboxData} from '../support/liveDemo';
 
-const vectorDir = path.join(repoRoot, 'api', 'test-vectors');
-const pem = (file: string) => readFileSync(path.join(vectorDir, file), 'utf8');
-const data = sandboxFiles().spec.sandbox;
-const outcomes = outcomesFor(data);
+const data = sandboxData;
+const outcomes = cardOutcomes(data);
 const outcome = (id: string): Outcome => {
   const found = outcomes.find((candidate) => candidate.id === id);
   assert.ok(found, `outcome ${id} is offered`);
   return found;
 };
-
-async function setUp() {
-  const inbox: InboxNotification[] = [];
-  const clock = fixedClock(Date.parse('2026-11-26T12:00:00Z'));
-  const engine = await createNodeEngine({
-    clock,
-    transport: {
-      deliver: async (delivery) => {
-        inbox.push({
-          url: delivery.url,
-          headers: {...delivery.headers},
-          body: delivery.body,
-          receivedAt: new Date(clock.now()).toISOString(),
-        });
-        return {status: 200, body: '{"code":"SUCCESS"}'};
-      },
-    },
-  });
-  const target = inPageTarget(engine);
-  const clientId = data.merchant.clientId;
-  const providerKey = {key: await importPublicKey(pem('provider-test-public.pem')), keyVersion: 1};
-  const client = merchantClient({
-    target,
-    signer: {clientId, keyVersion: 1, privateKey: await importPrivateKey(pem('merchant-test-private.pem'))},
-    providerKey,
-  });
-  let counter = 0;
-  const ports = {
-    target,
-    client,
-    inbox: () => inbox,
-    check: (entry: InboxNotification) => checkNotification(entry, clientId, providerKey, []),
-    data,
-    newId: () => `T${(counter += 1).toString().padStart(4, '0')}`,
-  };
-  return {engine, ports, clientId, client};
-}
-
-const notificationsOf = (view: RunView) => view.events.flatMap((event) => (event.kind === 'notification' ? [event] : []));
-const eventTypes = (view: RunView) => notificationsOf(view).map((event) => (JSON.parse(event.entry.body) as {eventType: string}).eventType);
-const allVerify = (view: RunView) =>
-  notificationsOf(view).every(
-    (event) =>
-      event.checked.signature.outcome === 'pass' && event.checked.timestamp.outcome === 'pass' && event.checked.clientId.outcome === 'pass',
-  );
+const cardFlows = {hosted, iframe, paylink};
+type CardFlowId = keyof typeof cardFlows;
 
 describe('live demo outcomes come from the sandbox data', () => {
   test('success, each attempt decline with its code, the creation rejection, expiry, abandon and refund', () => {
@@ -92,11 +35,11 @@ describe('live demo outcomes come from the sandbox data', () => {
   });
 });
 
-for (const flowId of Object.keys(flows) as FlowId[]) {
+for (const flowId of Object.keys(cardFlows) as CardFlowId[]) {
   describe(`live demo: ${flowId}`, () => {
     test('plays to PAID, and ORDER.PAID verifies (signature, timestamp window, client ID)', async () => {
       const {ports} = await setUp();
-      const run = new LiveDemoRun(ports, flowId, outcome('approve'));
+      const run = new DemoRun(ports, cardFlows[flowId], outcome('approve'));
       const view = await run.runToEnd();
       assert.equal(view.error, undefined);
       assert.equal(view.orderStatus, 'PAID');
@@ -108,33 +51,35 @@ for (const flowId of Object.keys(flows) as FlowId[]) {
           .every((event) => event.kind === 'call' && event.call.verification.outcome === 'verified'),
         'every response verifies',
       );
-      assert.equal(view.amount, flows[flowId].baseAmount);
+      assert.equal(view.amount, cardFlows[flowId].baseAmount);
       if (flowId === 'iframe') {
         const types = view.events.flatMap((event) => (event.kind === 'message' ? [event.data['type']] : []));
         assert.deepEqual(types, ['veloxa:ready', 'veloxa:payment_submitted', 'veloxa:payment_succeeded']);
       }
       if (flowId === 'paylink')
-        assert.deepEqual(view.screen, {
-          kind: 'return',
-          status: 'PAID',
-          title: 'This link has been paid',
-          text: '60.00 USD for Deposit: made-to-measure tent. No second payment is taken.',
-        });
+        assert.deepEqual(view.screen.blocks, [
+          {
+            kind: 'status',
+            tone: 'success',
+            title: 'This link has been paid',
+            text: '60.00 USD for Deposit: made-to-measure tent. No second payment is taken.',
+          },
+        ]);
     });
 
     test('a decline leaves the order PENDING with ORDER.PAYMENT_FAILED; expiry closes it with ORDER.CLOSED', async () => {
       const {ports} = await setUp();
-      const declined = await new LiveDemoRun(ports, flowId, outcome('decline-51')).runToEnd();
+      const declined = await new DemoRun(ports, cardFlows[flowId], outcome('decline-51')).runToEnd();
       assert.equal(declined.amount % 100, 51);
       assert.equal(declined.orderStatus, 'PENDING');
       assert.ok(eventTypes(declined).includes('ORDER.PAYMENT_FAILED'));
       assert.ok(allVerify(declined));
-      const expired = await new LiveDemoRun(ports, flowId, outcome('expiry')).runToEnd();
+      const expired = await new DemoRun(ports, cardFlows[flowId], outcome('expiry')).runToEnd();
       assert.equal(expired.error, undefined);
       assert.ok(eventTypes(expired).includes('ORDER.CLOSED'), eventTypes(expired).join());
       if (flowId === 'paylink') {
         assert.deepEqual(expired.orders.length, 2, 'the link creates a new order after the first expired');
-        assert.equal(expired.screen.kind, 'cashier');
+        assert.equal(expired.screen.name, 'cashier');
         const second = expired.events.find((event) => event.kind === 'state' && event.object.endsWith('-2'));
         assert.deepEqual(
           second && second.kind === 'state' ? [second.from, second.to] : [],
@@ -149,9 +94,9 @@ for (const flowId of Object.keys(flows) as FlowId[]) {
 describe('live demo: the other outcomes', () => {
   test('rejected at creation: one call, no order, the shopper screen says the payment could not start', async () => {
     const {ports} = await setUp();
-    const view = await new LiveDemoRun(ports, 'hosted', outcome('rejected-59')).runToEnd();
+    const view = await new DemoRun(ports, hosted, outcome('rejected-59')).runToEnd();
     assert.equal(view.orders.length, 0);
-    assert.equal(view.screen.kind, 'failed-start');
+    assert.equal(view.screen.name, 'failed-start');
     const calls = view.events.flatMap((event) => (event.kind === 'call' ? [event] : []));
     assert.deepEqual(
       calls.map((call) => [call.operationId, call.code]),
@@ -162,7 +107,7 @@ describe('live demo: the other outcomes', () => {
 
   test('refund after success: the refund SUCCEEDS and REFUND.SUCCEEDED verifies', async () => {
     const {ports} = await setUp();
-    const view = await new LiveDemoRun(ports, 'hosted', outcome('refund')).runToEnd();
+    const view = await new DemoRun(ports, hosted, outcome('refund')).runToEnd();
     assert.equal(view.error, undefined);
     assert.equal(view.refundStatus, 'SUCCEEDED');
     assert.ok(eventTypes(view).includes('REFUND.SUCCEEDED'), eventTypes(view).join());
@@ -171,34 +116,34 @@ describe('live demo: the other outcomes', () => {
 
   test('slow and timed-out payments: PROCESSING on the sandbox clock, then PAID or back to PENDING', async () => {
     const {ports} = await setUp();
-    const slow = await new LiveDemoRun(ports, 'iframe', outcome('slow-93')).runToEnd();
+    const slow = await new DemoRun(ports, iframe, outcome('slow-93')).runToEnd();
     const states = (view: RunView) => view.events.flatMap((event) => (event.kind === 'state' ? [event.to] : []));
     assert.deepEqual(states(slow), ['PENDING', 'PROCESSING', 'PAID']);
     assert.ok(slow.events.some((event) => event.kind === 'clock' && event.seconds === outcome('slow-93').processingSeconds));
-    const lost = await new LiveDemoRun(ports, 'hosted', outcome('timeout-95')).runToEnd();
+    const lost = await new DemoRun(ports, hosted, outcome('timeout-95')).runToEnd();
     assert.deepEqual(states(lost), ['PENDING', 'PROCESSING', 'PENDING']);
     assert.ok(eventTypes(lost).includes('ORDER.PAYMENT_FAILED'));
   });
 
   test('abandon: the iframe posts veloxa:closed and the order stays PENDING; a payment link reopened gets a fresh cashier URL', async () => {
     const {ports} = await setUp();
-    const framed = await new LiveDemoRun(ports, 'iframe', outcome('abandon')).runToEnd();
+    const framed = await new DemoRun(ports, iframe, outcome('abandon')).runToEnd();
     assert.equal(framed.orderStatus, 'PENDING');
     assert.ok(framed.events.some((event) => event.kind === 'message' && event.data['type'] === 'veloxa:closed'));
-    const link = await new LiveDemoRun(ports, 'paylink', outcome('abandon')).runToEnd();
+    const link = await new DemoRun(ports, paylink, outcome('abandon')).runToEnd();
     assert.ok(link.events.some((event) => event.kind === 'call' && event.operationId === 'getCashierUrl' && event.code === 'SUCCESS'));
-    assert.equal(link.screen.kind, 'cashier');
+    assert.equal(link.screen.name, 'cashier');
   });
 
   test('step by step: one step at a time, the view says which is next', async () => {
     const {ports} = await setUp();
-    const run = new LiveDemoRun(ports, 'hosted', outcome('approve'));
+    const run = new DemoRun(ports, hosted, outcome('approve'));
     assert.equal(run.view().next, 0);
-    assert.equal(run.view().screen.kind, 'cart');
+    assert.equal(run.view().screen.name, 'cart');
     const first = await run.step();
     assert.equal(first.next, 1);
     assert.equal(first.steps[0]?.status, 'done');
-    assert.equal(first.screen.kind, 'cashier');
+    assert.equal(first.screen.name, 'cashier');
     assert.equal(first.orderStatus, 'PENDING');
   });
 
@@ -216,7 +161,7 @@ describe('live demo: the other outcomes', () => {
       }),
     });
     assert.equal(JSON.parse(other.response.body).code, 'SUCCESS');
-    const run = new LiveDemoRun(ports, 'hosted', outcome('abandon'));
+    const run = new DemoRun(ports, hosted, outcome('abandon'));
     await run.runToEnd();
     await run.closeOpenOrders();
     const status = async (no: string) =>

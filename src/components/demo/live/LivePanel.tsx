@@ -4,27 +4,14 @@ import {useLocation} from '@docusaurus/router';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import Badge, {type Tone} from '@site/src/components/ui/Badge';
 import Button from '@site/src/components/ui/Button';
-import AmountSummary from '@site/src/components/demo/AmountSummary';
-import DeviceScreen from '@site/src/components/demo/DeviceScreen';
-import ScreenPanel from '@site/src/components/demo/ScreenPanel';
-import StatusMessage from '@site/src/components/demo/StatusMessage';
 import type {Check} from '@site/src/components/widgets/SandboxConsole/notificationChecks';
 import {renderSamples} from '@site/src/lib/samples';
 import {handoverFragment} from '@site/src/lib/signatureDiagnosis/handover';
 import {withContentType} from '@site/src/sandbox/client/signing';
-import {
-  flows,
-  formatUsd,
-  LiveDemoRun,
-  outcomesFor,
-  readReplayQuery,
-  replayQuery,
-  type FlowId,
-  type Outcome,
-  type RunView,
-  type Screen,
-  type TimelineEvent,
-} from './model';
+import {flows, type FlowId} from './flows';
+import {formatUsd, type FlowDefinition, type Outcome} from './flow';
+import {DemoRun, readReplayQuery, replayQuery, type RunView, type TimelineEvent} from './runner';
+import ShopperScreen from './ShopperScreen';
 import {browserPorts, machineWith, sandboxData} from './ports';
 import styles from './styles.module.css';
 
@@ -79,105 +66,6 @@ function Machine({title, states, current}: {title: string; states: readonly stri
       </ol>
     </div>
   );
-}
-
-function ShopperScreen({view, onAct, busy}: {view: RunView; onAct: () => void; busy: boolean}): ReactNode {
-  const flow = flows[view.flow];
-  const total = {value: view.amount, currency: 'USD' as const};
-  const next = view.steps[view.next];
-  const action = (label: string) =>
-    next ? (
-      <div className={styles.deviceAction}>
-        <Button variant="primary" onClick={onAct} disabled={busy}>
-          {label}
-        </Button>
-      </div>
-    ) : null;
-  const screen: Screen = view.screen;
-  const cashier = (children: ReactNode) =>
-    flow.id === 'iframe' ? (
-      <DeviceScreen device={flow.device} title="Juniper Outdoor: checkout" address="shop.example.com/checkout">
-        <AmountSummary merchant="Juniper Outdoor" subject={flow.subject} total={total} />
-        <ScreenPanel kind="frame" label="Payment by Veloxa Pay (iframe from sandbox-cashier.example.com)">
-          {children}
-        </ScreenPanel>
-      </DeviceScreen>
-    ) : (
-      <DeviceScreen device={flow.device} title="Veloxa Pay cashier" address="sandbox-cashier.example.com/pay">
-        {children}
-      </DeviceScreen>
-    );
-  switch (screen.kind) {
-    case 'cart':
-      return (
-        <DeviceScreen
-          device={flow.device}
-          title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: cart'}
-          address={flow.id === 'iframe' ? 'shop.example.com/checkout' : 'shop.example.com/cart'}
-        >
-          <AmountSummary merchant="Juniper Outdoor" subject={flow.subject} total={total} />
-          {action(flow.id === 'iframe' ? 'Go to payment' : `Pay ${formatUsd(view.amount)}`)}
-        </DeviceScreen>
-      );
-    case 'chat':
-      return (
-        <DeviceScreen device={flow.device} title="Messages">
-          <p>
-            Juniper Outdoor: Hi Sam, here is the link for the {formatUsd(view.amount)} deposit on your made-to-measure tent:{' '}
-            <span className={styles.link}>{screen.link}</span>
-          </p>
-          {action('Open the link')}
-        </DeviceScreen>
-      );
-    case 'cashier':
-      return cashier(
-        <>
-          {flow.id === 'iframe' ? null : <AmountSummary merchant="Juniper Outdoor" subject={flow.subject} total={total} />}
-          <p className={styles.small}>
-            Card <code>{sandboxData.cards.cards.find((card) => card.behavior === 'ENDINGS')?.number}</code>, any future expiry, CVC 123
-          </p>
-          <p className={styles.small}>
-            Cashier URL from the response: <code className={styles.wrap}>{screen.cashierUrl}</code>
-          </p>
-          {action(view.outcome.kind === 'abandon' ? 'Leave the cashier' : `Pay ${formatUsd(view.amount)}`)}
-        </>,
-      );
-    case 'cashier-result':
-      return cashier(
-        <>
-          <StatusMessage tone={screen.tone === 'danger' ? 'error' : screen.tone === 'info' ? 'pending' : 'success'} title={screen.title}>
-            <p>{screen.text}</p>
-          </StatusMessage>
-          {action('Continue')}
-        </>,
-      );
-    case 'return':
-      return (
-        <DeviceScreen
-          device={flow.device}
-          title={flow.id === 'iframe' ? 'Juniper Outdoor: checkout' : 'Juniper Outdoor: your order'}
-          address={
-            flow.id === 'iframe' ? 'shop.example.com/checkout' : `shop.example.com/orders/${view.orders.at(-1) ?? view.merchantOrderNo}`
-          }
-        >
-          <StatusMessage
-            tone={screen.status === 'PAID' || screen.status === 'REFUNDED' ? 'success' : screen.status === 'CLOSED' ? 'warning' : 'info'}
-            title={screen.title}
-          >
-            <p>{screen.text}</p>
-          </StatusMessage>
-          {action(flow.id === 'paylink' ? 'Open the link again' : 'Continue')}
-        </DeviceScreen>
-      );
-    case 'failed-start':
-      return (
-        <DeviceScreen device={flow.device} title="Juniper Outdoor: checkout" address="shop.example.com/checkout">
-          <StatusMessage tone="error" title="The payment could not start">
-            <p>{screen.text}</p>
-          </StatusMessage>
-        </DeviceScreen>
-      );
-  }
 }
 
 function CallDetails({event}: {event: Extract<TimelineEvent, {kind: 'call'}>}): ReactNode {
@@ -296,6 +184,12 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
           <Badge tone="neutral">Your server</Badge> {event.text}
         </p>
       );
+    case 'refused':
+      return (
+        <p className={styles.eventLine}>
+          <Badge tone="danger">Sandbox refused</Badge> {event.text}
+        </p>
+      );
   }
 }
 
@@ -369,7 +263,8 @@ type PanelState = {status: 'starting'} | {status: 'failed'; message: string} | {
  * Every action is a real call to the in-browser sandbox.
  */
 export default function LivePanel({flow, autoPlay}: {flow: FlowId; autoPlay: boolean}): ReactNode {
-  const outcomes = useMemo(() => outcomesFor(sandboxData), []);
+  const definition: FlowDefinition = flows[flow];
+  const outcomes = useMemo(() => definition.outcomes(sandboxData), [definition]);
   const first = outcomes[0];
   if (!first)
     return (
@@ -377,7 +272,7 @@ export default function LivePanel({flow, autoPlay}: {flow: FlowId; autoPlay: boo
         This build’s sandbox data defines no payment outcomes, so this demo cannot run; the steps below explain the flow.
       </p>
     );
-  return <Panel flow={flow} autoPlay={autoPlay} outcomes={outcomes} defaultOutcome={first} />;
+  return <Panel flow={definition} autoPlay={autoPlay} outcomes={outcomes} defaultOutcome={first} />;
 }
 
 function Panel({
@@ -386,7 +281,7 @@ function Panel({
   outcomes,
   defaultOutcome,
 }: {
-  flow: FlowId;
+  flow: FlowDefinition;
   autoPlay: boolean;
   outcomes: readonly Outcome[];
   defaultOutcome: Outcome;
@@ -397,7 +292,7 @@ function Panel({
   const consoleUrl = useBaseUrl('/docs/sandbox-console');
   const {pathname} = useLocation();
   const replay = useMemo(
-    () => (typeof window === 'undefined' ? {} : readReplayQuery(window.location.search, flow, outcomes)),
+    () => (typeof window === 'undefined' ? {} : readReplayQuery(window.location.search, flow.id, outcomes)),
     [flow, outcomes],
   );
   const [outcome, setOutcome] = useState<Outcome>(() => replay.outcome ?? defaultOutcome);
@@ -405,15 +300,15 @@ function Panel({
   const [state, setState] = useState<PanelState>({status: 'starting'});
   const [playing, setPlaying] = useState(false);
   const [busy, setBusy] = useState(false);
-  const run = useRef<LiveDemoRun | undefined>(undefined);
-  const runs = useRef<LiveDemoRun[]>([]);
+  const run = useRef<DemoRun | undefined>(undefined);
+  const runs = useRef<DemoRun[]>([]);
 
   /** A new run over fresh ports (another tab's change restarts the sandbox); state is set only once they are there. */
   const open = useCallback(
     (chosen: Outcome, chosenAmount: number | undefined) =>
       browserPorts(providerKeyUrl).then(
         (ports) => {
-          const fresh = new LiveDemoRun(ports, flow, chosen, chosenAmount);
+          const fresh = new DemoRun(ports, flow, chosen, chosenAmount);
           run.current = fresh;
           runs.current.push(fresh);
           setState({status: 'ready', view: fresh.view()});
@@ -444,14 +339,22 @@ function Panel({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const step = useCallback(async () => {
-    const current = run.current;
-    if (!current || current.finished) return;
-    setBusy(true);
-    const view = await current.step();
-    if (run.current === current) setState({status: 'ready', view});
-    setBusy(false);
-  }, []);
+  const step = useCallback(
+    async (typedAmount?: number) => {
+      const current = run.current;
+      if (!current || current.finished) return;
+      setBusy(true);
+      if (typedAmount !== undefined) {
+        const entered = current.enterAmount(typedAmount, outcomes);
+        setOutcome(entered.outcome);
+        setAmount(entered.amount);
+      }
+      const view = await current.step();
+      if (run.current === current) setState({status: 'ready', view});
+      setBusy(false);
+    },
+    [outcomes],
+  );
 
   useEffect(() => {
     if (!playing || busy || state.status !== 'ready') return undefined;
@@ -512,6 +415,7 @@ function Panel({
       data-testid="live-demo"
       data-state={finished ? 'finished' : 'running'}
       data-order-status={view?.orderStatus ?? ''}
+      data-screen={view?.screen.name ?? ''}
     >
       <div className={styles.controls}>
         <div className={styles.chooser}>
@@ -564,9 +468,16 @@ function Panel({
           <div className={styles.sides}>
             <section className={styles.side} aria-labelledby={`${id}-shopper`}>
               <h4 id={`${id}-shopper`} className={styles.sideTitle}>
-                The customer’s {flows[flow].device === 'phone' ? 'phone' : 'browser'}
+                {flow.deviceLabel}
               </h4>
-              <ShopperScreen view={view} onAct={() => void step()} busy={busy || playing} />
+              <ShopperScreen
+                key={`${view.merchantOrderNo}-${view.screen.name}`}
+                screen={view.screen}
+                amount={view.amount}
+                onAct={(typed) => void step(typed)}
+                canAct={!finished}
+                busy={busy || playing}
+              />
             </section>
             <section className={styles.side} aria-labelledby={`${id}-server`}>
               <h4 id={`${id}-server`} className={styles.sideTitle}>

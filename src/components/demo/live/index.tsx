@@ -1,9 +1,10 @@
 import {useEffect, useState, type ComponentType, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Button from '@site/src/components/ui/Button';
+import type {FlowId} from './flows';
 import styles from './styles.module.css';
 
-type PanelProps = {flow: 'hosted' | 'iframe' | 'paylink'; autoPlay: boolean};
+type PanelProps = {flow: FlowId; autoPlay: boolean};
 type Loaded =
   | {status: 'idle'}
   | {status: 'loading'}

@@ -13,7 +13,7 @@ import {browserSandbox} from '@site/src/sandbox/hosts/browser/host';
 import {merchantClient} from '@site/src/sandbox/client/merchant';
 import type {BrowserSandboxData} from '@site/src/sandbox/engine/spec';
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
-import type {DemoPorts} from './model';
+import type {DemoPorts} from './runner';
 
 const engineData = generated as BrowserSandboxData;
 const tryIt = tryItJson as TryItData;

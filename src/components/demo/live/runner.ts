@@ -1,0 +1,307 @@
+/**
+ * The live demos' runner: one run of a flow (flows/<flow>.ts) over a sandbox target (the in-page engine, the
+ * same state as Try it and the sandbox console). It knows nothing of any flow: a flow adds its steps and
+ * sets its shopper screens through `FlowRun`; the runner runs the steps one at a time, records the signed
+ * calls, the states and each notification with its checks, and closes the run's open orders on reset.
+ * Pure TypeScript (no React, no DOM), so the unit tests run every flow on a Node engine.
+ */
+import type {CheckedNotification, InboxNotification} from '@site/src/components/widgets/SandboxConsole/notificationChecks';
+import type {MerchantCall, MerchantClient} from '@site/src/sandbox/client/merchant';
+import type {SandboxTarget} from '@site/src/sandbox/client/target';
+import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
+import type {Screen} from './screen';
+import {amountFor, orderOf, outcomeForAmount, type Actor, type Answer, type FlowDefinition, type FlowRun, type Outcome} from './flow';
+
+export type TimelineEvent =
+  | {
+      readonly kind: 'call';
+      readonly id: number;
+      readonly operationId: string;
+      readonly summary: string;
+      readonly call: MerchantCall;
+      readonly code: string;
+    }
+  | {readonly kind: 'shopper'; readonly id: number; readonly text: string}
+  | {readonly kind: 'note'; readonly id: number; readonly text: string}
+  | {readonly kind: 'refused'; readonly id: number; readonly text: string}
+  | {readonly kind: 'clock'; readonly id: number; readonly seconds: number; readonly text: string}
+  | {readonly kind: 'state'; readonly id: number; readonly object: string; readonly from: string | undefined; readonly to: string}
+  | {readonly kind: 'message'; readonly id: number; readonly origin: string; readonly data: Readonly<Record<string, unknown>>}
+  | {readonly kind: 'notification'; readonly id: number; readonly entry: InboxNotification; readonly checked: CheckedNotification};
+
+export interface StepView {
+  readonly title: string;
+  readonly actor: Actor;
+  readonly status: 'waiting' | 'done' | 'failed';
+}
+
+export interface RunView {
+  readonly flow: string;
+  readonly outcome: Outcome;
+  readonly amount: number;
+  readonly merchantOrderNo: string;
+  readonly steps: readonly StepView[];
+  /** Index of the next step; steps.length when the run is over. */
+  readonly next: number;
+  readonly screen: Screen;
+  readonly events: readonly TimelineEvent[];
+  /** The order's status as the contract's order state machine names it, once it exists. */
+  readonly orderStatus: string | undefined;
+  readonly refundStatus: string | undefined;
+  /** Every order number this run created (a payment link may create a second). */
+  readonly orders: readonly string[];
+  /** A sentence when a step could not run. */
+  readonly error: string | undefined;
+}
+
+/** What the runner runs on: a sandbox target, a client signing as the test merchant, the inbox and the notification checks. */
+export interface DemoPorts {
+  readonly target: SandboxTarget;
+  readonly client: MerchantClient;
+  /** The notifications received so far (the list grows in place). */
+  readonly inbox: () => readonly InboxNotification[];
+  readonly check: (entry: InboxNotification) => Promise<CheckedNotification>;
+  readonly data: SandboxData;
+  /** A fresh suffix for order numbers (random in the page, counted in tests). */
+  readonly newId: () => string;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+interface Step {
+  readonly title: string;
+  readonly actor: Actor;
+  run(): Promise<void>;
+}
+
+/** One run of a flow with one outcome. */
+export class DemoRun implements FlowRun {
+  private steps: Step[] = [];
+  private readonly stepStatus: StepView['status'][] = [];
+  private nextIndex = 0;
+  private screen: Screen;
+  private readonly events: TimelineEvent[] = [];
+  private currentStatus: string | undefined;
+  private refundStatus: string | undefined;
+  private readonly created: string[] = [];
+  private error: string | undefined;
+  private inboxCursor: number;
+  private eventId = 0;
+  private chosen: Outcome;
+  private chosenAmount: number;
+  readonly suffix: string;
+  readonly merchantOrderNo: string;
+  private current: string;
+
+  constructor(
+    readonly ports: DemoPorts,
+    readonly flow: FlowDefinition,
+    outcome: Outcome,
+    requestedAmount?: number,
+  ) {
+    this.chosen = outcome;
+    this.chosenAmount = amountFor(flow, outcome, requestedAmount);
+    this.suffix = ports.newId();
+    this.merchantOrderNo = flow.orderNo?.(this.suffix) ?? `ORD-DEMO-${this.suffix}`;
+    this.current = this.merchantOrderNo;
+    this.inboxCursor = ports.inbox().length;
+    this.screen = flow.firstScreen(this);
+    flow.plan(this);
+  }
+
+  get outcome(): Outcome {
+    return this.chosen;
+  }
+  get amount(): number {
+    return this.chosenAmount;
+  }
+  get currentOrderNo(): string {
+    return this.current;
+  }
+  get orders(): readonly string[] {
+    return this.created;
+  }
+  get orderStatus(): string | undefined {
+    return this.currentStatus;
+  }
+  get finished(): boolean {
+    return this.nextIndex >= this.steps.length;
+  }
+
+  view(): RunView {
+    return {
+      flow: this.flow.id,
+      outcome: this.chosen,
+      amount: this.chosenAmount,
+      merchantOrderNo: this.merchantOrderNo,
+      steps: this.steps.map((step, index) => ({title: step.title, actor: step.actor, status: this.stepStatus[index] ?? 'waiting'})),
+      next: this.nextIndex,
+      screen: this.screen,
+      events: [...this.events],
+      orderStatus: this.currentStatus,
+      refundStatus: this.refundStatus,
+      orders: [...this.created],
+      error: this.error,
+    };
+  }
+
+  /**
+   * The customer typed an amount (a flow with amountEntry): allowed until the first order exists. Its ending
+   * picks the outcome, and the steps not run yet are planned again for it.
+   */
+  enterAmount(amount: number, outcomes: readonly Outcome[]): RunView {
+    if (!this.flow.amountEntry || this.created.length > 0) return this.view();
+    const outcome = outcomeForAmount(outcomes, amount);
+    if (!outcome) return this.view();
+    this.chosen = outcome;
+    this.chosenAmount = amount;
+    const done = this.nextIndex;
+    const doneSteps = this.steps.slice(0, done);
+    this.steps = [];
+    this.flow.plan(this);
+    this.steps.splice(0, done, ...doneSteps);
+    return this.view();
+  }
+
+  /** Runs the next step; a step that fails ends the run with its sentence (never a throw to the view). */
+  async step(): Promise<RunView> {
+    const step = this.steps[this.nextIndex];
+    if (!step) return this.view();
+    try {
+      await step.run();
+      await this.collectNotifications();
+      this.stepStatus[this.nextIndex] = 'done';
+      this.nextIndex += 1;
+    } catch (error) {
+      this.stepStatus[this.nextIndex] = 'failed';
+      this.error = error instanceof Error ? error.message : String(error);
+      this.nextIndex = this.steps.length;
+    }
+    return this.view();
+  }
+
+  /** Runs every remaining step. */
+  async runToEnd(): Promise<RunView> {
+    while (!this.finished) await this.step();
+    return this.view();
+  }
+
+  /** Closes this run's orders that are still open (Cancel order), so a reset leaves nothing of this demo payable; nothing else is touched. */
+  async closeOpenOrders(): Promise<void> {
+    for (const merchantOrderNo of this.created) {
+      const detail = await this.ports.client.call({method: 'GET', target: `/v1/orders/${encodeURIComponent(merchantOrderNo)}`, body: ''});
+      const status = orderOf((JSON.parse(detail.response.body) as {data?: unknown}).data).status;
+      if (status === 'PENDING')
+        await this.ports.client.call({
+          method: 'POST',
+          target: `/v1/orders/${encodeURIComponent(merchantOrderNo)}/cancel`,
+          body: JSON.stringify({reason: 'Live demo reset'}),
+        });
+    }
+  }
+
+  add(title: string, actor: Actor, run: () => Promise<void>): void {
+    this.steps.push({title, actor, run});
+  }
+
+  show(screen: Screen): void {
+    this.screen = screen;
+  }
+
+  note(kind: 'note' | 'shopper' | 'refused', text: string): void {
+    this.push({kind, text});
+  }
+
+  message(origin: string, data: Readonly<Record<string, unknown>>): void {
+    this.push({kind: 'message', origin, data});
+  }
+
+  adopt(merchantOrderNo: string, status: string | undefined): void {
+    this.current = merchantOrderNo;
+    this.created.push(merchantOrderNo);
+    // A new order starts its own life on the state machine: it did not come from the previous order's state.
+    this.currentStatus = undefined;
+    this.setOrderStatus(status);
+  }
+
+  switchTo(merchantOrderNo: string): void {
+    this.current = merchantOrderNo;
+  }
+
+  setOrderStatus(status: string | undefined): void {
+    if (!status || status === this.currentStatus) return;
+    this.push({kind: 'state', object: `Order ${this.current}`, from: this.currentStatus, to: status});
+    this.currentStatus = status;
+  }
+
+  setRefundStatus(status: string | undefined): void {
+    if (!status || status === this.refundStatus) return;
+    this.push({kind: 'state', object: 'Refund', from: this.refundStatus, to: status});
+    this.refundStatus = status;
+  }
+
+  async call(operationId: string, summary: string, method: string, target: string, body?: unknown): Promise<Answer> {
+    const call = await this.ports.client.call({method, target, body: body === undefined ? '' : JSON.stringify(body)});
+    let json: Answer;
+    try {
+      json = JSON.parse(call.response.body) as Answer;
+    } catch {
+      throw new Error(`${summary} answered HTTP ${call.response.status} with a body that is not JSON.`);
+    }
+    this.push({kind: 'call', operationId, summary, call, code: json.code});
+    return json;
+  }
+
+  async tryAct(name: string, input: Readonly<Record<string, unknown>>, text: string) {
+    this.push({kind: 'shopper', text});
+    return this.ports.target.act(name, input);
+  }
+
+  async act(name: string, input: Readonly<Record<string, unknown>>, text: string): Promise<unknown> {
+    const result = await this.tryAct(name, input, text);
+    if (!result.ok) throw new Error(`The sandbox refused ${name}: ${result.code}: ${result.message}`);
+    return result.value;
+  }
+
+  async advance(seconds: number, text: string): Promise<void> {
+    this.push({kind: 'clock', seconds, text});
+    const result = await this.ports.target.act('clock.advance', {seconds});
+    if (!result.ok) throw new Error(`The sandbox clock could not move: ${result.code}: ${result.message}`);
+  }
+
+  private push(event: DistributiveOmit<TimelineEvent, 'id'>): void {
+    this.eventId += 1;
+    this.events.push({...event, id: this.eventId} as TimelineEvent);
+  }
+
+  private async collectNotifications(): Promise<void> {
+    const inbox = this.ports.inbox();
+    const fresh = inbox.slice(this.inboxCursor);
+    this.inboxCursor = inbox.length;
+    for (const entry of fresh) {
+      let parsed: {data?: {merchantOrderNo?: string}};
+      try {
+        parsed = JSON.parse(entry.body) as typeof parsed;
+      } catch {
+        continue;
+      }
+      if (!parsed.data?.merchantOrderNo || !this.created.includes(parsed.data.merchantOrderNo)) continue;
+      this.push({kind: 'notification', entry, checked: await this.ports.check(entry)});
+    }
+  }
+}
+
+/** The replay link's query: flow, outcome and amount. */
+export function replayQuery(view: Pick<RunView, 'flow' | 'outcome' | 'amount'>): string {
+  return `?demo=${view.flow}&outcome=${encodeURIComponent(view.outcome.id)}&amount=${view.amount}`;
+}
+
+/** Reads a replay query for this flow; undefined members for anything missing or not this flow's. */
+export function readReplayQuery(search: string, flow: string, outcomes: readonly Outcome[]): {outcome?: Outcome; amount?: number} {
+  const params = new URLSearchParams(search);
+  if (params.get('demo') !== flow) return {};
+  const outcome = outcomes.find((candidate) => candidate.id === params.get('outcome'));
+  const amountText = params.get('amount') ?? '';
+  const amount = /^\d{3,8}$/.test(amountText) ? Number(amountText) : undefined;
+  return {...(outcome ? {outcome} : {}), ...(amount !== undefined ? {amount} : {})};
+}
