@@ -4,6 +4,7 @@
  * the shopper's actions and the timeline. The panel (index.tsx) only renders what this returns; the pure
  * parts live in model.ts and src/lib/tryIt.ts.
  */
+import {loadBrowserHost, loadSchemaChecks} from '@site/src/sandbox/hosts/browser/load';
 import {useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import tryItJson from '@generated/sandbox-engine/tryit.json';
@@ -52,9 +53,9 @@ export type Outcome =
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
 export const tryIt = tryItJson as TryItData;
 const operationsById = new Map(tryIt.operations.map((operation) => [operation.operationId, operation]));
-const loadHost = () => import('@site/src/sandbox/hosts/browser/host');
+const loadHost = loadBrowserHost;
 /** The compiled validators alone: checking a request never needs the engine. */
-const loadValidators = () => import('@site/src/sandbox/hosts/browser/schemaProblems');
+const loadValidators = loadSchemaChecks;
 
 function initialValues(operation: TryItOperation, given: Record<string, string> = {}): Record<string, string> {
   return Object.fromEntries(
