@@ -1,6 +1,6 @@
-import {useState, type ReactNode} from 'react';
+import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
-import Button from '@site/src/components/ui/Button';
+import CopyButton from '@site/src/components/ui/CopyButton';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import {requireSandboxData} from '../SandboxTable';
 import {testValues, type TestValue, type TestValueData, type TestValueGroup} from './testValues';
@@ -16,36 +16,12 @@ const groupNames: Readonly<Record<TestValueGroup, string>> = {
   payoutCards: 'Cards for card payouts',
 };
 
-function CopyValue({value}: {value: string}): ReactNode {
-  const [said, setSaid] = useState('');
-  return (
-    <>
-      <Button
-        variant="quiet"
-        size="sm"
-        aria-label={`Copy ${value}`}
-        onClick={() => {
-          void navigator.clipboard?.writeText(value).then(
-            () => setSaid('Copied'),
-            () => setSaid('Copy refused by the browser: select the value instead'),
-          );
-        }}
-      >
-        Copy
-      </Button>
-      <span role="status" className={styles.said}>
-        {said}
-      </span>
-    </>
-  );
-}
-
 function Entry({entry}: {entry: TestValue}): ReactNode {
   return (
     <li className={styles.entry}>
       <div className={styles.valueRow}>
         <code className={styles.value}>{entry.value}</code>
-        <CopyValue value={entry.value} />
+        <CopyButton value={entry.value} />
       </div>
       <p className={styles.title}>{entry.title}</p>
       <p className={styles.does}>

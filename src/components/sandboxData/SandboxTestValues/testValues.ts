@@ -10,7 +10,16 @@ import {brandName, cardBehaviorText, formatMoney} from '@site/src/lib/sandboxDat
 import type {PaymentCard, PaymentEndingRule, SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 
 /** The sections of the sandbox data the page reads (remarkSandboxData inlines them). */
-export const testValueSections = ['wallets', 'cards', 'payments', 'refunds', 'payouts', 'bankAccounts', 'virtualAccounts', 'payoutCards'] as const;
+export const testValueSections = [
+  'wallets',
+  'cards',
+  'payments',
+  'refunds',
+  'payouts',
+  'bankAccounts',
+  'virtualAccounts',
+  'payoutCards',
+] as const;
 export type TestValueData = SandboxPageData<(typeof testValueSections)[number]>;
 
 export type TestValueGroup = 'cards' | 'wallets' | 'ibans' | 'paymentEndings' | 'refundEndings' | 'payoutEndings' | 'payoutCards';
@@ -80,7 +89,10 @@ export function testValues(data: TestValueData, group: TestValueGroup): TestValu
           value: card.number,
           title: `${brandName(card.brand)} ${card.funding.toLowerCase()}`,
           does: cardBehaviorText(card, data.cards.threeDSecure.failed.failureCode),
-          ...optional('demo', demoLink(outcome, card.threeDSecure?.flow === 'CHALLENGE' ? 'Use in a demo: the challenge' : 'Use in a demo')),
+          ...optional(
+            'demo',
+            demoLink(outcome, card.threeDSecure?.flow === 'CHALLENGE' ? 'Use in a demo: the challenge' : 'Use in a demo'),
+          ),
           noTryIt: 'The shopper types it in the cashier: no API call of yours takes a card number for a payment.',
         };
       });
@@ -91,7 +103,11 @@ export function testValues(data: TestValueData, group: TestValueGroup): TestValu
         does: `${wallet.note} Wallet ID \`${wallet.walletId}\`, balance ${formatMoney(wallet.balance, wallet.currency)}.`,
         ...optional(
           'tryIt',
-          tryItOf(data, 'transfer', {'payee.payeeType': 'WALLET_ID', 'payee.walletId': wallet.walletId, 'amount.currency': wallet.currency}),
+          tryItOf(data, 'transfer', {
+            'payee.payeeType': 'WALLET_ID',
+            'payee.walletId': wallet.walletId,
+            'amount.currency': wallet.currency,
+          }),
         ),
       }));
     case 'ibans':
@@ -99,7 +115,9 @@ export function testValues(data: TestValueData, group: TestValueGroup): TestValu
         ...data.bankAccounts.accounts.map((account) => ({
           value: account.iban,
           title: `${account.country} ${account.currency} account${account.holderName ? ` of ${account.holderName}` : ''}`,
-          does: account.behavior.note ?? `${account.behavior.kind === 'SUCCEEDED' ? 'Payouts succeed.' : `Payouts end \`${account.behavior.kind}\`.`}`,
+          does:
+            account.behavior.note ??
+            `${account.behavior.kind === 'SUCCEEDED' ? 'Payouts succeed.' : `Payouts end \`${account.behavior.kind}\`.`}`,
           ...optional('tryIt', tryItOf(data, 'getIbanHolderName', {iban: account.iban})),
         })),
         ...data.virtualAccounts.accounts.map((account) => ({
@@ -110,46 +128,54 @@ export function testValues(data: TestValueData, group: TestValueGroup): TestValu
         })),
       ];
     case 'paymentEndings':
-      return data.payments.endings.rules.map((rule) => {
-        const amount = amountWith(42, rule.ending);
-        return {
-          value: rule.ending,
-          title: `Payment of ${formatMoney(amount, 'USD')}`,
-          does: rule.summary,
-          ...optional('demo', demoLink(endingOutcomeId(rule), 'Use in a demo', amount)),
-          ...optional('tryIt', tryItOf(data, 'createOrder', {'amount.value': amount})),
-        };
+      return endingEntries(data, data.payments.endings.rules, {
+        whole: 42,
+        currency: 'USD',
+        kind: 'Payment',
+        operationId: 'createOrder',
+        outcomeOf: endingOutcomeId,
       });
     case 'refundEndings':
-      return data.refunds.endings.rules.map((rule) => {
-        const amount = amountWith(10, rule.ending);
-        return {
-          value: rule.ending,
-          title: `Refund of ${formatMoney(amount, 'USD')}`,
-          does: rule.summary,
-          ...optional('tryIt', tryItOf(data, 'refundOrder', {'amount.value': amount})),
-        };
-      });
+      return endingEntries(data, data.refunds.endings.rules, {whole: 10, currency: 'USD', kind: 'Refund', operationId: 'refundOrder'});
     case 'payoutEndings':
-      return data.payouts.endings.rules.map((rule) => {
-        const amount = amountWith(250, rule.ending);
-        return {
-          value: rule.ending,
-          title: `Payout of ${formatMoney(amount, 'EUR')}`,
-          does: rule.summary,
-          ...optional('tryIt', tryItOf(data, 'transfer', {'amount.value': amount})),
-        };
-      });
+      return endingEntries(data, data.payouts.endings.rules, {whole: 250, currency: 'EUR', kind: 'Payout', operationId: 'transfer'});
     case 'payoutCards':
       return data.payoutCards.cards.map((card) => ({
         value: card.number,
         title: `${brandName(card.brand)} issued in ${card.issuerCountry}`,
         does:
           card.payout.note ??
-          (card.eligibility.eligible ? `Eligible; payouts end \`${card.payout.status ?? card.payout.kind}\`.` : `Not eligible (\`${card.eligibility.reason ?? ''}\`).`),
+          (card.eligibility.eligible
+            ? `Eligible; payouts end \`${card.payout.status ?? card.payout.kind}\`.`
+            : `Not eligible (\`${card.eligibility.reason ?? ''}\`).`),
         ...optional('tryIt', tryItOf(data, 'transferToBankCard', {'card.cardNumber': card.number})),
       }));
   }
+}
+
+/** The entries of an ending table: an amount with each ending, Try it of the operation it decides, and for payments the demo that plays it. */
+function endingEntries<Rule extends {readonly ending: string; readonly summary: string}>(
+  data: TestValueData,
+  rules: readonly Rule[],
+  of: {
+    readonly whole: number;
+    readonly currency: string;
+    readonly kind: string;
+    readonly operationId: string;
+    readonly outcomeOf?: (rule: Rule) => string | undefined;
+  },
+): TestValue[] {
+  return rules.map((rule) => {
+    const amount = amountWith(of.whole, rule.ending);
+    const outcome = of.outcomeOf?.(rule);
+    return {
+      value: rule.ending,
+      title: `${of.kind} of ${formatMoney(amount, of.currency)}`,
+      does: rule.summary,
+      ...optional('demo', demoLink(outcome, 'Use in a demo', amount)),
+      ...optional('tryIt', tryItOf(data, of.operationId, {'amount.value': amount})),
+    };
+  });
 }
 
 /** `{[key]: value}` when value is defined, else nothing (exactOptionalPropertyTypes). */
