@@ -64,7 +64,8 @@ for (const theme of ['light', 'dark'] as const)
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
-      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']}), path).toEqual([]);
+      // The navbar, sidebar and footer are the routes spec's to scan: here only what these pages add.
+      expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', 'aside']}), path).toEqual([]);
     }
     const cards = page.getByRole('list', {name: 'The checkout flows compared'}).getByRole('listitem');
     const [first, second] = [await cards.nth(0).boundingBox(), await cards.nth(1).boundingBox()];

@@ -66,6 +66,12 @@ export function cardOutcomeId(data: Pick<TestValueData, 'payments'>, card: Payme
   return same ? endingOutcomeId(same) : undefined;
 }
 
+/** What the demo link of a card plays: its challenge, a payment with it, or the same decline made by an amount ending. */
+function cardDemoLabel(card: PaymentCard): string {
+  if (card.threeDSecure?.flow === 'CHALLENGE') return 'Use in a demo: the challenge';
+  return card.behavior === 'ENDINGS' ? 'Use in a demo' : 'Use in a demo: the same decline, by amount';
+}
+
 const demoLink = (outcome: string | undefined, label: string, amount?: number): LinkOut | undefined => {
   const href = outcome === undefined ? undefined : replayLink(cardFlow, outcome, amount);
   return href === undefined ? undefined : {href, label};
@@ -89,11 +95,8 @@ export function testValues(data: TestValueData, group: TestValueGroup): TestValu
           value: card.number,
           title: `${brandName(card.brand)} ${card.funding.toLowerCase()}`,
           does: cardBehaviorText(card, data.cards.threeDSecure.failed.failureCode),
-          ...optional(
-            'demo',
-            demoLink(outcome, card.threeDSecure?.flow === 'CHALLENGE' ? 'Use in a demo: the challenge' : 'Use in a demo'),
-          ),
-          noTryIt: 'The shopper types it in the cashier: no API call of yours takes a card number for a payment.',
+          ...optional('demo', demoLink(outcome, cardDemoLabel(card))),
+          noTryIt: 'Typed in the cashier: no call of yours sends it.',
         };
       });
     case 'wallets':
