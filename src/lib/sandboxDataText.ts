@@ -67,7 +67,10 @@ export function brandName(brand: string): string {
  * (cards.threeDSecure of the sandbox data), then its own behavior.
  */
 export function cardBehaviorText(
-  card: {readonly behavior: 'ENDINGS' | {readonly failureCode?: string}; readonly threeDSecure?: {readonly flow: string; readonly result?: string}},
+  card: {
+    readonly behavior: 'ENDINGS' | {readonly failureCode?: string};
+    readonly threeDSecure?: {readonly flow: string; readonly result?: string};
+  },
   challengeFailureCode: string | undefined,
 ): string {
   const enrolment = card.threeDSecure;
