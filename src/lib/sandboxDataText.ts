@@ -61,3 +61,25 @@ export function formatTotalSeconds(seconds: number): string {
 export function brandName(brand: string): string {
   return brand === 'MASTERCARD' ? 'Mastercard' : brand === 'VISA' ? 'Visa' : brand.charAt(0) + brand.slice(1).toLowerCase();
 }
+
+/**
+ * What a payment with a test card does, with codes in `backticks`: its 3-D Secure step first
+ * (cards.threeDSecure of the sandbox data), then its own behavior.
+ */
+export function cardBehaviorText(
+  card: {
+    readonly behavior: 'ENDINGS' | {readonly failureCode?: string};
+    readonly threeDSecure?: {readonly flow: string; readonly result?: string};
+  },
+  challengeFailureCode: string | undefined,
+): string {
+  const enrolment = card.threeDSecure;
+  if (enrolment?.flow === 'CHALLENGE' && enrolment.result === 'FAILED')
+    return `3-D Secure challenge that fails: every attempt is declined with \`${challengeFailureCode ?? 'UNKNOWN'}\` once the shopper answers it.`;
+  if (enrolment?.flow === 'CHALLENGE') return '3-D Secure challenge that passes with any code; then it follows the amount endings.';
+  if (enrolment?.flow === 'FRICTIONLESS')
+    return '3-D Secure without a challenge: the issuer authenticates it at once; then it follows the amount endings.';
+  return card.behavior === 'ENDINGS'
+    ? 'Follows the amount endings.'
+    : `Every attempt is declined with \`${card.behavior.failureCode ?? 'UNKNOWN'}\`, whatever the amount.`;
+}

@@ -52,6 +52,8 @@ export interface TryItBodyForm {
 
 export interface TryItOperation {
   readonly operationId: string;
+  /** The URL path of the operation's API page, where its Try it panel opens. */
+  readonly page?: string;
   readonly summary: string;
   readonly method: string;
   /** Path template after the server URL, such as /orders/{merchantOrderNo}. */

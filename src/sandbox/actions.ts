@@ -165,6 +165,14 @@ export const sandboxActions: readonly SandboxAction[] = [
     run: (engine, input) => engine.shopper.pay(input.clientId, input.merchantOrderNo, paymentChoice(input)),
   }),
   declare({
+    name: 'shopper.challenge',
+    method: 'POST',
+    path: '/_sandbox/shopper/challenge',
+    does: "the customer answers a card's 3-D Secure challenge (SUBMIT or CANCEL)",
+    input: {clientId, merchantOrderNo: string, answer: {type: 'string', options: ['SUBMIT', 'CANCEL']}},
+    run: (engine, input) => engine.shopper.answerChallenge(input.clientId, input.merchantOrderNo, input.answer),
+  }),
+  declare({
     name: 'shopper.payCash',
     method: 'POST',
     path: '/_sandbox/shopper/cash',

@@ -618,6 +618,11 @@ class World {
         await this.action(`shopper.abandon ${no}`, () => this.engine.shopper.abandon(clientId, no));
         break;
       }
+      case 'challenge': {
+        const no = this.resolveOrder(step.order, (order) => order['status'] === 'PENDING');
+        await this.action(`shopper.challenge ${no} ${step.answer}`, () => this.engine.shopper.answerChallenge(clientId, no, step.answer));
+        break;
+      }
       case 'openChargeback': {
         const no = this.resolveOrder(step.order, (order) => order['status'] === 'PAID' || order['status'] === 'PARTIALLY_REFUNDED');
         const refundable = valueOf(this.order(no) ?? {}, 'refundableAmount') ?? 0;

@@ -143,6 +143,8 @@ export type Step =
   | {readonly op: 'payCash'; readonly order: number}
   | {readonly op: 'scan'; readonly order: number; readonly phone: string | undefined; readonly wrongPin: boolean}
   | {readonly op: 'abandon'; readonly order: number}
+  /** The shopper answers a card's 3-D Secure challenge (refused when none is waiting). */
+  | {readonly op: 'challenge'; readonly order: number; readonly answer: 'SUBMIT' | 'CANCEL'}
   | {readonly op: 'openChargeback'; readonly order: number; readonly reasonCode: string; readonly share: 'all' | 'part' | 'above'}
   | {readonly op: 'resolveChargeback'; readonly chargeback: number; readonly resolution: 'WON' | 'LOST'}
   | {readonly op: 'createAgreement'; readonly notifyUrl: string | undefined}
@@ -270,6 +272,14 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   {arbitrary: fc.record({op: fc.constant('payCash' as const), order: ref}), weight: 2},
   {arbitrary: fc.record({op: fc.constant('scan' as const), order: ref, phone: wallet, wrongPin: rarely}), weight: 2},
   {arbitrary: fc.record({op: fc.constant('abandon' as const), order: ref}), weight: 1},
+  {
+    arbitrary: fc.record({
+      op: fc.constant('challenge' as const),
+      order: ref,
+      answer: fc.constantFrom('SUBMIT' as const, 'CANCEL' as const),
+    }),
+    weight: 3,
+  },
   {
     arbitrary: fc.record({
       op: fc.constant('openChargeback' as const),

@@ -47,6 +47,7 @@ export const sandboxComponentSections = {
   SandboxChargebacks: ['chargebacks'],
   SandboxCurrencies: ['currencies', 'merchant'],
   SandboxPricing: ['pricing', 'currencies'],
+  SandboxTestValues: ['wallets', 'cards', 'payments', 'refunds', 'payouts', 'bankAccounts', 'virtualAccounts', 'payoutCards'],
   SandboxValue: [],
 } as const satisfies Record<string, ReadonlyArray<keyof SandboxData>>;
 
@@ -70,7 +71,7 @@ export function operationIdsIn(node: unknown, into = new Set<string>()): Set<str
 }
 
 /** Summary and reference page of each operation the data names, for the components' links. */
-function operationRefs(contract: LoadedContract, siteDir: string, ids: ReadonlySet<string>): Record<string, OperationRef> {
+export function operationRefs(contract: LoadedContract, siteDir: string, ids: ReadonlySet<string>): Record<string, OperationRef> {
   const pages = checkApiPages(contract, scanApiPages(siteDir));
   return Object.fromEntries(
     [...ids].sort().flatMap((id) => {

@@ -30,6 +30,7 @@ import {diagramDirectory, diagramFileName} from '../mermaid-diagrams/diagramStor
 import {contractRelativePath, loadContract} from '../../../src/contract/node/loadContract';
 import {stateDiagram} from '../openapi-contract/remarkApiReference';
 import {loadSandboxData, sandboxRelativePath} from '../../../src/contract/node/sandboxData';
+import {scanApiPages} from '../../../src/contract/node/apiPages';
 
 /** Every schema the engine validates a request against (parameters and bodies), and the responses Try it checks. */
 export function validatedPointers(spec: EngineSpec, responsePointers: readonly string[] = []): string[] {
@@ -107,6 +108,8 @@ export function bodyForm(body: BodyView): TryItBodyForm {
 export function tryItData(document: OpenApiDocument, spec: EngineSpec, siteDir?: string): TryItData {
   const machines: Record<string, TryItMachine> = {};
   const operations: TryItOperation[] = [];
+  // Each operation's page, so a link can open Try it there (the console's objects, prefillFromUrl).
+  const pages = new Map(siteDir === undefined ? [] : scanApiPages(siteDir).map((page) => [page.operationId, page.url]));
   for (const location of listOperations(document)) {
     if (location.kind !== 'operation') continue;
     const engineOperation = spec.operations.find((candidate) => candidate.operationId === location.operationId);
@@ -134,8 +137,10 @@ export function tryItData(document: OpenApiDocument, spec: EngineSpec, siteDir?:
     const base = `/paths/${token(location.key)}/${location.method}/responses`;
     const fields = [...view.pathParameters, ...view.queryParameters];
     const declared = (location.operation.parameters ?? []).map((parameter) => deref(document, parameter));
+    const page = pages.get(location.operationId);
     operations.push({
       operationId: location.operationId,
+      ...(page === undefined ? {} : {page}),
       summary: view.summary,
       method: view.method,
       path: view.path,

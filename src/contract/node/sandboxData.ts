@@ -629,6 +629,8 @@ export function checkSandboxAgainstContract(data: SandboxData, contract: LoadedC
     if (card.behavior !== 'ENDINGS')
       checkOutcome(card.behavior, ['cards', 'cards', index, 'behavior'], paymentFailureCodes, paymentFailureHome);
   });
+  checkOutcome(data.cards.threeDSecure.failed, ['cards', 'threeDSecure', 'failed'], paymentFailureCodes, paymentFailureHome);
+  checkOutcome(data.cards.threeDSecure.cancelled, ['cards', 'threeDSecure', 'cancelled'], paymentFailureCodes, paymentFailureHome);
 
   // Refunds.
   const refundStatuses = allowedValues(doc, componentSchema(doc, 'RefundStatus'));

@@ -8,7 +8,8 @@ import {openChargeback, resolveChargeback} from './domain/chargebacks';
 import {redeliverEvent, simulateNotification} from './domain/events';
 import {addKey, configureMerchant, keyProblem, registrationOf, type MerchantRegistration, type MerchantSettings} from './domain/merchants';
 import {findOrder} from './domain/orders';
-import {payCash, payOrder, scanQr} from './domain/payments';
+import {answerChallenge, payCash, payOrder, scanQr} from './domain/payments';
+import type {ChallengeAnswer} from './rules/rules';
 import {topUpVirtualAccount} from './domain/virtualAccounts';
 import type {Json, JsonObject, MerchantRecord, MerchantState} from './state';
 import type {Tx} from './tx';
@@ -33,6 +34,9 @@ export function shopperActions(host: ActionHost) {
     /** The customer pays a PENDING order in the cashier, the SDK or the wallet. */
     pay: (clientId: string, merchantOrderNo: string, choice: PaymentMethodChoice) =>
       act(clientId, (state, tx) => payOrder(tx, state, merchantOrderNo, choice)),
+    /** The customer answers the 3-D Secure challenge a card payment stopped at (SUBMIT or CANCEL). */
+    answerChallenge: (clientId: string, merchantOrderNo: string, answer: ChallengeAnswer) =>
+      act(clientId, (state, tx) => answerChallenge(tx, state, merchantOrderNo, answer)),
     /** A store cashier records cash for a CASH_TOP_UP order by its payment reference. */
     payCash: (clientId: string, paymentReference: string) => act(clientId, (state, tx) => payCash(tx, state, paymentReference)),
     /** The customer scans a DYNAMIC_QR code and confirms in the wallet. */

@@ -46,6 +46,8 @@ export interface OrderRecord {
   paymentReference?: string;
   /** The order's PAID ledger entry, once paid. */
   paidEntry?: string;
+  /** A card attempt stopped at the issuer's 3-D Secure challenge, until the shopper answers it. */
+  challenge?: {cardNumber: string; startedAt: string};
 }
 
 export interface RefundRecord {

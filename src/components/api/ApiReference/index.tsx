@@ -7,6 +7,7 @@ import type {OperationView} from '@site/src/contract/apiModel';
 import type {RenderedSample} from '@site/src/lib/samples';
 import MethodBadge from '../MethodBadge';
 import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
+import {opensTryIt} from '@site/src/components/widgets/TryItPanel/prefillFromUrl';
 import LazyNotificationSimulatorPanel from '@site/src/components/widgets/NotificationSimulatorPanel/Lazy';
 import {endpointBlock, firstSuccessExample, openedPanels} from './model';
 import styles from './styles.module.css';
@@ -70,10 +71,13 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
   const ready = useIsBrowser();
   const block = endpointBlock(operation);
   const key = `${block.panel}:${operation.operationId}`;
-  const [open, setOpen] = useState(() => openedPanels.has(key));
+  // Undefined until the reader presses the opener: then a link with ?try-it (the console's objects,
+  // prefillFromUrl.ts) opens Try it on arrival, once hydrated.
+  const [chosen, setChosen] = useState<boolean | undefined>(() => (openedPanels.has(key) ? true : undefined));
+  const open = chosen ?? (ready && block.panel === 'try-it' && opensTryIt(window.location.search));
   const toggle = () => {
     openedPanels.set(key, !open);
-    setOpen(!open);
+    setChosen(!open);
   };
   const wide = useWideLayout();
   const success = firstSuccessExample(operation);

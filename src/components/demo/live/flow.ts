@@ -14,13 +14,15 @@ export interface Outcome {
   readonly testValue: string;
   /** The last two digits of the amount that produce it. */
   readonly ending: string;
-  readonly kind: 'success' | 'decline' | 'rejected' | 'slow' | 'timeout' | 'expiry' | 'abandon' | 'refund' | 'qr-expired';
+  readonly kind: 'success' | 'decline' | 'rejected' | 'slow' | 'timeout' | 'expiry' | 'abandon' | 'refund' | 'qr-expired' | 'challenge';
   /** What the rule says, from the sandbox data. */
   readonly summary: string;
   readonly failureCode?: string;
   readonly resultCode?: string;
   /** Sandbox seconds the payment stays PROCESSING (DELAYED and FAILED endings). */
   readonly processingSeconds?: number;
+  /** The test card that pays, when it is not the flow's own (a 3-D Secure challenge card). */
+  readonly card?: string;
   /** The test wallet that pays (wallet flows), with the PIN the customer types. */
   readonly wallet?: {readonly phone: string; readonly pin: string};
 }

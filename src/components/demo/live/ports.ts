@@ -9,7 +9,7 @@ import {checkNotification, notificationBodyValidators} from '@site/src/component
 import type {StateMachine} from '@site/src/contract/openapiTypes';
 import type {TryItData} from '@site/src/lib/tryIt';
 import {importPrivateKey, importPublicKey} from '@site/src/lib/signing';
-import {browserSandbox} from '@site/src/sandbox/hosts/browser/host';
+import {loadBrowserHost, loadSchemaChecks} from '@site/src/sandbox/hosts/browser/load';
 import {merchantClient} from '@site/src/sandbox/client/merchant';
 import type {BrowserSandboxData} from '@site/src/sandbox/engine/spec';
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
@@ -30,7 +30,7 @@ export function machineWith(...states: string[]): StateMachine | undefined {
 
 /** Ports over the page's sandbox; fetched afresh for each run, since another tab's change restarts the sandbox. */
 export async function browserPorts(providerKeyUrl: string): Promise<DemoPorts> {
-  const sandbox = await browserSandbox();
+  const sandbox = await (await loadBrowserHost()).browserSandbox();
   const merchant = sandboxData.merchant;
   const keyResponse = await fetch(providerKeyUrl);
   if (!keyResponse.ok) throw new Error(`the provider test key could not be fetched (HTTP ${keyResponse.status})`);
@@ -44,7 +44,7 @@ export async function browserPorts(providerKeyUrl: string): Promise<DemoPorts> {
     },
     providerKey,
   });
-  const {byPointer} = await import('@generated/sandbox-engine/validators.js');
+  const {byPointer} = await loadSchemaChecks();
   const validators = notificationBodyValidators(byPointer);
   return {
     target: sandbox.target,

@@ -7,7 +7,8 @@
  * ORDER.PAID notification that reached the in-browser inbox the way a merchant's handler would.
  */
 import tryItJson from '@generated/sandbox-engine/tryit.json';
-import {browserSandbox, type InboxEntry, type SignedRequest} from '@site/src/sandbox/hosts/browser/host';
+import type {InboxEntry, SignedRequest} from '@site/src/sandbox/hosts/browser/host';
+import {loadBrowserHost} from '@site/src/sandbox/hosts/browser/load';
 import {importPublicKey, isTimestampFresh} from '@site/src/lib/signing';
 import {headerValue, verifyNotification} from '@site/src/sandbox/client/signing';
 import {requestTarget, type TryItData} from '@site/src/lib/tryIt';
@@ -45,7 +46,7 @@ export async function runSandboxOrder(providerKeyUrl: string, report: (event: De
   const example = create?.examples.find((candidate) => (candidate.value as {scene?: string}).scene === 'HOSTED_PAYPAGE');
   if (!create || !retrieve || !example) throw new Error('This build has no hosted pay page example of Create order.');
 
-  const sandbox = await browserSandbox();
+  const sandbox = await (await loadBrowserHost()).browserSandbox();
   const merchantOrderNo = `ORD-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
   const body = {
     ...(example.value as Record<string, unknown>),

@@ -1,5 +1,6 @@
 import type {ReactNode} from 'react';
-import {brandName} from '@site/src/lib/sandboxDataText';
+import CodeSpans from '@site/src/components/ui/CodeSpans';
+import {brandName, cardBehaviorText} from '@site/src/lib/sandboxDataText';
 import type {SandboxPageData} from '@site/src/sandbox/engine/rules/types';
 import SandboxTable, {requireSandboxData} from '../SandboxTable';
 
@@ -17,13 +18,7 @@ export default function SandboxCards({data: given}: {data: SandboxPageData<'card
             {brandName(card.brand)} {card.funding.toLowerCase()}
           </td>
           <td>
-            {card.behavior === 'ENDINGS' ? (
-              'Follows the amount endings.'
-            ) : (
-              <>
-                Every attempt is declined with <code>{card.behavior.failureCode}</code>, whatever the amount.
-              </>
-            )}
+            <CodeSpans text={cardBehaviorText(card, data.cards.threeDSecure.failed.failureCode)} />
           </td>
         </tr>
       ))}

@@ -1,3 +1,4 @@
+import {loadBrowserHost} from '@site/src/sandbox/hosts/browser/load';
 import {useState, type ReactNode} from 'react';
 import Button from '@site/src/components/ui/Button';
 import styles from './styles.module.css';
@@ -15,7 +16,7 @@ type State =
   | {readonly status: 'failed'; readonly message: string};
 
 /** Loads the sandbox engine (its own chunk, a few dozen kB) only when the reader asks for it. */
-const loadSandbox = () => import('@site/src/sandbox/hosts/browser/host').then((module) => module.browserSandbox());
+const loadSandbox = () => loadBrowserHost().then((module) => module.browserSandbox());
 
 /**
  * Runs a payment through the sandbox engine inside this page: Create order, the shopper pays, a partial

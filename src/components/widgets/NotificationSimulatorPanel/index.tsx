@@ -1,3 +1,4 @@
+import {loadBrowserHost, loadSchemaChecks} from '@site/src/sandbox/hosts/browser/load';
 import {useId, useReducer, useRef, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
@@ -24,9 +25,9 @@ import styles from './styles.module.css';
 
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
 const simulatorData = notificationsJson as NotificationSimulatorData;
-const loadHost = () => import('@site/src/sandbox/hosts/browser/host');
+const loadHost = loadBrowserHost;
 /** The compiled validators alone: checking the data before anything runs never needs the engine. */
-const loadValidators = () => import('@site/src/sandbox/hosts/browser/schemaProblems');
+const loadValidators = loadSchemaChecks;
 
 /**
  * The notification simulator: produces a real notification of one of the contract's example scenarios in the

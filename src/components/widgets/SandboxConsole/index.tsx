@@ -1,3 +1,4 @@
+import {loadBrowserHost} from '@site/src/sandbox/hosts/browser/load';
 import {useCallback, useEffect, useId, useReducer, useRef, type ChangeEvent, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
@@ -9,7 +10,7 @@ import {advanceSteps, consoleReducer, initialConsoleState, readSeconds, says} fr
 import {loadCheckers, readConsole, type Checkers, type Row} from './view';
 import styles from './styles.module.css';
 
-const loadHost = () => import('@site/src/sandbox/hosts/browser/host');
+const loadHost = loadBrowserHost;
 
 /** Columns that hold money: right-aligned in tabular figures, so amounts line up by their last digit. */
 const moneyColumns = new Set(['Amount', 'Fee', 'Available', 'Pending', 'Frozen']);

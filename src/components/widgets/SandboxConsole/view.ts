@@ -2,6 +2,7 @@
  * What the sandbox console shows, read from the browser sandbox in one go: plain data for rendering,
  * with amounts formatted, the newest first, and each notification checked as a handler would.
  */
+import {loadSchemaChecks} from '@site/src/sandbox/hosts/browser/load';
 import {base64ToBytes, importPublicKey} from '@site/src/lib/signing';
 import {fromMinorUnits, isCurrencyCode} from '@site/src/lib/money';
 import type {BrowserSandbox, InboxEntry} from '@site/src/sandbox/hosts/browser/host';
@@ -87,7 +88,7 @@ export interface Checkers {
 
 /** The published provider key (from this site) and the compiled validators, loaded once. */
 export async function loadCheckers(providerKeyUrl: string, keyVersion: number): Promise<Checkers> {
-  const {byPointer} = await import('@generated/sandbox-engine/validators.js');
+  const {byPointer} = await loadSchemaChecks();
   let providerKey: Checkers['providerKey'];
   try {
     const response = await fetch(providerKeyUrl);

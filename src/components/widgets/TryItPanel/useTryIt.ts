@@ -4,6 +4,7 @@
  * the shopper's actions and the timeline. The panel (index.tsx) only renders what this returns; the pure
  * parts live in model.ts and src/lib/tryIt.ts.
  */
+import {loadBrowserHost, loadSchemaChecks} from '@site/src/sandbox/hosts/browser/load';
 import {useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import tryItJson from '@generated/sandbox-engine/tryit.json';
@@ -32,6 +33,7 @@ import {
 } from '@site/src/lib/tryIt';
 import type {Exchange, ShopperAction, TargetId} from './ExchangeView';
 import {afterShopper, anchorScroll, callEntry, shopperEntry, withEntry, type TimelineEntry} from './model';
+import {prefillFromSearch, withBodyFields} from './prefillFromUrl';
 
 export type KeyMode = 'published' | 'generated' | 'pasted';
 
@@ -60,9 +62,9 @@ export type Outcome =
 // The wildcard @generated/* declaration of @docusaurus/module-type-aliases types it any; this is its shape.
 export const tryIt = tryItJson as TryItData;
 const operationsById = new Map(tryIt.operations.map((operation) => [operation.operationId, operation]));
-const loadHost = () => import('@site/src/sandbox/hosts/browser/host');
+const loadHost = loadBrowserHost;
 /** The compiled validators alone: checking a request never needs the engine. */
-const loadValidators = () => import('@site/src/sandbox/hosts/browser/schemaProblems');
+const loadValidators = loadSchemaChecks;
 
 function initialValues(operation: TryItOperation, given: Record<string, string> = {}): Record<string, string> {
   return Object.fromEntries(
@@ -118,9 +120,13 @@ export function useTryIt(operationId: string) {
   const originOf = (id: TargetId): string => targets.find((candidate) => candidate.id === id)?.origin ?? '';
   const keysUrl = useBaseUrl('/test-vectors/');
   const [operation, setOperation] = useState<TryItOperation | undefined>(operationsById.get(operationId));
-  const [values, setValues] = useState<Record<string, string>>(() => (operation ? initialValues(operation) : {}));
+  // A link may have opened the panel with values to start from (prefillFromUrl.ts); the panel renders in the browser only.
+  const [fromLink] = useState(() => (operation ? prefillFromSearch(window.location.search, operation) : undefined));
+  const [values, setValues] = useState<Record<string, string>>(() => (operation ? initialValues(operation, fromLink?.values) : {}));
   const [exampleIndex, setExampleIndex] = useState(0);
-  const [body, setBody] = useState(() => (operation ? exampleText(operation, 0) : ''));
+  const [body, setBody] = useState(() =>
+    operation ? withBodyFields(exampleText(operation, 0, fromLink?.values['merchantOrderNo']), fromLink?.body ?? {}) : '',
+  );
   const [target, setTarget] = useState<TargetId>('browser');
   const [keyMode, setKeyMode] = useState<KeyMode>('published');
   const [pasted, setPasted] = useState({pem: '', clientId: '', keyVersion: '1'});

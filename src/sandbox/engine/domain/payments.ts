@@ -1,7 +1,16 @@
 /** Payment attempts: started by Create order or by the shopper (cashier, cash, QR), resolved now or by a job, and what a paid order books. */
 import type {PaymentMethodChoice} from '../api';
 import {isoSeconds, utcDay} from '../clock';
-import {type AttemptResult, findPaymentCard, findWallet, paymentAttemptOutcome, paymentFee} from '../rules/rules';
+import {
+  type AttemptResult,
+  type ChallengeAnswer,
+  challengeRefusal,
+  findPaymentCard,
+  findWallet,
+  paymentAttemptOutcome,
+  paymentFee,
+  threeDSecureStep,
+} from '../rules/rules';
 import type {Wallet} from '../rules/types';
 import type {JobRecord, Json, JsonObject, MerchantState, OrderRecord} from '../state';
 import {reject, type Tx} from '../tx';
@@ -157,20 +166,30 @@ export function shopperPayNow(tx: Tx, state: MerchantState, record: OrderRecord,
   return record.order;
 }
 
-export function payOrder(tx: Tx, state: MerchantState, merchantOrderNo: string, choice: PaymentMethodChoice) {
-  const data = tx.spec.sandbox;
-  const record = findOrder(tx, state, merchantOrderNo);
+/** Refuses to start an attempt on an order that is not PENDING or whose expiry time has passed. */
+function refuseUnpayable(tx: Tx, record: OrderRecord): void {
   if (record.order.status !== 'PENDING')
     reject(
       record.order.status === 'CLOSED' ? 'ORDER_CLOSED' : record.order.status === 'PROCESSING' ? 'ORDER_PROCESSING' : 'ORDER_ALREADY_PAID',
       `Order ${record.order.merchantOrderNo} is ${record.order.status}: only a PENDING order can be paid.`,
     );
+  if (tx.clock.now() >= Date.parse(record.order.expiresAt)) reject('ORDER_CLOSED', 'The order has expired.');
+}
+
+export function payOrder(tx: Tx, state: MerchantState, merchantOrderNo: string, choice: PaymentMethodChoice) {
+  const data = tx.spec.sandbox;
+  const record = findOrder(tx, state, merchantOrderNo);
+  refuseUnpayable(tx, record);
   const scene = data.payments.scenes.find((candidate) => candidate.scene === record.order['scene']);
   if (!scene || scene.attempt !== 'PAYER')
     reject('INVALID_PARAMETER', `${String(record.order['scene'])} orders are paid inside Create order, not by the shopper.`);
   if (!scene?.methods.includes(choice.method))
     reject('INVALID_PARAMETER', `${String(record.order['scene'])} takes ${scene?.methods.join(', ') ?? 'nothing'}, not ${choice.method}.`);
-  if (tx.clock.now() >= Date.parse(record.order.expiresAt)) reject('ORDER_CLOSED', 'The order has expired.');
+  // A new attempt replaces a challenge the shopper left unanswered.
+  if (record.challenge) {
+    delete record.challenge;
+    tx.touch(state, 'order', record.order.merchantOrderNo);
+  }
   let wallet: Wallet | undefined;
   if (choice.method === 'WALLET') {
     wallet = findWallet(data, {phone: choice.phone});
@@ -199,6 +218,12 @@ export function payOrder(tx: Tx, state: MerchantState, merchantOrderNo: string, 
   if (choice.method === 'CARD' && !findPaymentCard(data, choice.cardNumber))
     reject('INVALID_PARAMETER', `${choice.cardNumber} is not a sandbox card; the cashier refuses it.`);
   const card = choice.method === 'CARD' ? findPaymentCard(data, choice.cardNumber) : undefined;
+  if (choice.method === 'CARD' && threeDSecureStep(card) === 'CHALLENGE') {
+    // The issuer's challenge screen: nothing is attempted, and nobody is notified, until the shopper answers it.
+    record.challenge = {cardNumber: choice.cardNumber, startedAt: isoSeconds(tx.clock.now())};
+    tx.touch(state, 'order', record.order.merchantOrderNo);
+    return record.order;
+  }
   const attempt = paymentAttemptOutcome(data, {
     amount: record.order.amount,
     method: choice.method,
@@ -207,6 +232,25 @@ export function payOrder(tx: Tx, state: MerchantState, merchantOrderNo: string, 
     ...(card ? {card} : {}),
   });
   startAttempt(tx, state, record, attempt, choice.method, wallet, choice.method === 'CARD' ? choice.cardNumber : undefined);
+  return record.order;
+}
+
+/** The shopper answers the 3-D Secure challenge of a card attempt (cards.threeDSecure): declined, or paid as the card pays. */
+export function answerChallenge(tx: Tx, state: MerchantState, merchantOrderNo: string, answer: ChallengeAnswer) {
+  const data = tx.spec.sandbox;
+  const record = findOrder(tx, state, merchantOrderNo);
+  const challenge = record.challenge;
+  if (!challenge)
+    return reject('INVALID_PARAMETER', `Order ${merchantOrderNo} has no 3-D Secure challenge waiting: pay it with a challenge card first.`);
+  refuseUnpayable(tx, record);
+  delete record.challenge;
+  tx.touch(state, 'order', merchantOrderNo);
+  const card = findPaymentCard(data, challenge.cardNumber);
+  if (!card) return reject('INVALID_PARAMETER', `${challenge.cardNumber} is not a sandbox card.`);
+  const attempt =
+    challengeRefusal(data, card, answer) ??
+    paymentAttemptOutcome(data, {amount: record.order.amount, method: 'CARD', attempt: 'PAYER', card});
+  startAttempt(tx, state, record, attempt, 'CARD', undefined, challenge.cardNumber);
   return record.order;
 }
 

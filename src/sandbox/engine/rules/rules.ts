@@ -260,6 +260,29 @@ export function paymentAttemptOutcome(data: SandboxData, request: PaymentAttempt
   }
 }
 
+// ---- 3-D Secure ----------------------------------------------------------------------------------
+
+/** The issuer's step before a card attempt: none (not enrolled), FRICTIONLESS, or a CHALLENGE the shopper answers. */
+export function threeDSecureStep(card: PaymentCard | undefined): 'NONE' | 'FRICTIONLESS' | 'CHALLENGE' {
+  return card?.threeDSecure?.flow ?? 'NONE';
+}
+
+/** How the shopper answers a challenge: submits the one-time code, or closes the challenge. */
+export type ChallengeAnswer = 'SUBMIT' | 'CANCEL';
+
+/**
+ * The shopper's answer to a card's challenge (cards.threeDSecure): the declined attempt when the challenge is
+ * cancelled or the card's challenge fails, undefined when it passes and the payment goes on.
+ */
+export function challengeRefusal(data: SandboxData, card: PaymentCard, answer: ChallengeAnswer): AttemptResult | undefined {
+  const rules = data.cards.threeDSecure;
+  if (answer === 'CANCEL')
+    return declined(rules.cancelled.failureCode ?? 'PAYER_DECLINED', `3-D Secure challenge of card ${card.number} cancelled`);
+  if (card.threeDSecure?.flow === 'CHALLENGE' && card.threeDSecure.result === 'FAILED')
+    return declined(rules.failed.failureCode ?? 'AUTHENTICATION_FAILED', `3-D Secure challenge of card ${card.number} failed`);
+  return undefined;
+}
+
 export interface CreateOrderInput {
   readonly scene: string;
   readonly amount: {readonly value: number; readonly currency: string};

@@ -124,6 +124,20 @@ export interface PaymentCard {
   readonly funding: 'DEBIT' | 'CREDIT';
   /** `ENDINGS`: the amount ending decides; otherwise every attempt turns out this way. */
   readonly behavior: 'ENDINGS' | Outcome;
+  /** Enrolled in 3-D Secure: absent, the card is not enrolled and pays at once. */
+  readonly threeDSecure?: ThreeDSecureEnrolment;
+}
+
+/** How the issuer authenticates a card: at once (FRICTIONLESS), or with a challenge whose answer `result` decides. */
+export type ThreeDSecureEnrolment = {readonly flow: 'FRICTIONLESS'} | {readonly flow: 'CHALLENGE'; readonly result: 'PASSED' | 'FAILED'};
+
+/** What a challenge that does not pass declines the attempt with. */
+export interface ThreeDSecureRules {
+  readonly note: string;
+  /** The issuer refused the shopper's answer. */
+  readonly failed: Outcome;
+  /** The shopper closed the challenge. */
+  readonly cancelled: Outcome;
 }
 
 export type AttemptPoint = 'PAYER' | 'CREATE_ORDER';
@@ -300,7 +314,7 @@ export interface SandboxData {
     readonly notReady: Outcome;
   };
   readonly faults: {readonly note: string; readonly codes: readonly FaultCode[]};
-  readonly cards: {readonly note: string; readonly cards: readonly PaymentCard[]};
+  readonly cards: {readonly note: string; readonly cards: readonly PaymentCard[]; readonly threeDSecure: ThreeDSecureRules};
   readonly payments: {
     readonly scenes: readonly PaymentScene[];
     readonly attempts: Readonly<Record<AttemptPoint, string>>;

@@ -6,6 +6,9 @@
 import {byPointer} from '@generated/sandbox-engine/validators.js';
 import {describeSchemaError} from '../../../contract/schemaErrors';
 
+/** The compiled validators by pointer, for the checks that read them directly (notification checks). */
+export {byPointer};
+
 /** The schema problems of a value, one line each, by the compiled validator of its pointer in the contract. */
 export function schemaProblems(pointer: string, value: unknown): string[] {
   const validate = byPointer[pointer];

@@ -19,10 +19,86 @@ export const payingCard = (data: SandboxData): string => data.cards.cards.find((
 
 export function cardOutcomes(data: SandboxData): Outcome[] {
   const card = payingCard(data);
-  return endingOutcomes(data, card ? `with the card ${card}` : '', {
-    label: 'Customer leaves the cashier',
-    testValue: 'any amount: the customer closes the cashier',
+  return [
+    ...endingOutcomes(data, card ? `with the card ${card}` : '', {
+      label: 'Customer leaves the cashier',
+      testValue: 'any amount: the customer closes the cashier',
+    }),
+    ...challengeOutcomes(data),
+  ];
+}
+
+/** The 3-D Secure challenge cards of the sandbox data (cards.threeDSecure), one outcome each: passed, failed. */
+export function challengeOutcomes(data: SandboxData): Outcome[] {
+  const ending = data.payments.endings.default;
+  const failureCode = data.cards.threeDSecure.failed.failureCode;
+  return data.cards.cards.flatMap((card): Outcome[] => {
+    const enrolment = card.threeDSecure;
+    if (enrolment?.flow !== 'CHALLENGE' || card.behavior !== 'ENDINGS') return [];
+    const passed = enrolment.result === 'PASSED';
+    return [
+      {
+        id: passed ? '3ds-passed' : '3ds-failed',
+        label: passed ? '3-D Secure passed' : `3-D Secure failed: ${failureCode ?? 'declined'}`,
+        testValue: `the card ${card.number}, amount ending ${ending}`,
+        ending,
+        kind: 'challenge',
+        card: card.number,
+        summary: passed
+          ? 'The issuer asks for a one-time code; the customer submits it and the payment succeeds.'
+          : `The issuer asks for a one-time code and refuses it: the attempt is declined with ${failureCode ?? 'a failure code'} and the order stays open.`,
+        ...(passed || failureCode === undefined ? {} : {failureCode}),
+      },
+    ];
   });
+}
+
+/** The issuer's challenge screen on the shopper's device (inside the cashier). */
+function challengeScreen(run: FlowRun, options: CashierOptions, card: string): Screen {
+  return cashierScreen(
+    run,
+    options,
+    'challenge',
+    [
+      {
+        kind: 'panel',
+        variant: 'sheet',
+        label: `Your card issuer: 3-D Secure for the card ending ${card.slice(-4)}`,
+        blocks: [
+          {kind: 'text', text: `Confirm the payment of ${formatUsd(run.amount)} to ${merchant} with the one-time code sent to your phone.`},
+          {kind: 'value', label: 'One-time code (any code works in the sandbox)', value: '123456'},
+        ],
+      },
+    ],
+    'Submit the code',
+  );
+}
+
+/** The customer answers the issuer's challenge; the card decides whether it passes. */
+function addChallengeStep(run: FlowRun, options: CashierOptions): void {
+  const {outcome} = run;
+  run.add(
+    'The customer answers the 3-D Secure challenge',
+    'shopper',
+    withOrder(run, async () => {
+      const order = orderOf(
+        await run.act(
+          'shopper.challenge',
+          {clientId: run.ports.client.clientId, merchantOrderNo: run.currentOrderNo, answer: 'SUBMIT'},
+          'The customer submits the one-time code to the card issuer.',
+        ),
+      );
+      run.setOrderStatus(order.status);
+      if (outcome.failureCode) {
+        frameMessage(run, options, 'veloxa:payment_failed', {reason: 'declined', retryable: true});
+        const text = `${outcome.failureCode}: the issuer did not authenticate the card. The cashier offers another card or the wallet; the order stays open.`;
+        run.show(result(run, options, 'error', 'Payment declined', text));
+      } else {
+        frameMessage(run, options, 'veloxa:payment_succeeded');
+        run.show(paidScreen(run, options));
+      }
+    }),
+  );
 }
 
 /** The frame's failure reason for a decline code, as the iframe guide lists them. */
@@ -88,7 +164,7 @@ export async function openCashier(run: FlowRun, options: CashierOptions, scene: 
 export function showCashier(run: FlowRun, options: CashierOptions, cashierUrl: string): void {
   const blocks: Block[] = [
     ...(options.framed ? [] : [{kind: 'summary', merchant, subject: options.subject, amount: run.amount} as const]),
-    {kind: 'text', text: `Card ${payingCard(run.ports.data)}, any future expiry, CVC 123`},
+    {kind: 'text', text: `Card ${run.outcome.card ?? payingCard(run.ports.data)}, any future expiry, CVC 123`},
     {kind: 'value', label: 'Cashier URL from the response', value: cashierUrl},
   ];
   run.show(
@@ -115,7 +191,7 @@ export function addCashierSteps(run: FlowRun, options: CashierOptions): void {
     );
     return;
   }
-  const card = payingCard(run.ports.data);
+  const card = outcome.card ?? payingCard(run.ports.data);
   run.add(
     `The customer pays ${formatUsd(run.amount)} with the test card`,
     'shopper',
@@ -129,7 +205,13 @@ export function addCashierSteps(run: FlowRun, options: CashierOptions): void {
         ),
       );
       run.setOrderStatus(order.status);
-      if (outcome.kind === 'decline') {
+      if (outcome.kind === 'challenge') {
+        run.note(
+          'note',
+          'The card is enrolled in 3-D Secure: the issuer asks the customer first. No attempt and no notification until they answer.',
+        );
+        run.show(challengeScreen(run, options, card));
+      } else if (outcome.kind === 'decline') {
         frameMessage(run, options, 'veloxa:payment_failed', {reason: frameReason(outcome.failureCode), retryable: true});
         const text = `${outcome.failureCode ?? 'Declined'}: the cashier offers another card or the wallet. The order stays open.`;
         run.show(result(run, options, 'error', 'Payment declined', text));
@@ -143,6 +225,7 @@ export function addCashierSteps(run: FlowRun, options: CashierOptions): void {
       }
     }),
   );
+  if (outcome.kind === 'challenge') addChallengeStep(run, options);
   addClockSteps(run, {
     paid: () => paidScreen(run, options),
     failed: (code) => result(run, options, 'error', 'Payment failed', `${code}: the customer can try again.`),
