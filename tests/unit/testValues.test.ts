@@ -9,6 +9,7 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
+import {brand} from '../../src/brand';
 import {demoFlows, demoPage} from '../../src/components/demo/demoFlows';
 import {flows, isFlowId} from '../../src/components/demo/live/flows';
 import {
@@ -117,7 +118,7 @@ describe('the test accounts page', () => {
       for (const entry of testValues(data, group)) {
         if (!entry.demo) continue;
         links += 1;
-        const url = new URL(entry.demo.href, 'https://portal.example.com');
+        const url = new URL(entry.demo.href, `https://${brand.hosts.portal}`);
         const flow = url.searchParams.get('demo') ?? '';
         assert.ok(isFlowId(flow), `${entry.demo.href} names a live flow`);
         const offered = flows[flow].outcomes(sandboxData).map((outcome) => outcome.id);

@@ -79,6 +79,7 @@ export const demoFlows: readonly DemoFlow[] = [
     polls: 'Your return page asks your server, which retrieves the order.',
     waits: 'Your server: it fulfils on the notification, never on the return page.',
     endsWith: ['ORDER.PAID', 'ORDER.CLOSED'],
+    live: 'ewallet',
   },
   {
     id: 'jsapi',
@@ -89,6 +90,7 @@ export const demoFlows: readonly DemoFlow[] = [
     polls: 'Your page asks your server after the bridge callback.',
     waits: 'Your server: the bridge callback only updates the screen.',
     endsWith: ['ORDER.PAID', 'ORDER.PAYMENT_FAILED'],
+    live: 'jsapi',
   },
   {
     id: 'dynqr',
@@ -99,6 +101,7 @@ export const demoFlows: readonly DemoFlow[] = [
     polls: 'Your screen asks your server until the order is paid or the code expires.',
     waits: 'Your server: it tells the screen the order is paid.',
     endsWith: ['ORDER.PAID', 'ORDER.CLOSED'],
+    live: 'dynqr',
   },
   {
     id: 'smart-code',
@@ -109,6 +112,7 @@ export const demoFlows: readonly DemoFlow[] = [
     polls: 'Your staff screen asks your server for the newest payments.',
     waits: 'Your server: it feeds the confirmation and the staff screen.',
     endsWith: ['ORDER.PAID'],
+    live: 'smart-code',
   },
   {
     id: 'cash-top-up',

@@ -7,6 +7,9 @@
  * Amounts are integers in minor units, durations whole seconds, endings two-digit strings.
  */
 
+import type {HostedLimits} from './hostedLimits';
+export type {HostedLimits} from './hostedLimits';
+
 /** The six ways a call or a payment attempt can turn out (see the header of api/sandbox.yaml). */
 export type OutcomeKind = 'SUCCEEDED' | 'DECLINED' | 'REJECTED' | 'FAILED' | 'DELAYED' | 'UNANSWERED';
 
@@ -374,20 +377,6 @@ export interface SandboxData {
   };
   /** The hosted sandbox's limits and retention (src/sandbox/hosts/server/hosted.ts enforces them; the hosted sandbox page publishes them). */
   readonly hosted: HostedLimits;
-}
-
-export interface HostedLimits {
-  readonly note: string;
-  /** Test tool calls (the /_sandbox/ routes) per second per merchant; API calls follow the contract's x-rate-limits. */
-  readonly controlRequestsPerSecond: number;
-  /** Unsigned registrations per minute from one address. */
-  readonly registrationsPerMinutePerAddress: number;
-  /** The RSA modulus sizes a registered public key may have. */
-  readonly publicKeyBits: {readonly min: number; readonly max: number};
-  /** A merchant that signs nothing for this many days is removed (on the sandbox clock, which is real time when hosted). */
-  readonly idleMerchantDays: number;
-  /** How often expired events and idle merchants are swept away. */
-  readonly sweepIntervalSeconds: number;
 }
 
 /** An operation the data names, as a page links it: its summary and the URL of its reference page. */
