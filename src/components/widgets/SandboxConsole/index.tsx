@@ -197,6 +197,38 @@ export default function SandboxConsole(): ReactNode {
   const importId = `${id}-import`;
 
   const tabLabel = (name: string, count: number) => `${name} (${count})`;
+  // The objects' tabs, each a table with the status second; Notifications, a list of checks, follows them.
+  const objectTabs = [
+    {
+      name: 'Orders',
+      columns: ['Number', 'Status', 'Amount', 'Scene', 'Created', 'Expires'],
+      rows: view.orders,
+      empty: <>No orders yet. {tryItHint}</>,
+    },
+    {
+      name: 'Refunds',
+      columns: ['Refund number', 'Status', 'Amount', 'Order', 'Created'],
+      rows: view.refunds,
+      empty: <>No refunds yet. Pay an order in Try it, then use its Refund order button.</>,
+    },
+    {
+      name: 'Payouts',
+      columns: ['Number', 'Status', 'Amount', 'Fee', 'Product', 'Created'],
+      rows: view.payouts,
+      empty: (
+        <>
+          No transfers, bank transfers or card payouts yet. Try <Link to="/docs/transfer/transfer">Transfer</Link> or the other payout
+          pages.
+        </>
+      ),
+    },
+    {
+      name: 'Events',
+      columns: ['Event', 'Delivery', 'Attempts', 'Notification ID', 'Created'],
+      rows: view.events,
+      empty: <>No events yet: each order, refund or payout that changes state raises one.</>,
+    },
+  ] as const;
 
   return (
     <section className={styles.console} aria-label="Sandbox console">
@@ -230,43 +262,11 @@ export default function SandboxConsole(): ReactNode {
 
       <h2 className="sr-only">Objects</h2>
       <Tabs className={styles.tabs} lazy>
-        <TabItem value="orders" label={tabLabel('Orders', view.orders.length)}>
-          <Table
-            label="Orders"
-            columns={['Number', 'Status', 'Amount', 'Scene', 'Created', 'Expires']}
-            rows={view.orders}
-            empty={<>No orders yet. {tryItHint}</>}
-          />
-        </TabItem>
-        <TabItem value="refunds" label={tabLabel('Refunds', view.refunds.length)}>
-          <Table
-            label="Refunds"
-            columns={['Refund number', 'Status', 'Amount', 'Order', 'Created']}
-            rows={view.refunds}
-            empty={<>No refunds yet. Pay an order in Try it, then use its Refund order button.</>}
-          />
-        </TabItem>
-        <TabItem value="payouts" label={tabLabel('Payouts', view.payouts.length)}>
-          <Table
-            label="Payouts"
-            columns={['Number', 'Status', 'Amount', 'Fee', 'Product', 'Created']}
-            rows={view.payouts}
-            empty={
-              <>
-                No transfers, bank transfers or card payouts yet. Try <Link to="/docs/transfer/transfer">Transfer</Link> or the other payout
-                pages.
-              </>
-            }
-          />
-        </TabItem>
-        <TabItem value="events" label={tabLabel('Events', view.events.length)}>
-          <Table
-            label="Events"
-            columns={['Event', 'Delivery', 'Attempts', 'Notification ID', 'Created']}
-            rows={view.events}
-            empty="No events yet: each order, refund or payout that changes state raises one."
-          />
-        </TabItem>
+        {objectTabs.map((tab) => (
+          <TabItem key={tab.name} value={tab.name.toLowerCase()} label={tabLabel(tab.name, tab.rows.length)}>
+            <Table label={tab.name} columns={tab.columns} rows={tab.rows} empty={tab.empty} />
+          </TabItem>
+        ))}
         <TabItem value="notifications" label={tabLabel('Notifications', view.inbox.length)}>
           <p className={styles.lead}>
             Notifications the sandbox sent for this merchant, newest first, each checked as your handler should check it. Times are on the
