@@ -12,24 +12,30 @@
  * Every run against stock also records, per page type, the bytes of the HTML page and of its Markdown twin
  * (tooling/bench/twinBytes.ts); `--twins [DIR]` prints that table alone for a build already made (default build/).
  *
- * Usage: npm run bench [-- --runs N --only TYPES --ab GROUP --skip-build]
+ * With --layout-shift, only layout shift: every page type at 1280x800 and 390x844, portal against stock,
+ * interleaved (tooling/bench/measure.ts measureLayoutShift); writes bench/layout-shift.md and .json and exits
+ * non-zero when a portal median passes the e2e suite's budget of 0.02. It takes minutes, not the full run's hour.
+ *
+ * Usage: npm run bench [-- --runs N --only TYPES --ab GROUP --skip-build --portal-dir DIR --layout-shift]
  *        npm run bench -- --sandbox [--seconds N --orders N]
  *        npm run bench -- --twins [DIR]
  *   --runs N       interleaved runs of each build (default 5)
  *   --only TYPES   comma-separated page types, for example "guide,demo"
  *   --ab NAME      A/B of one first-load mechanism (performance.config.ts)
  *   --skip-build   reuse the portal builds in the cache when present
+ *   --portal-dir   measure this portal build (for example build-test) instead of building one
+ *   --layout-shift layout shift only, at both screen sizes
  *   --sandbox      the sandbox benchmark; --seconds per measured window (default 10), --orders for memory (default 100000)
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {chromium} from '@playwright/test';
 import {chromiumArgs, findChromium} from '../tooling/browser';
 import {performanceMechanisms} from '../performance.config';
-import {measureRun, type ServedSite} from '../tooling/bench/measure';
+import {layoutShiftScreens, measureLayoutShift, measureRun, type ServedSite} from '../tooling/bench/measure';
 import {comparisonTable, tableLegend, type PairedRuns} from '../tooling/bench/report';
 import {benchSandbox} from '../tooling/bench/sandbox';
 import {pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
-import {brokenBudgets, medians, parseBudgets} from '../tooling/bench/stats';
+import {brokenBudgets, median, medians, parseBudgets, ratio} from '../tooling/bench/stats';
 import {twinBytes, twinBytesTable} from '../tooling/bench/twinBytes';
 
 function parseArgs(argv: string[]) {
@@ -43,7 +49,14 @@ function parseArgs(argv: string[]) {
   const group = value('--ab');
   if (group !== undefined && !(group in performanceMechanisms))
     throw new Error(`Unknown mechanism ${group}; known: ${Object.keys(performanceMechanisms).join(', ')}.`);
-  return {runs: Number(value('--runs') ?? 5), only, group, skipBuild: argv.includes('--skip-build')};
+  return {
+    runs: Number(value('--runs') ?? 5),
+    only,
+    group,
+    skipBuild: argv.includes('--skip-build'),
+    portalDir: value('--portal-dir'),
+    layoutShiftOnly: argv.includes('--layout-shift'),
+  };
 }
 
 async function sandboxBench(argv: string[]): Promise<void> {
@@ -73,6 +86,79 @@ function twinSection(buildDir: string): string {
   return `Bytes of each page type's HTML and of its Markdown twin (${buildDir}; gzip at level 6 for both):\n\n${twinBytesTable(rows)}`;
 }
 
+/** The e2e suite's layout-shift budget (tests/e2e/layout-stability.spec.ts), per page type and screen. */
+const layoutShiftBudget = 0.02;
+
+/** Layout shift only: each page type, portal against stock, at both screens, interleaved run by run. */
+async function layoutShiftBench(
+  options: ReturnType<typeof parseArgs>,
+  pages: Array<[string, {portal: string; stock: string}]>,
+  executablePath: string,
+) {
+  const buildA: Build = options.portalDir ? {dir: options.portalDir} : await portalBuild([], options.skipBuild);
+  const buildB: Build = await stockBuild();
+  const [serverA, serverB] = [await serve(buildA.dir), await serve(buildB.dir)];
+  const browser = await chromium.launch({executablePath, args: [...chromiumArgs]});
+  type Figures = Awaited<ReturnType<typeof measureLayoutShift>>;
+  const runs: Record<string, {portal: Figures[]; stock: Figures[]}> = Object.fromEntries(
+    pages.map(([type]) => [type, {portal: [], stock: []}]),
+  );
+  const started = new Date();
+  try {
+    for (let run = 1; run <= options.runs; run += 1) {
+      for (const [type, paths] of pages) {
+        const order = run % 2 === 1 ? (['portal', 'stock'] as const) : (['stock', 'portal'] as const);
+        for (const side of order) {
+          const site =
+            side === 'portal' ? {baseUrl: serverA.baseUrl, buildDir: buildA.dir} : {baseUrl: serverB.baseUrl, buildDir: buildB.dir};
+          const figures = await measureLayoutShift(site, paths[side], browser);
+          runs[type]?.[side].push(figures);
+          console.log(`run ${run} ${type} ${side}: ${JSON.stringify(figures)}`);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    serverA.stop();
+    serverB.stop();
+  }
+  const screens = Object.keys(layoutShiftScreens) as Array<keyof typeof layoutShiftScreens>;
+  const key = (screen: keyof typeof layoutShiftScreens): 'desktopCls' | 'phoneCls' => (screen === 'desktop' ? 'desktopCls' : 'phoneCls');
+  const rows: string[] = [];
+  const broken: string[] = [];
+  for (const [type] of pages) {
+    for (const screen of screens) {
+      const portal = (runs[type]?.portal ?? []).map((figures) => figures[key(screen)]);
+      const stock = (runs[type]?.stock ?? []).map((figures) => figures[key(screen)]);
+      const [a, b] = [median(portal), median(stock)];
+      if (a > layoutShiftBudget) broken.push(`${type} (${screen}): median ${a}, budget ${layoutShiftBudget}`);
+      const {width, height} = layoutShiftScreens[screen].viewport;
+      rows.push(
+        `| ${type} | ${width}x${height} | ${a} | ${b} | ${ratio(a, b)} | ${Math.max(...portal)} | ${portal.join(', ')} | ${stock.join(', ')} |`,
+      );
+    }
+  }
+  const table = [
+    `Measured ${started.toISOString()}; ${options.runs} interleaved pairs per page type and screen; portal ${buildA.dir}, stock Docusaurus ${stockVersion}.`,
+    '',
+    '| page type | screen | portal median | stock median | ratio | portal worst | portal runs | stock runs |',
+    '|---|---|---:|---:|---:|---:|---|---|',
+    ...rows,
+    '',
+    'Layout shift is the sum of shifts not caused by input, from the first paint until a second after the page is usable (hydrated), unthrottled. Ratio: portal median over stock median (1 when both are 0).',
+  ].join('\n');
+  const verdict = broken.length
+    ? `Over the ${layoutShiftBudget} budget:\n${broken.map((line) => `- ${line}`).join('\n')}`
+    : `Every median within ${layoutShiftBudget}.`;
+  console.log(`${table}\n\n${verdict}`);
+  writeFileSync('bench/layout-shift.md', `# Layout shift: the portal against stock Docusaurus\n\n${table}\n\n${verdict}\n`);
+  writeFileSync(
+    'bench/layout-shift.json',
+    `${JSON.stringify({measuredAt: started.toISOString(), pages: Object.fromEntries(pages), runs, broken}, null, 2)}\n`,
+  );
+  process.exitCode = broken.length ? 1 : 0;
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--sandbox')) return sandboxBench(process.argv.slice(2));
   const twinsAt = process.argv.indexOf('--twins');
@@ -85,9 +171,10 @@ async function main(): Promise<void> {
   const found = findChromium();
   if (!found) throw new Error('No Chromium found; set CHROME_PATH.');
   const pages = Object.entries(pageTypes).filter(([type]) => !options.only || options.only.includes(type));
+  if (options.layoutShiftOnly) return layoutShiftBench(options, pages, found.executablePath);
 
   const [labelA, labelB] = options.group ? ['with', `without ${options.group}`] : ['portal', `stock ${stockVersion}`];
-  const buildA: Build = await portalBuild([], options.skipBuild);
+  const buildA: Build = options.portalDir ? {dir: options.portalDir} : await portalBuild([], options.skipBuild);
   const buildB: Build = options.group ? await portalBuild([options.group], options.skipBuild) : await stockBuild();
   const pathB = (type: keyof typeof pageTypes) => (options.group ? pageTypes[type]?.portal : pageTypes[type]?.stock) ?? '/';
 

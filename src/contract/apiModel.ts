@@ -20,6 +20,7 @@ import {
   type StateMachine,
 } from './openapiTypes';
 import {factorSharedParts} from './sharedParts';
+import {contractEventTypes, transitionLabel} from './transitionLabels';
 
 export type RenderMarkdown = (markdown: string) => string;
 
@@ -73,6 +74,8 @@ export interface ResultCodeView extends ResultCode {
 
 export interface StateMachineView extends StateMachine {
   readonly schemaName: string;
+  /** Each transition with its short edge label for the diagram (transitionLabels.ts). */
+  transitions: Array<StateMachine['transitions'][number] & {readonly label: string}>;
 }
 
 export interface OperationView {
@@ -122,7 +125,14 @@ function resolveSchema(w: Walker, schema: SchemaObject): {schema: SchemaObject; 
     const target = resolvePointer(w.doc, current.$ref) as SchemaObject;
     const machine = target['x-state-machine'];
     const targetName = refName(current.$ref);
-    if (machine && targetName && !w.machines.has(targetName)) w.machines.set(targetName, {...machine, schemaName: targetName});
+    if (machine && targetName && !w.machines.has(targetName)) {
+      const events = contractEventTypes(w.doc);
+      const transitions = machine.transitions.map((transition) => ({
+        ...transition,
+        label: transitionLabel(targetName, transition, events),
+      }));
+      w.machines.set(targetName, {...machine, transitions, schemaName: targetName});
+    }
     current = target;
   }
   return {schema: current, name, description: description ?? current.description};

@@ -11,6 +11,7 @@ const figures = (overrides: Partial<RunFigures>): RunFigures => ({
   cpuBlockingMs: 100,
   lighthouseCls: 0,
   desktopCls: 0,
+  phoneCls: 0,
   htmlBytes: 5000,
   cssBytes: 15000,
   jsBytes: 150000,

@@ -110,7 +110,7 @@ describe('remarkApiReference', () => {
         {name: 'PROCESSING', description: '', terminal: false},
         {name: 'SUCCEEDED', description: '', terminal: true},
       ],
-      transitions: [{from: 'PROCESSING', to: 'SUCCEEDED', trigger: 'Confirmed: done'}],
+      transitions: [{from: 'PROCESSING', to: 'SUCCEEDED', trigger: 'The provider confirms it, after checks', label: 'Confirmed: done'}],
     });
     assert.equal(diagram, 'stateDiagram-v2\n  [*] --> PROCESSING\n  PROCESSING --> SUCCEEDED: Confirmed, done\n  SUCCEEDED --> [*]');
   });

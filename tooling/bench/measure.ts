@@ -149,9 +149,19 @@ async function realBrowser(browser: Browser, url: string, buildDir: string): Pro
   }
 }
 
-/** Layout shift on a desktop screen, where the phone's Lighthouse load does not look (a wider hero, a sidebar, a TOC). */
-async function desktopLayoutShift(browser: Browser, url: string): Promise<number> {
-  const context = await browser.newContext({viewport: {width: 1280, height: 800}, bypassCSP: true});
+/** The two screens layout shift is measured on: the e2e suite's desktop and phone sizes. */
+export const layoutShiftScreens = {
+  desktop: {viewport: {width: 1280, height: 800}, phone: false},
+  phone: {viewport: {width: 390, height: 844}, phone: true},
+} as const;
+
+/**
+ * Layout shift not caused by input, in a real browser without throttling, from the first paint until a second
+ * after the page is usable: on a desktop screen (a wider hero, a sidebar, a TOC) or a phone with touch.
+ */
+async function layoutShiftOn(browser: Browser, url: string, screen: keyof typeof layoutShiftScreens): Promise<number> {
+  const {viewport, phone} = layoutShiftScreens[screen];
+  const context = await browser.newContext({viewport, ...(phone ? {isMobile: true, hasTouch: true, deviceScaleFactor: 2} : {}), bypassCSP: true});
   try {
     const page = await context.newPage();
     await page.addInitScript(pageProbe);
@@ -164,6 +174,12 @@ async function desktopLayoutShift(browser: Browser, url: string): Promise<number
   }
 }
 
+/** Layout shift of one load at each screen size. */
+export async function measureLayoutShift(site: ServedSite, pagePath: string, browser: Browser): Promise<Pick<RunFigures, 'desktopCls' | 'phoneCls'>> {
+  const url = site.baseUrl + pagePath;
+  return {desktopCls: await layoutShiftOn(browser, url, 'desktop'), phoneCls: await layoutShiftOn(browser, url, 'phone')};
+}
+
 /** A served build: where to load it and the directory it serves, for the bytes. */
 export interface ServedSite {
   baseUrl: string;
@@ -173,5 +189,5 @@ export interface ServedSite {
 export async function measureRun(site: ServedSite, pagePath: string, browser: Browser, chromePath: string): Promise<RunFigures> {
   const url = site.baseUrl + pagePath;
   const fromLighthouse = lighthouse(url, chromePath);
-  return {...fromLighthouse, ...(await realBrowser(browser, url, site.buildDir)), desktopCls: await desktopLayoutShift(browser, url)};
+  return {...fromLighthouse, ...(await realBrowser(browser, url, site.buildDir)), ...(await measureLayoutShift(site, pagePath, browser))};
 }

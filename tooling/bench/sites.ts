@@ -26,6 +26,9 @@ export const pageTypes: Record<string, {portal: string; stock: string}> = {
   notification: {portal: '/docs/payment/payment-result-notification', stock: '/docs/tutorial-basics/markdown-features'},
   demo: {portal: '/demos/dynqr', stock: '/docs/tutorial-basics/markdown-features'},
   'blog post': {portal: '/blog/long-blog-post', stock: '/blog/long-blog-post'},
+  // The console is a docs page laid out as a tool; stock's first doc is its plainest docs page.
+  console: {portal: '/docs/sandbox-console', stock: '/docs/intro'},
+  '404': {portal: '/this-page-does-not-exist', stock: '/this-page-does-not-exist'},
 };
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {

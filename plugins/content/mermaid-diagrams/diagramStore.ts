@@ -29,10 +29,6 @@ export interface DiagramFile {
 
 export type RenderedDiagram = Record<DiagramTheme, DiagramFile>;
 
-/** Site colours behind the diagram in each mode (see src/css/custom.css). */
-const darkBackground = '#1b1b1d';
-const darkText = '#f5f6f7';
-
 /**
  * One font the rendering browser and every reader's system have, so labels
  * measured at build time fit their boxes on any device. Labels are SVG text,
@@ -40,14 +36,64 @@ const darkText = '#f5f6f7';
  */
 const sharedConfig = {fontFamily: 'arial, helvetica, sans-serif', htmlLabels: false, flowchart: {htmlLabels: false}};
 
-const mermaidConfig: Record<DiagramTheme, Record<string, unknown>> = {
-  light: {...sharedConfig, theme: 'neutral'},
-  dark: {
+/**
+ * The brand's colours (src/css/tokens.css) on Mermaid's `base` theme, per mode: states and participants on the
+ * soft primary surface with a primary edge, lines and labels in the text colours, edge labels on the page
+ * colour. The values are the tokens' own, so each text sits on its surface at 4.5:1 or more, as on the page.
+ */
+const brand = {
+  light: {page: '#ffffff', surface: '#eef0fc', border: '#3446c4', text: '#161a33', line: '#4a5072', note: '#fdf1dc', noteBorder: '#b86a00'},
+  dark: {page: '#10121f', surface: '#232742', border: '#9aa6ff', text: '#e6e8f5', line: '#a9afcf', note: '#3a2a10', noteBorder: '#ffc46b'},
+} as const;
+
+function brandTheme(colours: (typeof brand)[DiagramTheme], darkMode: boolean): Record<string, unknown> {
+  return {
     ...sharedConfig,
-    theme: 'dark',
-    // The dark theme draws message and transition labels in mid grey: lift them to AA on the page background.
-    themeCSS: `.messageText, .edgeLabel text, .edgeLabel tspan, .noteText, .labelText { fill: ${darkText} !important; } .edgeLabel rect, .labelBkg { fill: ${darkBackground} !important; }`,
-  },
+    theme: 'base',
+    themeVariables: {
+      darkMode,
+      background: colours.page,
+      fontFamily: sharedConfig.fontFamily,
+      fontSize: '15px',
+      primaryColor: colours.surface,
+      primaryTextColor: colours.text,
+      primaryBorderColor: colours.border,
+      secondaryColor: colours.surface,
+      tertiaryColor: colours.page,
+      lineColor: colours.line,
+      textColor: colours.text,
+      edgeLabelBackground: colours.page,
+      labelBackgroundColor: colours.page,
+      transitionColor: colours.line,
+      transitionLabelColor: colours.text,
+      stateLabelColor: colours.text,
+      stateBkg: colours.surface,
+      actorBkg: colours.surface,
+      actorBorder: colours.border,
+      actorTextColor: colours.text,
+      actorLineColor: colours.line,
+      signalColor: colours.text,
+      signalTextColor: colours.text,
+      labelBoxBkgColor: colours.surface,
+      labelBoxBorderColor: colours.border,
+      labelTextColor: colours.text,
+      loopTextColor: colours.text,
+      noteBkgColor: colours.note,
+      noteTextColor: colours.text,
+      noteBorderColor: colours.noteBorder,
+      activationBkgColor: colours.surface,
+      activationBorderColor: colours.border,
+      sequenceNumberColor: colours.page,
+      specialStateColor: colours.line,
+      innerEndBackground: colours.line,
+      compositeBackground: colours.page,
+    },
+  };
+}
+
+const mermaidConfig: Record<DiagramTheme, Record<string, unknown>> = {
+  light: brandTheme(brand.light, false),
+  dark: brandTheme(brand.dark, true),
 };
 
 const require = createRequire(__filename);

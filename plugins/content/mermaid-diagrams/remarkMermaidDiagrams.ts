@@ -77,6 +77,8 @@ export default function remarkMermaidDiagrams(options: RemarkMermaidDiagramsOpti
           attribute('source', node.value.trim()),
           // `phone=transitions` (the contract's state diagrams): below 600 px the transitions table under it stands in.
           ...(node.meta?.split(/\s+/).includes('phone=transitions') ? [attribute('phone', 'transitions')] : []),
+          // A sequence diagram keeps its drawn size on a phone (readable text) and scrolls sideways in its own box.
+          ...(/^\s*sequenceDiagram\b/.test(node.value) ? [attribute('phone', 'scroll')] : []),
         ],
         children: [],
       };

@@ -171,7 +171,8 @@ export const phoneTransitionsMeta = 'phone=transitions';
 export function stateDiagram(machine: StateMachineView): string {
   const lines = ['stateDiagram-v2', `  [*] --> ${machine.initial}`];
   for (const transition of machine.transitions) {
-    lines.push(`  ${transition.from} --> ${transition.to}: ${transition.trigger.replace(/[:;]/g, ',')}`);
+    // The short label (an event name, or the trigger's first words); the table under the diagram has the full trigger.
+    lines.push(`  ${transition.from} --> ${transition.to}: ${transition.label.replace(/[:;]/g, ',')}`);
   }
   for (const state of machine.states.filter((candidate) => candidate.terminal)) {
     lines.push(`  ${state.name} --> [*]`);

@@ -1,10 +1,10 @@
 import {useId, useState, useSyncExternalStore, type ReactNode} from 'react';
-import clsx from 'clsx';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import type {OperationView} from '@site/src/contract/apiModel';
 import type {RenderedSample} from '@site/src/lib/samples';
+import Button from '@site/src/components/ui/Button';
 import MethodBadge from '../MethodBadge';
 import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
 import {opensTryIt} from '@site/src/components/widgets/TryItPanel/prefillFromUrl';
@@ -95,9 +95,9 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
             Sandbox: <code>{block.sandboxUrl}</code>
           </p>
         ) : null}
-        <button type="button" className={clsx('button button--primary', styles.opener)} aria-expanded={open} aria-controls={`${id}-pane`} onClick={toggle} disabled={!ready}>
+        <Button variant="primary" size="lg" aria-expanded={open} aria-controls={`${id}-pane`} onClick={toggle} disabled={!ready}>
           {open ? block.closeLabel : block.openLabel}
-        </button>
+        </Button>
       </div>
       <section id={`${id}-pane`} className={styles.pane} aria-label={open ? undefined : 'Example'} data-panel={open ? block.panel : undefined} data-api-pane="">
         {open ? (

@@ -1,4 +1,4 @@
-import type {ButtonHTMLAttributes, ReactNode} from 'react';
+import type {ButtonHTMLAttributes, ReactNode, Ref} from 'react';
 import Link from '@docusaurus/Link';
 import clsx from 'clsx';
 import styles from './styles.module.css';
@@ -23,7 +23,12 @@ interface LinkButtonProps extends CommonProps {
 }
 
 type NativeButtonProps = CommonProps &
-  Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'className' | 'children'> & {readonly to?: never; readonly href?: never};
+  Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'className' | 'children'> & {
+    readonly to?: never;
+    readonly href?: never;
+    /** For moving focus to it (React 19 passes ref as a prop). */
+    readonly ref?: Ref<HTMLButtonElement>;
+  };
 
 export type ButtonProps = LinkButtonProps | NativeButtonProps;
 

@@ -12,6 +12,7 @@ export default function Field({
   label,
   help,
   error,
+  errorAlert = false,
   className,
   children,
 }: {
@@ -19,6 +20,8 @@ export default function Field({
   readonly label: ReactNode;
   readonly help?: ReactNode;
   readonly error?: ReactNode;
+  /** Announce the error when it appears (an error that follows an action, not typing). */
+  readonly errorAlert?: boolean;
   readonly className?: string;
   readonly children: ReactNode;
 }): ReactNode {
@@ -32,7 +35,7 @@ export default function Field({
         </p>
       ) : null}
       {error ? (
-        <p id={`${id}-error`} className={styles.error}>
+        <p id={`${id}-error`} className={styles.error} role={errorAlert ? 'alert' : undefined}>
           {error}
         </p>
       ) : null}

@@ -17,8 +17,10 @@ export interface MermaidDiagramProps {
   /**
    * `transitions`: a state diagram followed by its transitions table. Below 600 px the drawing, whose edge labels
    * would be a few pixels tall, gives way to that table, which a phone shows as cards.
+   * `scroll`: a sequence diagram. Below 600 px it keeps its drawn size, so its text stays readable, and scrolls
+   * sideways in its own box, with a hint; the first participants show at once.
    */
-  readonly phone?: 'transitions';
+  readonly phone?: 'transitions' | 'scroll';
 }
 
 /**
@@ -30,10 +32,26 @@ export default function MermaidDiagram({light, dark, width, height, alt, source,
   const lightSrc = useBaseUrl(`/diagrams/${light}`);
   const darkSrc = useBaseUrl(`/diagrams/${dark}`);
   const size = {width: Number(width), height: Number(height)};
-  return (
-    <figure className={styles.diagram} data-diagram="" data-phone={phone}>
+  const images = (
+    <>
       <img className={styles.light} src={lightSrc} alt={alt} loading="lazy" decoding="async" {...size} />
       <img className={styles.dark} src={darkSrc} alt={alt} loading="lazy" decoding="async" {...size} />
+    </>
+  );
+  return (
+    <figure className={styles.diagram} data-diagram="" data-phone={phone}>
+      {phone === 'scroll' ? (
+        <>
+          <div className={styles.scroller} tabIndex={0} role="region" aria-label={`${alt} Scrolls sideways.`}>
+            {images}
+          </div>
+          <p className={styles.scrollHint} aria-hidden="true" data-twin-skip="">
+            Scroll sideways for the other participants →
+          </p>
+        </>
+      ) : (
+        images
+      )}
       {phone === 'transitions' ? (
         <p className={styles.phoneNote} data-twin-skip="">
           On a narrow screen this diagram is the list of transitions below: each card goes from one state to the next, and says when.

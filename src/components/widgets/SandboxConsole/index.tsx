@@ -2,59 +2,23 @@ import {loadBrowserHost} from '@site/src/sandbox/hosts/browser/load';
 import {useCallback, useEffect, useId, useReducer, useRef, type ChangeEvent, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
-import TableScroller from '@site/src/components/ui/TableScroller';
+import Tabs from '@theme/Tabs';
+import TabItem from '@theme/TabItem';
+import tryItJson from '@generated/sandbox-engine/tryit.json';
+import Button from '@site/src/components/ui/Button';
+import Field, {describedBy} from '@site/src/components/ui/Field';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
+import type {TryItData} from '@site/src/lib/tryIt';
 import type {BrowserSandbox} from '@site/src/sandbox/hosts/browser/host';
 import type {Check} from './notificationChecks';
 import {advanceSteps, consoleReducer, initialConsoleState, readSeconds, says} from './model';
-import {loadCheckers, readConsole, type Checkers, type Row} from './view';
+import {BalanceCards, Table} from './Tables';
+import {loadCheckers, readConsole, type Checkers} from './view';
 import styles from './styles.module.css';
 
 const loadHost = loadBrowserHost;
-
-/** Columns that hold money: right-aligned in tabular figures, so amounts line up by their last digit. */
-const moneyColumns = new Set(['Amount', 'Fee', 'Available', 'Pending', 'Frozen']);
-
-function Table({
-  label,
-  columns,
-  rows,
-  empty,
-}: {
-  label: string;
-  columns: readonly string[];
-  rows: readonly Row[];
-  empty: ReactNode;
-}): ReactNode {
-  if (rows.length === 0) return <p className={styles.empty}>{empty}</p>;
-  const money = (column: string | undefined) => (column !== undefined && moneyColumns.has(column) ? styles.money : undefined);
-  return (
-    <TableScroller label={label} cardsOnPhone>
-      <table className={styles.table}>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col" className={money(column)}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key}>
-              {row.cells.map((cell, index) => (
-                <td key={columns[index]} className={money(columns[index])} data-label={columns[index]}>
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroller>
-  );
-}
+// The wildcard @generated/* declaration types it any; this is its shape (the same file Try it reads).
+const operations = (tryItJson as TryItData).operations;
 
 function CheckItem({check}: {check: Check}): ReactNode {
   const mark = check.outcome === 'pass' ? '✓' : check.outcome === 'fail' ? '✗' : '–';
@@ -95,7 +59,7 @@ export default function SandboxConsole(): ReactNode {
     if (!sandbox.current || !checkers.current) return;
     // Afresh each time: after another tab changed the sandbox, the host starts a new engine from what is stored.
     sandbox.current = await (await loadHost()).browserSandbox();
-    dispatch({type: 'read', view: await readConsole(sandbox.current, wanted, checkers.current)});
+    dispatch({type: 'read', view: await readConsole(sandbox.current, wanted, checkers.current, operations)});
   }, []);
 
   useEffect(() => {
@@ -233,11 +197,44 @@ export default function SandboxConsole(): ReactNode {
   const secondsId = `${id}-seconds`;
   const importId = `${id}-import`;
 
+  const tabLabel = (name: string, count: number) => `${name} (${count})`;
+  // The objects' tabs, each a table with the status second; Notifications, a list of checks, follows them.
+  const objectTabs = [
+    {
+      name: 'Orders',
+      columns: ['Number', 'Status', 'Amount', 'Scene', 'Created', 'Expires'],
+      rows: view.orders,
+      empty: <>No orders yet. {tryItHint}</>,
+    },
+    {
+      name: 'Refunds',
+      columns: ['Refund number', 'Status', 'Amount', 'Order', 'Created'],
+      rows: view.refunds,
+      empty: <>No refunds yet. Pay an order in Try it, then use its Refund order button.</>,
+    },
+    {
+      name: 'Payouts',
+      columns: ['Number', 'Status', 'Amount', 'Fee', 'Product', 'Created'],
+      rows: view.payouts,
+      empty: (
+        <>
+          No transfers, bank transfers or card payouts yet. Try <Link to="/docs/transfer/transfer">Transfer</Link> or the other payout
+          pages.
+        </>
+      ),
+    },
+    {
+      name: 'Events',
+      columns: ['Event', 'Delivery', 'Attempts', 'Notification ID', 'Created'],
+      rows: view.events,
+      empty: <>No events yet: each order, refund or payout that changes state raises one.</>,
+    },
+  ] as const;
+
   return (
     <section className={styles.console} aria-label="Sandbox console">
       <div className={styles.toolbar}>
-        <div className={form.field}>
-          <label htmlFor={selectId}>Merchant</label>
+        <Field id={selectId} label="Merchant">
           <select
             id={selectId}
             value={clientId}
@@ -252,19 +249,118 @@ export default function SandboxConsole(): ReactNode {
               </option>
             ))}
           </select>
-        </div>
-        <button
-          type="button"
-          className="button button--secondary"
-          disabled={busy}
-          onClick={() => void act('Refreshing…', async () => 'Refreshed.')}
-        >
+        </Field>
+        <Button variant="secondary" disabled={busy} onClick={() => void act('Refreshing…', async () => 'Refreshed.')}>
           Refresh
-        </button>
+        </Button>
+        <p className={styles.status} role="status">
+          {status.kind === 'idle' ? '' : status.text}
+        </p>
       </div>
-      <p className={styles.status} role="status">
-        {status.kind === 'idle' ? '' : status.text}
+
+      <h2>Balances</h2>
+      <BalanceCards balances={view.balances} />
+
+      <h2 className="sr-only">Objects</h2>
+      <Tabs className={styles.tabs} lazy>
+        {objectTabs.map((tab) => (
+          <TabItem key={tab.name} value={tab.name.toLowerCase()} label={tabLabel(tab.name, tab.rows.length)}>
+            <Table label={tab.name} columns={tab.columns} rows={tab.rows} empty={tab.empty} />
+          </TabItem>
+        ))}
+        <TabItem value="notifications" label={tabLabel('Notifications', view.inbox.length)}>
+          <p className={styles.lead}>
+            Notifications the sandbox sent for this merchant, newest first, each checked as your handler should check it. Times are on the
+            sandbox clock.
+          </p>
+          {view.inbox.length === 0 ? (
+            <p className={styles.empty}>
+              No notifications yet. Pay an order in Try it (its Pay as the shopper button) and ORDER.PAID arrives here.
+            </p>
+          ) : (
+            <ol className={styles.inbox} aria-label="Notifications">
+              {view.inbox.slice(0, inboxShown).map(({entry, checked}, index) => (
+                <li key={`${checked.notificationId}-${entry.receivedAt}-${index}`} className={styles.notification}>
+                  <p className={styles.eventType}>
+                    <strong>{checked.eventType}</strong> <code className={styles.wrap}>{checked.notificationId}</code>
+                  </p>
+                  <p className={styles.wrap}>
+                    To {entry.url}, received {entry.receivedAt}
+                  </p>
+                  <ul className={styles.checks} aria-label={`Checks of ${checked.eventType} ${checked.notificationId}`}>
+                    <CheckItem check={checked.signature} />
+                    <CheckItem check={checked.timestamp} />
+                    <CheckItem check={checked.clientId} />
+                    <CheckItem check={checked.body} />
+                  </ul>
+                  <details className={styles.details}>
+                    <summary>Raw headers and body</summary>
+                    <pre tabIndex={0}>
+                      {Object.entries(entry.headers)
+                        .map(([name, value]) => `${name}: ${value}`)
+                        .join('\n')}
+                      {'\n\n'}
+                      {entry.body}
+                    </pre>
+                  </details>
+                </li>
+              ))}
+            </ol>
+          )}
+          {view.inbox.length > inboxShown && (
+            <Button variant="quiet" onClick={moreInbox}>
+              Show more notifications ({view.inbox.length - inboxShown} more)
+            </Button>
+          )}
+        </TabItem>
+      </Tabs>
+
+      <h2>Ledger</h2>
+      <p>Every movement of money, newest first: the legs change the available, pending and frozen balances.</p>
+      <Table
+        label="Ledger entries"
+        columns={['Time', 'What', 'Available', 'Pending', 'Frozen']}
+        rows={view.ledger.slice(0, ledgerShown)}
+        empty="No ledger entries."
+      />
+      {view.ledger.length > ledgerShown && (
+        <Button variant="quiet" onClick={moreLedger}>
+          Show more ledger entries ({view.ledger.length - ledgerShown} more)
+        </Button>
+      )}
+
+      <h2>Clock</h2>
+      <p>
+        Sandbox time: <strong>{view.now}</strong>
+        {view.aheadSeconds > 0 ? `, ${view.aheadSeconds} seconds ahead of this computer's clock` : ''}. {view.pendingJobs}{' '}
+        {view.pendingJobs === 1 ? 'job waits' : 'jobs wait'} on the clock for this merchant. Advancing runs what falls due on the way:
+        payments and refunds that take time, order expiry, settlement, notification retries.
       </p>
+      <div className={styles.actions}>
+        {advanceSteps.map((step) => (
+          <Button key={step.seconds} variant="secondary" disabled={busy} onClick={() => void advance(step.seconds, step.label)}>
+            Advance {step.label}
+          </Button>
+        ))}
+      </div>
+      <div className={styles.secondsRow}>
+        <Field id={secondsId} label="Seconds to advance" error={secondsError}>
+          <input
+            id={secondsId}
+            inputMode="numeric"
+            value={seconds}
+            aria-invalid={secondsError ? true : undefined}
+            aria-describedby={describedBy(secondsId, {error: secondsError})}
+            onChange={(event) => dispatch({type: 'secondsEdited', seconds: event.currentTarget.value})}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') advanceBySeconds();
+            }}
+          />
+        </Field>
+        <Button variant="secondary" disabled={busy} onClick={advanceBySeconds}>
+          Advance
+        </Button>
+      </div>
 
       <h2>Merchant and keys</h2>
       {view.merchant && (
@@ -297,186 +393,41 @@ export default function SandboxConsole(): ReactNode {
         </>
       )}
 
-      <h2>Orders</h2>
-      <Table
-        label="Orders"
-        columns={['Number', 'Scene', 'Amount', 'Status', 'Created', 'Expires']}
-        rows={view.orders}
-        empty={<>No orders yet. {tryItHint}</>}
-      />
-
-      <h2>Refunds</h2>
-      <Table
-        label="Refunds"
-        columns={['Refund ID', 'Refund number', 'Order', 'Amount', 'Status', 'Created']}
-        rows={view.refunds}
-        empty={<>No refunds yet. Pay an order in Try it, then use its Refund order button.</>}
-      />
-
-      <h2>Payouts</h2>
-      <Table
-        label="Payouts"
-        columns={['Product', 'Number', 'Amount', 'Fee', 'Status', 'Created']}
-        rows={view.payouts}
-        empty={
-          <>
-            No transfers, bank transfers or card payouts yet. Try <Link to="/docs/transfer/transfer">Transfer</Link> or the other payout
-            pages.
-          </>
-        }
-      />
-
-      <h2>Balances</h2>
-      <Table label="Balances" columns={['Currency', 'Available', 'Pending', 'Frozen']} rows={view.balances} empty="No balances." />
-
-      <h2>Ledger</h2>
-      <p>Every movement of money, newest first: the legs change the available, pending and frozen balances.</p>
-      <Table
-        label="Ledger entries"
-        columns={['Time', 'Currency', 'Available', 'Pending', 'Frozen', 'What']}
-        rows={view.ledger.slice(0, ledgerShown)}
-        empty="No ledger entries."
-      />
-      {view.ledger.length > ledgerShown && (
-        <button type="button" className="button button--secondary button--sm" onClick={moreLedger}>
-          Show more ledger entries ({view.ledger.length - ledgerShown} more)
-        </button>
-      )}
-
-      <h2>Notification inbox</h2>
-      <p>
-        Notifications the sandbox sent for this merchant, newest first, each checked as your handler should check it. Times are on the
-        sandbox clock.
-      </p>
-      {view.inbox.length === 0 ? (
-        <p className={styles.empty}>
-          No notifications yet. Pay an order in Try it (its Pay as the shopper button) and ORDER.PAID arrives here.
-        </p>
-      ) : (
-        <ol className={styles.inbox} aria-label="Notifications">
-          {view.inbox.slice(0, inboxShown).map(({entry, checked}, index) => (
-            <li key={`${checked.notificationId}-${entry.receivedAt}-${index}`} className={styles.notification}>
-              <p className={styles.eventType}>
-                <strong>{checked.eventType}</strong> <code className={styles.wrap}>{checked.notificationId}</code>
-              </p>
-              <p className={styles.wrap}>
-                To {entry.url}, received {entry.receivedAt}
-              </p>
-              <ul className={styles.checks} aria-label={`Checks of ${checked.eventType} ${checked.notificationId}`}>
-                <CheckItem check={checked.signature} />
-                <CheckItem check={checked.timestamp} />
-                <CheckItem check={checked.clientId} />
-                <CheckItem check={checked.body} />
-              </ul>
-              <details className={styles.details}>
-                <summary>Raw headers and body</summary>
-                <pre tabIndex={0}>
-                  {Object.entries(entry.headers)
-                    .map(([name, value]) => `${name}: ${value}`)
-                    .join('\n')}
-                  {'\n\n'}
-                  {entry.body}
-                </pre>
-              </details>
-            </li>
-          ))}
-        </ol>
-      )}
-      {view.inbox.length > inboxShown && (
-        <button type="button" className="button button--secondary button--sm" onClick={moreInbox}>
-          Show more notifications ({view.inbox.length - inboxShown} more)
-        </button>
-      )}
-
-      <h2>Clock</h2>
-      <p>
-        Sandbox time: <strong>{view.now}</strong>
-        {view.aheadSeconds > 0 ? `, ${view.aheadSeconds} seconds ahead of this computer's clock` : ''}. {view.pendingJobs}{' '}
-        {view.pendingJobs === 1 ? 'job waits' : 'jobs wait'} on the clock for this merchant. Advancing runs what falls due on the way:
-        payments and refunds that take time, order expiry, settlement, notification retries.
-      </p>
-      <div className={styles.actions}>
-        {advanceSteps.map((step) => (
-          <button
-            key={step.seconds}
-            type="button"
-            className="button button--primary"
-            disabled={busy}
-            onClick={() => void advance(step.seconds, step.label)}
-          >
-            Advance {step.label}
-          </button>
-        ))}
-      </div>
-      <div className={styles.secondsRow}>
-        <div className={form.field}>
-          <label htmlFor={secondsId}>Seconds to advance</label>
-          <input
-            id={secondsId}
-            inputMode="numeric"
-            value={seconds}
-            aria-invalid={secondsError ? true : undefined}
-            aria-describedby={secondsError ? `${secondsId}-error` : undefined}
-            onChange={(event) => dispatch({type: 'secondsEdited', seconds: event.currentTarget.value})}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') advanceBySeconds();
-            }}
-          />
-          {secondsError && (
-            <p id={`${secondsId}-error`} className={form.fieldError}>
-              {secondsError}
-            </p>
-          )}
-        </div>
-        <button type="button" className="button button--secondary" disabled={busy} onClick={advanceBySeconds}>
-          Advance
-        </button>
-      </div>
-
       <h2>State</h2>
       <p>Export saves the whole sandbox of this browser as a JSON file; import replaces it with such a file; reset starts again.</p>
       <div className={styles.actions}>
-        <button type="button" className="button button--secondary" disabled={busy} onClick={() => void exportState()}>
+        <Button variant="secondary" disabled={busy} onClick={() => void exportState()}>
           Export
-        </button>
+        </Button>
         {confirmingReset ? (
           <div className={styles.confirm} role="group" aria-label="Confirm reset">
             <p>Reset deletes every merchant you registered, every order, refund, payout and notification in this browser. Reset?</p>
-            <button ref={confirmButton} type="button" className="button button--danger" disabled={busy} onClick={() => void reset()}>
-              Yes, reset the sandbox
-            </button>{' '}
-            <button type="button" className="button button--secondary" onClick={() => dispatch({type: 'confirmReset', open: false})}>
-              Cancel
-            </button>
+            <div className={styles.actions}>
+              <Button ref={confirmButton} variant="primary" disabled={busy} onClick={() => void reset()}>
+                Yes, reset the sandbox
+              </Button>
+              <Button variant="secondary" onClick={() => dispatch({type: 'confirmReset', open: false})}>
+                Cancel
+              </Button>
+            </div>
           </div>
         ) : (
-          <button
-            ref={resetButton}
-            type="button"
-            className="button button--secondary"
-            onClick={() => dispatch({type: 'confirmReset', open: true})}
-          >
+          <Button ref={resetButton} variant="secondary" onClick={() => dispatch({type: 'confirmReset', open: true})}>
             Reset…
-          </button>
+          </Button>
         )}
       </div>
-      <div className={form.field}>
-        <label htmlFor={importId}>Import a state file</label>
+      <Field id={importId} label="Import a state file" error={importError} errorAlert>
         <input
           id={importId}
           type="file"
           accept=".json,application/json"
           disabled={busy}
           aria-invalid={importError ? true : undefined}
-          aria-describedby={importError ? `${importId}-error` : undefined}
+          aria-describedby={describedBy(importId, {error: importError})}
           onChange={(event) => void importFile(event)}
         />
-        {importError && (
-          <p id={`${importId}-error`} className={form.fieldError} role="alert">
-            {importError}
-          </p>
-        )}
-      </div>
+      </Field>
     </section>
   );
 }

@@ -8,11 +8,23 @@ import {fromMinorUnits, isCurrencyCode} from '@site/src/lib/money';
 import type {BrowserSandbox, InboxEntry} from '@site/src/sandbox/hosts/browser/host';
 import type {MerchantView} from '@site/src/sandbox/engine/engine';
 import type {LedgerEntry} from '@site/src/sandbox/engine/state';
+import type {TryItData} from '@site/src/lib/tryIt';
+import {openLink, type OpenLink} from './links';
 import {checkNotification, header, notificationBodyValidators, type CheckedNotification} from './notificationChecks';
+
+/** An amount split for a table: the grouped figure, right-aligned on its last digit, and its currency beside it. */
+export interface Money {
+  readonly figure: string;
+  readonly currency: string;
+}
+
+export type Cell = string | Money;
 
 export interface Row {
   readonly key: string;
-  readonly cells: readonly string[];
+  readonly cells: readonly Cell[];
+  /** Where the object opens in Try it (links.ts). */
+  readonly open?: OpenLink;
 }
 
 export interface ConsoleView {
@@ -24,7 +36,9 @@ export interface ConsoleView {
   readonly orders: readonly Row[];
   readonly refunds: readonly Row[];
   readonly payouts: readonly Row[];
-  readonly balances: readonly Row[];
+  /** Newest first. */
+  readonly events: readonly Row[];
+  readonly balances: readonly Balance[];
   /** Newest first. */
   readonly ledger: readonly Row[];
   /** Newest first. */
@@ -35,21 +49,34 @@ export interface ConsoleView {
   readonly pendingJobs: number;
 }
 
-/**
- * An amount in major units with its currency and thousands grouped ("999,997.50 USD"); minor units for a
- * currency the portal does not know.
- */
-export function formatAmount(value: unknown, currency: unknown): string {
-  if (typeof value !== 'number' || typeof currency !== 'string') return '';
-  if (!isCurrencyCode(currency) || !Number.isSafeInteger(value)) return `${value} ${currency} (minor units)`;
-  const [whole = '', fraction] = fromMinorUnits(Math.abs(value), currency).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${value < 0 ? '−' : ''}${grouped}${fraction === undefined ? '' : `.${fraction}`} ${currency}`;
+export interface Balance {
+  readonly currency: string;
+  readonly available: Money;
+  readonly pending: Money;
+  readonly frozen: Money;
 }
 
-function money(value: unknown): string {
+/**
+ * An amount in major units with thousands grouped, and its currency ("999,997.50" and "USD"); minor units
+ * for a currency the portal does not know.
+ */
+export function moneyParts(value: unknown, currency: unknown): Money | undefined {
+  if (typeof value !== 'number' || typeof currency !== 'string') return undefined;
+  if (!isCurrencyCode(currency) || !Number.isSafeInteger(value)) return {figure: String(value), currency: `${currency} (minor units)`};
+  const [whole = '', fraction] = fromMinorUnits(Math.abs(value), currency).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return {figure: `${value < 0 ? '−' : ''}${grouped}${fraction === undefined ? '' : `.${fraction}`}`, currency};
+}
+
+/** The same as one string: "999,997.50 USD". */
+export function formatAmount(value: unknown, currency: unknown): string {
+  const parts = moneyParts(value, currency);
+  return parts ? `${parts.figure} ${parts.currency}` : '';
+}
+
+function money(value: unknown): Cell {
   const amount = (value ?? {}) as {value?: unknown; currency?: unknown};
-  return formatAmount(amount.value, amount.currency);
+  return moneyParts(amount.value, amount.currency) ?? '';
 }
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
@@ -62,7 +89,7 @@ async function fingerprint(publicKeyPem: string): Promise<string> {
 }
 
 function ledgerRow(entry: LedgerEntry): Row {
-  const leg = (amount: number | undefined) => (amount ? formatAmount(amount, entry.currency) : '');
+  const leg = (amount: number | undefined) => (amount ? (moneyParts(amount, entry.currency) ?? '') : '');
   return {
     key: entry.id,
     cells: [
@@ -75,6 +102,8 @@ function ledgerRow(entry: LedgerEntry): Row {
     ],
   };
 }
+
+const withOpen = (open: OpenLink | undefined): {open?: OpenLink} => (open ? {open} : {});
 
 const productNames = {WALLET: 'Transfer', BANK: 'Bank transfer', CARD: 'Card payout'} as const;
 
@@ -99,7 +128,13 @@ export async function loadCheckers(providerKeyUrl: string, keyVersion: number): 
   return {providerKey, byPointer};
 }
 
-export async function readConsole(sandbox: BrowserSandbox, wanted: string, checkers: Checkers): Promise<ConsoleView> {
+/** Reads the sandbox for the merchant wanted (the test merchant when it is gone); `operations` are Try it's, for the links. */
+export async function readConsole(
+  sandbox: BrowserSandbox,
+  wanted: string,
+  checkers: Checkers,
+  operations: TryItData['operations'],
+): Promise<ConsoleView> {
   const {engine} = sandbox;
   const merchants = engine.merchantIds();
   const clientId = merchants.includes(wanted) ? wanted : sandbox.clientId;
@@ -139,50 +174,57 @@ export async function readConsole(sandbox: BrowserSandbox, wanted: string, check
       ...merchant,
       fingerprints: await Promise.all(merchant.keys.map((key) => fingerprint(key.publicKeyPem).catch(() => 'not a readable PEM key'))),
     },
+    // Status second in every table: on a phone's card and in a narrow window it is the field that matters.
     orders: newestFirst(snapshot?.orders ?? []).map((order) => ({
       key: text(order['merchantOrderNo']),
       cells: [
         text(order['merchantOrderNo']),
-        text(order['scene']),
-        money(order['amount']),
         text(order['status']),
+        money(order['amount']),
+        text(order['scene']),
         text(order['createdAt']),
         text(order['expiresAt']),
       ],
+      ...withOpen(openLink(operations, 'orders', order)),
     })),
     refunds: newestFirst(snapshot?.refunds ?? []).map((refund) => ({
       key: text(refund['refundId']),
       cells: [
-        text(refund['refundId']),
-        text(refund['merchantRefundNo']) || text(refund['origin']),
-        text(refund['merchantOrderNo']),
-        money(refund['amount']),
+        text(refund['merchantRefundNo']) || `${text(refund['refundId'])} (${text(refund['origin'])})`,
         text(refund['status']),
+        money(refund['amount']),
+        text(refund['merchantOrderNo']),
         text(refund['createdAt']),
       ],
+      ...withOpen(openLink(operations, 'refunds', refund)),
     })),
     payouts: engine
       .payouts(clientId)
       .sort((a, b) => text(b.payout['createdAt']).localeCompare(text(a.payout['createdAt'])))
       .map(({kind, payout}) => ({
-        key: text(payout['merchantTransferNo']),
+        key: `${kind}-${text(payout['merchantTransferNo'])}`,
         cells: [
-          productNames[kind],
           text(payout['merchantTransferNo']),
+          text(payout['status']),
           money(payout['amount']),
           money(payout['fee']),
-          text(payout['status']),
+          productNames[kind],
           text(payout['createdAt']),
         ],
+        ...withOpen(openLink(operations, kind, payout)),
+      })),
+    events: [...(snapshot?.events ?? [])]
+      .sort((a, b) => b.event.createdAt.localeCompare(a.event.createdAt))
+      .map(({event}) => ({
+        key: event.notificationId,
+        cells: [event.eventType, event.delivery.status, String(event.delivery.attempts), event.notificationId, event.createdAt],
+        ...withOpen(openLink(operations, 'events', event)),
       })),
     balances: [...engine.balances(clientId)].map(([currency, balance]) => ({
-      key: currency,
-      cells: [
-        currency,
-        formatAmount(balance.available, currency),
-        formatAmount(balance.pending, currency),
-        formatAmount(balance.frozen, currency),
-      ],
+      currency,
+      available: moneyParts(balance.available, currency) ?? {figure: String(balance.available), currency},
+      pending: moneyParts(balance.pending, currency) ?? {figure: String(balance.pending), currency},
+      frozen: moneyParts(balance.frozen, currency) ?? {figure: String(balance.frozen), currency},
     })),
     ledger: [...engine.ledger(clientId)].reverse().map(ledgerRow),
     inbox,

@@ -1,5 +1,6 @@
 import type {ReactNode} from 'react';
 import type {TryItMachine, TryItOperation} from '@site/src/lib/tryIt';
+import Button from '@site/src/components/ui/Button';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import StateDiagram from './StateDiagram';
 import styles from './styles.module.css';
@@ -96,48 +97,49 @@ export default function ExchangeView({
         </div>
       ) : null}
       {ok && (exchange.orderNo || exchange.followUps.length > 0) ? (
-        <div className={styles.next}>
+        <div>
           <p className={styles.statesTitle}>Next</p>
-          <div className={styles.buttons}>
-            {exchange.orderNo && exchange.state?.state === 'PENDING' ? (
-              <>
-                <button
-                  type="button"
-                  className="button button--sm button--secondary"
-                  onClick={() => onShopper('pay', exchange.orderNo ?? '')}
-                >
+          {/* Two groups, each named: what the shopper (or time) does, and the calls your server makes next. */}
+          {exchange.orderNo && exchange.state?.state === 'PENDING' ? (
+            <div className={styles.nextGroup} role="group" aria-label="As the shopper">
+              <p className={styles.groupTitle} aria-hidden="true">
+                As the shopper
+              </p>
+              <div className={styles.buttons}>
+                <Button variant="secondary" size="sm" onClick={() => onShopper('pay', exchange.orderNo ?? '')}>
                   Pay as the shopper
-                </button>
-                <button
-                  type="button"
-                  className="button button--sm button--secondary"
-                  onClick={() => onShopper('decline', exchange.orderNo ?? '')}
-                >
+                </Button>
+                <Button variant="secondary" size="sm" onClick={() => onShopper('decline', exchange.orderNo ?? '')}>
                   Pay with a declined card
-                </button>
+                </Button>
                 {/* The hosted sandbox's one clock runs in real time for every merchant: nobody can move it. */}
                 {exchange.target !== 'hosted' ? (
-                  <button
-                    type="button"
-                    className="button button--sm button--secondary"
-                    onClick={() => onShopper('expire', exchange.orderNo ?? '')}
-                  >
+                  <Button variant="secondary" size="sm" onClick={() => onShopper('expire', exchange.orderNo ?? '')}>
                     Let it expire
-                  </button>
+                  </Button>
                 ) : null}
-              </>
-            ) : null}
-            {exchange.followUps.map((followUp) => (
-              <button
-                key={followUp.operationId}
-                type="button"
-                className="button button--sm button--outline button--primary"
-                onClick={() => onFollowUp(followUp.operationId, followUp.values)}
-              >
-                {followUp.summary}
-              </button>
-            ))}
-          </div>
+              </div>
+            </div>
+          ) : null}
+          {exchange.followUps.length > 0 ? (
+            <div className={styles.nextGroup} role="group" aria-label="API calls">
+              <p className={styles.groupTitle} aria-hidden="true">
+                API calls
+              </p>
+              <div className={styles.buttons}>
+                {exchange.followUps.map((followUp) => (
+                  <Button
+                    key={followUp.operationId}
+                    variant="secondary"
+                    size="sm"
+                    onClick={() => onFollowUp(followUp.operationId, followUp.values)}
+                  >
+                    {followUp.summary}
+                  </Button>
+                ))}
+              </div>
+            </div>
+          ) : null}
         </div>
       ) : null}
       <details className={styles.details}>

@@ -1,5 +1,6 @@
 import {useId, type ReactNode} from 'react';
 import {brand} from '@site/src/brand';
+import Button from '@site/src/components/ui/Button';
 import {fieldErrors} from '@site/src/components/ui/WidgetForm/fieldErrors';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import BodyEditor from './BodyEditor';
@@ -200,9 +201,9 @@ export default function TryItPanel({operationId}: {operationId: string}): ReactN
             )}
           </div>
         ) : null}
-        <button type="submit" className="button button--primary" disabled={outcome.status === 'sending'}>
+        <Button type="submit" variant="primary" disabled={outcome.status === 'sending'}>
           Send signed request
-        </button>
+        </Button>
       </form>
       <div ref={resultRef} aria-live="polite" className={styles.result}>
         {outcome.status === 'sending' ? <p>Sending…</p> : null}
