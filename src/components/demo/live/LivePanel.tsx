@@ -4,6 +4,7 @@ import {useLocation} from '@docusaurus/router';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import Badge, {type Tone} from '@site/src/components/ui/Badge';
 import Button from '@site/src/components/ui/Button';
+import CopyButton from '@site/src/components/ui/CopyButton';
 import type {Check} from '@site/src/components/widgets/SandboxConsole/notificationChecks';
 import {renderSamples} from '@site/src/lib/samples';
 import {handoverFragment} from '@site/src/lib/signatureDiagnosis/handover';
@@ -196,7 +197,6 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
 function CopyAsCode({event}: {event: Extract<TimelineEvent, {kind: 'call'}> | undefined}): ReactNode {
   const id = useId();
   const [language, setLanguage] = useState('curl');
-  const [copied, setCopied] = useState<string | undefined>();
   const samples = useMemo(() => {
     if (!event) return [];
     const {request} = event.call;
@@ -232,21 +232,7 @@ function CopyAsCode({event}: {event: Extract<TimelineEvent, {kind: 'call'}> | un
             </option>
           ))}
         </select>
-        <Button
-          variant="quiet"
-          size="sm"
-          onClick={() => {
-            void navigator.clipboard?.writeText(sample.code).then(
-              () => setCopied(`${sample.label} copied`),
-              () => setCopied('Copy refused by the browser: select the code instead'),
-            );
-          }}
-        >
-          Copy
-        </Button>
-        <span role="status" className={styles.small}>
-          {copied}
-        </span>
+        <CopyButton value={sample.code} label={`Copy ${event.summary} in ${sample.label}`} copiedText={`${sample.label} copied`} />
       </div>
       <pre className={styles.code} tabIndex={0} aria-label={`${event.summary} in ${sample.label}`} data-testid="copy-as-code">
         {sample.code}
