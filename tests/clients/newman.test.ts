@@ -33,7 +33,7 @@ function collectionUnderTest(): {collection: PostmanCollection; source: string} 
   };
 }
 
-/** Sandbox server log lines: "METHOD target status ms", one per request the sandbox answered. */
+/** The sandbox server's log: one JSON line per request it answered ({requestId, merchant, method, path, status, durationMs}). */
 interface SeenRequest {
   readonly method: string;
   readonly target: string;
@@ -91,8 +91,9 @@ before(async () => {
     engine,
     port: 0,
     log: (line) => {
-      const match = /^([A-Z]+) (\S+) (\d{3}) \d+ ms$/.exec(line);
-      if (match) seen.push({method: match[1] ?? '', target: match[2] ?? '', status: Number(match[3])});
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line) as {method?: string; path?: string; status?: number};
+      seen.push({method: entry.method ?? '', target: entry.path ?? '', status: entry.status ?? 0});
     },
   });
 });
