@@ -479,7 +479,7 @@ function Panel({
                           ? 'failed'
                           : index === view.next
                             ? 'next'
-                            : 'to do'}
+                            : 'waiting'}
                     </Badge>{' '}
                     {candidate.title}
                   </li>
