@@ -11,7 +11,6 @@
 export const performanceMechanisms = {
   scheduling: 'page-script loader, page template and route scripts (without: Docusaurus’s own template)',
   highlighting: 'code highlighted on the server, kept through hydration, Prism loaded on demand (without: the theme’s CodeBlock)',
-  'api-tables-kept': 'the API reference tables keep their server markup through hydration (StaticMarkup)',
   'tabs-kept': 'tab groups are not re-created after hydration (ejected Tabs)',
 } as const;
 

@@ -5,10 +5,7 @@
  * minifier drops the other branch. typeof: outside a bundler build (unit tests) they are not defined.
  */
 declare const __PORTAL_WITHOUT_HIGHLIGHTING__: boolean | undefined;
-declare const __PORTAL_WITHOUT_API_TABLES_KEPT__: boolean | undefined;
 declare const __PORTAL_WITHOUT_TABS_KEPT__: boolean | undefined;
 
 export const withoutHighlighting: boolean = typeof __PORTAL_WITHOUT_HIGHLIGHTING__ !== 'undefined' && __PORTAL_WITHOUT_HIGHLIGHTING__;
-export const withoutApiTablesKept: boolean =
-  typeof __PORTAL_WITHOUT_API_TABLES_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_API_TABLES_KEPT__;
 export const withoutTabsKept: boolean = typeof __PORTAL_WITHOUT_TABS_KEPT__ !== 'undefined' && __PORTAL_WITHOUT_TABS_KEPT__;

@@ -68,23 +68,23 @@ test.describe('API reference pages', () => {
     await expect(page.locator('[data-api-main]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
   });
 
-  test('reference tables keep their server markup through hydration and render on client-side navigation', async ({page}) => {
+  test('reference tables work after hydration and render on client-side navigation', async ({page}) => {
     const errors = consoleErrors(page);
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-    const fields = page.locator('[data-static-markup] code[data-field="amount.value"]').first();
-    // Nested fields start closed; their disclosure works without JavaScript, in the kept markup.
+    const fields = page.locator('[data-api-main] code[data-field="amount.value"]').first();
+    // Nested fields start closed; their disclosure works without JavaScript.
     await expect(fields).toBeHidden();
     await page.locator('details:not([data-fold]):has(code[data-field="amount.value"]) > summary').first().click();
     await expect(fields).toBeVisible();
-    // Client-side navigation: no server markup to keep, so the tables are rendered by React.
+    // Client-side navigation: the tables are rendered by React, with no server markup.
     await page.evaluate(() => {
       (window as Window & {samePage?: boolean}).samePage = true;
     });
     await page.locator('footer a[href="/docs/refund"]').click();
     await expect(page).toHaveURL(/\/docs\/refund$/);
     expect(await page.evaluate(() => (window as Window & {samePage?: boolean}).samePage)).toBe(true);
-    await expect(page.locator('[data-static-markup] code[data-field="merchantRefundNo"]').first()).toBeVisible();
+    await expect(page.locator('[data-api-main] code[data-field="merchantRefundNo"]').first()).toBeVisible();
     expect(errors).toEqual([]);
   });
 

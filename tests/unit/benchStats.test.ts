@@ -108,6 +108,6 @@ describe('benchmark switches (PORTAL_WITHOUT)', () => {
     assert.equal(mechanismsLeftOut('').size, 0);
     assert.deepEqual([...mechanismsLeftOut('scheduling, tabs-kept')], ['scheduling', 'tabs-kept']);
     assert.throws(() => mechanismsLeftOut('scheduling,router'), /unknown mechanisms \(router\)/);
-    assert.equal(switchConstant('api-tables-kept'), '__PORTAL_WITHOUT_API_TABLES_KEPT__');
+    assert.equal(switchConstant('tabs-kept'), '__PORTAL_WITHOUT_TABS_KEPT__');
   });
 });

@@ -168,8 +168,7 @@ export default function FieldTable({
   caption: string;
 }): ReactNode {
   return (
-    // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <TableScroller label={caption} staticTable cardsOnPhone className={styles.wrapper}>
+    <TableScroller label={caption} cardsOnPhone className={styles.wrapper}>
       <table className={styles.table}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>

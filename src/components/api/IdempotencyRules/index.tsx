@@ -1,6 +1,5 @@
 import type {ReactNode} from 'react';
 import type {IdempotencyRules as Rules} from '@site/src/contract/openapiTypes';
-import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import ContractText from '@site/src/components/ui/ContractText';
 import styles from './styles.module.css';
@@ -23,8 +22,7 @@ const ruleOrder = [
  */
 export default function IdempotencyRules({rules}: {rules: Rules}): ReactNode {
   return (
-    // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup data-contract-section="x-idempotency">
+    <div data-contract-section="x-idempotency">
       <TableScroller label="Idempotency namespaces">
         <table className={styles.table}>
           <caption className={styles.caption}>The merchant numbers that make writes idempotent. Each is its own namespace.</caption>
@@ -58,6 +56,6 @@ export default function IdempotencyRules({rules}: {rules: Rules}): ReactNode {
           </div>
         ))}
       </dl>
-    </StaticMarkup>
+    </div>
   );
 }

@@ -1,7 +1,6 @@
 import type {ReactNode} from 'react';
 import type {RateLimits as Limits} from '@site/src/contract/openapiTypes';
 import ContractText from '@site/src/components/ui/ContractText';
-import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import styles from './styles.module.css';
 
@@ -12,8 +11,7 @@ import styles from './styles.module.css';
  */
 export default function RateLimits({limits}: {limits: Limits}): ReactNode {
   return (
-    // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup data-contract-section="x-rate-limits">
+    <div data-contract-section="x-rate-limits">
       <TableScroller label="Rate limits per class of call">
         <table className={styles.table}>
           <caption className={styles.caption}>Limits in {limits.unit}.</caption>
@@ -64,6 +62,6 @@ export default function RateLimits({limits}: {limits: Limits}): ReactNode {
           </tbody>
         </table>
       </TableScroller>
-    </StaticMarkup>
+    </div>
   );
 }

@@ -9,8 +9,7 @@ import CodeSpans from '@site/src/components/ui/CodeSpans';
 export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView[]}): ReactNode {
   const ordered = [...codes.filter((code) => !code.common), ...codes.filter((code) => code.common)];
   return (
-    // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <TableScroller label="Response codes of this call" staticTable cardsOnPhone className={styles.wrapper}>
+    <TableScroller label="Response codes of this call" cardsOnPhone className={styles.wrapper}>
       <table className={styles.table}>
         <caption className={styles.caption}>
           Codes this call can return. Codes marked <em>all calls</em> can come from any call; the{' '}

@@ -1,6 +1,5 @@
 import type {ReactNode} from 'react';
 import type {StateMachineView} from '@site/src/contract/apiModel';
-import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import TableScroller from '@site/src/components/ui/TableScroller';
 
 /** One of the two tables: its caption also names its scroll box. */
@@ -27,8 +26,7 @@ function CaptionedTable({caption, columns, children}: {caption: string; columns:
 /** States and transitions as tables, server-rendered beside the diagram so they are searchable. */
 export default function StateMachineTable({machine}: {machine: StateMachineView}): ReactNode {
   return (
-    // Static: kept as server-rendered instead of hydrated (see StaticMarkup).
-    <StaticMarkup data-state-machine={machine.schemaName}>
+    <div data-state-machine={machine.schemaName}>
       <CaptionedTable caption={`States of ${machine.schemaName}`} columns={['State', 'Final', 'Meaning']}>
         {machine.states.map((state) => (
           <tr key={state.name}>
@@ -55,6 +53,6 @@ export default function StateMachineTable({machine}: {machine: StateMachineView}
           </tr>
         ))}
       </CaptionedTable>
-    </StaticMarkup>
+    </div>
   );
 }

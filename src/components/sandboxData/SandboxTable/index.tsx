@@ -32,7 +32,7 @@ interface Props {
  */
 export default function SandboxTable({label, caption, columns, children}: Props): ReactNode {
   return (
-    <TableScroller label={label} staticTable className={styles.wrapper}>
+    <TableScroller label={label} className={styles.wrapper}>
       <table className={styles.table}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>

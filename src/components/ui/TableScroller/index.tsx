@@ -1,16 +1,10 @@
 import type {ReactNode} from 'react';
 import clsx from 'clsx';
-import StaticMarkup from '@site/src/components/ui/StaticMarkup';
 import styles from './styles.module.css';
 
 interface Props {
   /** Names the table for screen readers' region list. */
   readonly label: string;
-  /**
-   * A static table (the API reference's): the browser keeps its server markup instead of
-   * hydrating it (StaticMarkup).
-   */
-  readonly staticTable?: boolean;
   readonly className?: string;
   /**
    * Below 600 px the rows read as stacked cards (each cell under its column's name, from the cell's
@@ -26,15 +20,8 @@ interface Props {
  * page out). Focusable and labelled, so a keyboard user can scroll it too (axe:
  * scrollable-region-focusable); the label names the table for screen readers' region list.
  */
-export default function TableScroller({label, staticTable = false, className, cardsOnPhone = false, children}: Props): ReactNode {
+export default function TableScroller({label, className, cardsOnPhone = false, children}: Props): ReactNode {
   const classes = clsx(styles.scroller, cardsOnPhone && styles.cards, className);
-  if (staticTable) {
-    return (
-      <StaticMarkup className={classes} tabIndex={0} role="region" aria-label={label}>
-        {children}
-      </StaticMarkup>
-    );
-  }
   return (
     <div className={classes} tabIndex={0} role="region" aria-label={label}>
       {children}

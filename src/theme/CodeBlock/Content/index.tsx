@@ -13,7 +13,7 @@ import {usePrismTheme} from '@docusaurus/theme-common';
 // (plugins/performance/deferred-highlighting/highlighter, plugins/performance/deferred-highlighting). The server build's highlighter is
 // prism-react-renderer's; the browser's loads Prism when a block is first rendered there.
 import {Highlight} from '@portal/highlighter';
-import {useKeepServerMarkup} from '@site/src/components/ui/StaticMarkup';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import {withoutHighlighting} from '@site/src/firstLoadSwitches';
 // END portal change
 import type {Props} from '@theme/CodeBlock/Content';
@@ -58,6 +58,22 @@ function Code(props: ComponentProps<'code'>) {
   );
 }
 
+// BEGIN portal change: hydration keeps the server markup (the hook used below)
+/**
+ * Whether this render may keep the server's markup: true only when it is the hydration of a
+ * server-rendered page. In production, hydration neither compares nor applies an element's
+ * dangerouslySetInnerHTML, so an empty one keeps the server's highlighted lines without fibers.
+ * Decided once, on the first render: in the browser that render is hydration only while
+ * useIsBrowser() is false. A block first rendered in the browser (a client-side navigation, a tab
+ * opened later) has no server markup and is highlighted as usual.
+ */
+function useKeepServerMarkup(): boolean {
+  const isBrowser = useIsBrowser();
+  const [keep] = React.useState(() => typeof window !== 'undefined' && !isBrowser);
+  return keep;
+}
+
+// END portal change
 export default function CodeBlockContent({
   className: classNameProp,
 }: Props): ReactNode {
