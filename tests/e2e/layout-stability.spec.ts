@@ -27,6 +27,24 @@ const maxLayoutShift = 0.02;
 /** How far from its scroll margin a heading may land, in CSS pixels. */
 const landingTolerance = 4;
 
+/** The pages whose height is also watched while they are read: the longest, with the most code blocks and tables. */
+const readToTheEnd: ReadonlySet<string> = new Set([pageTypes.guide, pageTypes['API page']]);
+
+/** Scrolls from top to bottom a screen at a time, answering the page heights seen on the way (one when nothing grew or shrank). */
+async function heightsWhileRead(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const seen = [document.documentElement.scrollHeight];
+    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight * 0.8) {
+      window.scrollTo({top: y, behavior: 'instant'});
+      await frame();
+      await frame();
+      seen.push(document.documentElement.scrollHeight);
+    }
+    return [...new Set(seen)];
+  });
+}
+
 /** Sums the layout shifts not caused by input (as CLS does), from the first paint on. Call before goto. */
 async function watchLayoutShift(page: Page): Promise<void> {
   await page.addInitScript(() => {
@@ -80,9 +98,11 @@ async function landing(page: Page, id: string): Promise<{top: number; margin: nu
   }, id);
 }
 
+/** A heading near the end of the page cannot reach the top: then the page is scrolled to its end, with the heading in view below its margin. */
+const endOfPage = (where: {top: number; margin: number; atBottom: boolean}) => where.atBottom && where.top > where.margin;
+
 function expectLanded(where: {top: number; margin: number; atBottom: boolean}, label: string): void {
-  // A heading near the end of the page cannot reach the top: then the page must be scrolled to its end, with the heading in view below its margin.
-  if (where.atBottom && where.top > where.margin) return;
+  if (endOfPage(where)) return;
   expect(
     Math.abs(where.top - where.margin),
     `${label}: heading top ${Math.round(where.top)} px, scroll margin ${where.margin} px`,
@@ -93,7 +113,8 @@ for (const [sizeName, viewport] of Object.entries(sizes)) {
   test.describe(`at ${sizeName} size`, () => {
     test.use({viewport});
     for (const [type, path] of Object.entries(pageTypes)) {
-      test(`the ${type} (${path}) shifts its layout by at most ${maxLayoutShift} while it loads`, async ({page}) => {
+      const read = readToTheEnd.has(path) ? ', and keeps its height while it is read from top to bottom' : '';
+      test(`the ${type} (${path}) shifts its layout by at most ${maxLayoutShift} while it loads${read}`, async ({page}) => {
         await watchLayoutShift(page);
         await page.goto(path);
         await hydrated(page);
@@ -102,6 +123,10 @@ for (const [sizeName, viewport] of Object.entries(sizes)) {
         await page.waitForTimeout(1000);
         const shift = await page.evaluate(() => (window as Window & {layoutShift?: {total: number; sources: string[]}}).layoutShift);
         expect(shift?.total ?? NaN, `shifted: ${shift?.sources.slice(0, 8).join(', ')}`).toBeLessThanOrEqual(maxLayoutShift);
+        // The same load, read to the end: a block laid out late at a guessed size changes the page's height.
+        if (!read) return;
+        const heights = await heightsWhileRead(page);
+        expect(heights, `${sizeName} ${path}: heights seen ${heights.join(', ')}`).toHaveLength(1);
       });
     }
   });
@@ -112,7 +137,9 @@ test.describe('table-of-contents links land on their headings', () => {
   // API pages have no table of contents (their second column is the example and Try it pane): their headings
   // are reached by #fragment URLs, tested below. The local sandbox page is a long guide with code blocks and tabs.
   for (const path of [pageTypes.guide, '/docs/local-sandbox']) {
-    test(`every table-of-contents link of ${path} lands, clicked from the top; the deepest three from a fresh load`, async ({page}) => {
+    test(`every table-of-contents link of ${path} lands, clicked from the top; the deepest that reaches the top, from a fresh load`, async ({
+      page,
+    }) => {
       test.setTimeout(240_000);
       await page.goto(path);
       await hydrated(page);
@@ -128,21 +155,26 @@ test.describe('table-of-contents links land on their headings', () => {
         await scrollSettled(page);
         await page.waitForTimeout(150);
         await scrollSettled(page);
-        expectLanded(await landing(page, id), `${path}#${id}`);
+        const where = await landing(page, id);
+        expectLanded(where, `${path}#${id}`);
+        return where;
       };
       // Every link from the top of one loaded page: a heading placed wrong by the page's own layout shows here.
+      const reachesTheTop: string[] = [];
       for (const id of targets) {
         await page.evaluate(() => window.scrollTo({top: 0, behavior: 'instant'}));
         await scrollSettled(page);
-        await click(id);
+        if (!endOfPage(await click(id))) reachesTheTop.push(id);
       }
-      // A fresh load is where a block laid out late at a guessed height moves the target: the deepest links cross the
-      // most blocks, so each of them is clicked again from a fresh load.
-      for (const id of targets.slice(-3)) {
-        await page.goto(path);
-        await hydrated(page);
-        await click(id);
-      }
+      // A fresh load is where a block laid out late at a guessed height moves the target. The deepest link whose
+      // heading can reach the top crosses the most blocks and is held to the exact landing, so it is clicked again
+      // from a fresh load (the headings below it land at the page's end, a looser check; first-click.spec.ts
+      // also clicks a deep link of the guide right after hydration on ten fresh loads).
+      const deepest = reachesTheTop.at(-1);
+      expect(deepest, 'a heading that reaches the top').toBeDefined();
+      await page.goto(path);
+      await hydrated(page);
+      expectLanded(await click(deepest as string), `${path}#${deepest}, from a fresh load`);
     });
   }
 });
@@ -167,32 +199,6 @@ test.describe('a #fragment URL loaded fresh lands on its heading', () => {
           await scrollSettled(page);
           expectLanded(await landing(page, id), `${sizeName} ${path}#${id}`);
         }
-      }
-    });
-  }
-});
-
-test.describe('a page keeps its height while it is read', () => {
-  for (const [sizeName, viewport] of Object.entries(sizes)) {
-    test(`at ${sizeName} size, scrolling the guide and the API page from top to bottom`, async ({page}) => {
-      test.setTimeout(60_000);
-      await page.setViewportSize(viewport);
-      for (const path of [pageTypes.guide, pageTypes['API page']]) {
-        await page.goto(path);
-        await hydrated(page);
-        await page.waitForLoadState('networkidle');
-        const heights = await page.evaluate(async () => {
-          const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-          const seen = [document.documentElement.scrollHeight];
-          for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight * 0.8) {
-            window.scrollTo({top: y, behavior: 'instant'});
-            await frame();
-            await frame();
-            seen.push(document.documentElement.scrollHeight);
-          }
-          return seen;
-        });
-        expect(new Set(heights).size, `${sizeName} ${path}: heights seen ${[...new Set(heights)].join(', ')}`).toBe(1);
       }
     });
   }

@@ -13,9 +13,9 @@ import {mermaidBlocksByUrl} from '../support/mermaidPages';
  *
  * - The colour set is the smallest set of pages that uses every styling hook of the site
  *   (CSS-module classes, theme classes, Infima elements and modifiers; tests/support/pageCoverage.ts),
- *   seeded with one page per page type: 15 of 74 pages. Each gets every axe rule in light mode and
- *   the colour rules again in a dark-mode test of its own, so every component, in every variant the
- *   site uses, meets every rule in both colour modes.
+ *   seeded with one page per page type: 15 of 74 pages. Each gets every axe rule in light mode and,
+ *   switched to dark mode by the toggle in the same load, the colour rules again, so every component,
+ *   in every variant the site uses, meets every rule in both colour modes.
  * - The site chrome (navbar, sidebars, table of contents, footer) is the same on every page of a
  *   layout: scanned in full on one page per layout, excluded from every other page's scans.
  * - Every other page gets the rules that need the rendered page (scroll boxes reachable by
@@ -134,6 +134,23 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Sets the colour mode with the navbar's toggle, as a reader does: it cycles system, light and dark
+ * and stores the choice. One load then serves both modes; back at "system" (the default, light
+ * here), the next test on the shared tab starts as a first visit does.
+ */
+async function chooseColourMode(page: Page, mode: 'dark' | 'system'): Promise<void> {
+  const toggle = page.getByRole('button', {name: /dark and light mode/});
+  for (let click = 0; click < 3; click += 1) {
+    const title = (await toggle.getAttribute('title')) ?? '';
+    if (title.includes(`currently ${mode} mode`)) break;
+    await toggle.click();
+    await expect(toggle).not.toHaveAttribute('title', title);
+  }
+  await expect(toggle).toHaveAttribute('title', new RegExp(`currently ${mode} mode`));
+  await expect(page.locator('html')).toHaveAttribute('data-theme', mode === 'dark' ? 'dark' : 'light');
+}
+
 /** The scan each page gets in light mode (see the comment at the top). */
 function lightScan(route: string): AxeScan {
   // Outside the colour set, structure is checked statically on every built page (scripts/checkHtml.ts)
@@ -162,9 +179,12 @@ test.describe('every page of the route contract', () => {
     const scope = inColourSet
       ? `every rule, ${chromePages.has(route) ? 'with its chrome' : 'without the chrome'}`
       : 'the rules that need the rendered page, without the chrome';
-    test(`${route}: 200, own title and h1, no console error or CSP violation, diagrams, axe in light mode (${scope}), no sideways scrolling on a phone`, async ({
+    const dark = inColourSet ? '; then, switched to dark mode, no axe colour violation and the dark drawings show' : '';
+    test(`${route}: 200, own title and h1, no console error or CSP violation, diagrams, axe in light mode (${scope})${dark}, no sideways scrolling on a phone`, async ({
       warm: {page, errors},
     }) => {
+      // Two full scans in one load: the time of the two tests they were.
+      if (inColourSet) test.setTimeout(60_000);
       const response = await page.goto(route);
       expect(response?.status(), `HTTP status of ${route}`).toBe(200);
       await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -183,22 +203,17 @@ test.describe('every page of the route contract', () => {
       expect(await axeViolations(page, lightScan(route)), `axe on ${route} (light)`).toEqual([]);
       expect(errors, `console errors on ${route}`).toEqual([]);
 
+      if (inColourSet) {
+        await chooseColourMode(page, 'dark');
+        await checkDiagramsShow(page);
+        expect(await axeViolations(page, {rules: colourRules}), `axe colour rules on ${route} (dark)`).toEqual([]);
+        expect(errors, `console errors on ${route} in dark mode`).toEqual([]);
+        await chooseColourMode(page, 'system');
+      }
+
       // On a phone nothing makes the page scroll sideways (a mobile browser would zoom it out).
       await page.setViewportSize(phone);
       expect(await sidewaysOverflow(page), `${route} at ${phone.width} px`).toEqual([]);
-    });
-  }
-
-  for (const route of colourPages) {
-    test(`${route} in dark mode: no axe colour violation, the dark drawings show, no console error`, async ({warm: {page, errors}}) => {
-      // The theme's own query parameter opens the page in a colour mode without storing the choice
-      // (the toggle is tested in site-chrome.spec.ts), so the shared tab stays in light mode.
-      await page.goto(`${route}?docusaurus-theme=dark`);
-      await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-      await checkDiagramsShow(page);
-      expect(await axeViolations(page, {rules: colourRules}), `axe colour rules on ${route} (dark)`).toEqual([]);
-      expect(errors, `console errors on ${route} in dark mode`).toEqual([]);
     });
   }
 
@@ -235,9 +250,9 @@ test.describe('unknown paths show the not-found page', () => {
       if (!scanned) return;
       await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
       expect(await axeViolations(page, {tags: axeTags, readsStylesheets: true}), 'axe on the not-found page (light)').toEqual([]);
-      await page.goto(`${route}?docusaurus-theme=dark`);
-      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+      await chooseColourMode(page, 'dark');
       expect(await axeViolations(page, {rules: colourRules}), 'axe colour rules on the not-found page (dark)').toEqual([]);
+      await chooseColourMode(page, 'system');
       // The browser logs the page's own 404 status as a failed resource; anything else is an error.
       expect(errors.filter((error) => !/Failed to load resource: the server responded with a status of 404/.test(error))).toEqual([]);
     });

@@ -4,9 +4,31 @@
  */
 import {expect, type Locator, type Page} from '@playwright/test';
 
-/** Opens the panel on `path`, whose operation is `summary`; answers the panel's region. */
-export async function openTryIt(page: Page, path: string, summary: string): Promise<Locator> {
-  await page.goto(path);
+/**
+ * Goes to `path` as a reader does from an open docs page: by its link in the sidebar, a client-side
+ * navigation (no new document, so no second load of the page's scripts). Collapsed categories render
+ * their items only once opened, so they are opened, outermost first, until the link is there.
+ */
+export async function followSidebarLink(page: Page, path: string): Promise<void> {
+  const sidebar = page.locator('.theme-doc-sidebar-menu');
+  // Category toggles carry aria-expanded (and an href for readers without JavaScript); page links do not.
+  const link = sidebar.locator(`a[href="${path}"]:not([aria-expanded])`);
+  const closedCategory = sidebar.locator('a[aria-expanded="false"]');
+  while ((await link.count()) === 0) {
+    if ((await closedCategory.count()) === 0) throw new Error(`The docs sidebar has no link to ${path}`);
+    await closedCategory.first().click();
+  }
+  await link.first().click();
+  await expect(page).toHaveURL((url) => url.pathname === path);
+}
+
+/**
+ * Opens the panel on `path`, whose operation is `summary`; answers the panel's region. With `from`
+ * 'sidebar', an open docs page follows its sidebar link there instead of loading it.
+ */
+export async function openTryIt(page: Page, path: string, summary: string, from: 'load' | 'sidebar' = 'load'): Promise<Locator> {
+  if (from === 'sidebar') await followSidebarLink(page, path);
+  else await page.goto(path);
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
   // The button is renamed "Close Try it" once open, so it is found by what it controls.
   const opener = page.locator('button[aria-controls][aria-expanded]').filter({hasText: /^(Try .* in the sandbox|Close Try it)$/});
