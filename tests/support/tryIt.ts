@@ -27,19 +27,28 @@ export async function followSidebarLink(page: Page, path: string): Promise<void>
  * 'sidebar', an open docs page follows its sidebar link there instead of loading it.
  */
 export async function openTryIt(page: Page, path: string, summary: string, from: 'load' | 'sidebar' = 'load'): Promise<Locator> {
-  if (from === 'sidebar') await followSidebarLink(page, path);
-  else await page.goto(path);
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
   // The button is renamed "Close Try it" once open, so it is found by what it controls.
   const opener = page.locator('button[aria-controls][aria-expanded]').filter({hasText: /^(Try .* in the sandbox|Close Try it)$/});
-  await expect(opener).toHaveText(`Try ${summary} in the sandbox`);
-  await expect(opener).toHaveAttribute('aria-expanded', 'false');
-  // Under the full suite's load a click right after hydration was seen lost twice in one run (as in
-  // start-up.spec.ts's pagination test); a reader would click again, and so does this test, at most three times.
-  await expect(async () => {
-    if ((await opener.getAttribute('aria-expanded')) !== 'true') await opener.click();
-    await expect(opener).toHaveAttribute('aria-expanded', 'true', {timeout: 2000});
-  }).toPass({intervals: [0, 500], timeout: 8000});
+  if (from === 'sidebar') {
+    await followSidebarLink(page, path);
+    // The page's heading is its operation's summary: the new page is on screen.
+    await expect(page.locator('h1')).toHaveText(summary);
+    // A panel opened on this page earlier in the visit is open again on return (ApiReference's openedPanels).
+  } else {
+    await page.goto(path);
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  }
+  const reopened = from === 'sidebar' && (await opener.getAttribute('aria-expanded')) === 'true';
+  if (!reopened) {
+    await expect(opener).toHaveText(`Try ${summary} in the sandbox`);
+    await expect(opener).toHaveAttribute('aria-expanded', 'false');
+    // Under the full suite's load a click right after hydration was seen lost twice in one run (as in
+    // start-up.spec.ts's pagination test); a reader would click again, and so does this test, at most three times.
+    await expect(async () => {
+      if ((await opener.getAttribute('aria-expanded')) !== 'true') await opener.click();
+      await expect(opener).toHaveAttribute('aria-expanded', 'true', {timeout: 2000});
+    }).toPass({intervals: [0, 500], timeout: 8000});
+  }
   const panel = page.getByRole('region', {name: 'Try it'});
   await expect(panel).toBeVisible();
   return panel;
