@@ -33,11 +33,11 @@ export async function openTryIt(page: Page, path: string, summary: string, from:
     await followSidebarLink(page, path);
     // The page's heading is its operation's summary: the new page is on screen.
     await expect(page.locator('h1')).toHaveText(summary);
-    // A panel opened on this page earlier in the visit is open again on return (ApiReference's openedPanels).
   } else {
     await page.goto(path);
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
   }
+  // A panel opened on this page earlier in the visit is open again on return (ApiReference's openedPanels).
   const reopened = from === 'sidebar' && (await opener.getAttribute('aria-expanded')) === 'true';
   if (!reopened) {
     await expect(opener).toHaveText(`Try ${summary} in the sandbox`);
