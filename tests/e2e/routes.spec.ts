@@ -142,12 +142,12 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
 async function chooseColourMode(page: Page, mode: 'dark' | 'system'): Promise<void> {
   const toggle = page.getByRole('button', {name: /dark and light mode/});
   for (let click = 0; click < 3; click += 1) {
-    const title = (await toggle.getAttribute('title')) ?? '';
-    if (title.includes(`currently ${mode} mode`)) break;
+    const name = (await toggle.getAttribute('aria-label')) ?? '';
+    if (name.includes(`currently ${mode} mode`)) break;
     await toggle.click();
-    await expect(toggle).not.toHaveAttribute('title', title);
+    await expect(toggle).not.toHaveAttribute('aria-label', name);
   }
-  await expect(toggle).toHaveAttribute('title', new RegExp(`currently ${mode} mode`));
+  await expect(toggle).toHaveAttribute('aria-label', new RegExp(`currently ${mode} mode`));
   await expect(page.locator('html')).toHaveAttribute('data-theme', mode === 'dark' ? 'dark' : 'light');
 }
 
