@@ -13,7 +13,7 @@ import {mermaidBlocksByUrl} from '../support/mermaidPages';
  *
  * - The colour set is the smallest set of pages that uses every styling hook of the site
  *   (CSS-module classes, theme classes, Infima elements and modifiers; tests/support/pageCoverage.ts),
- *   seeded with one page per page type: 15 of 74 pages. Each gets every axe rule in light mode and,
+ *   seeded with one page per page type: under a quarter of the pages. Each gets every axe rule in light mode and,
  *   switched to dark mode by the toggle in the same load, the colour rules again, so every component,
  *   in every variant the site uses, meets every rule in both colour modes.
  * - The site chrome (navbar, sidebars, table of contents, footer) is the same on every page of a
