@@ -183,22 +183,32 @@ test.describe('Try it', () => {
     }
   });
 
-  for (const mode of ['light', 'dark'] as const) {
-    test(`open, with the body form, a response and its state diagram on screen: axe clean in ${mode} mode and no sideways scrolling at 360 px`, async ({
-      page,
-    }) => {
-      await page.setViewportSize({width: 360, height: 800});
-      const panel = await openTryIt(page, `/docs/createorder?docusaurus-theme=${mode}`, 'Create order');
-      await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
-      // The form writes the JSON that is sent, and a bad value is named next to its input.
-      await panel.getByLabel('amount.value (required)').fill('0');
-      await expect(panel.getByLabel('Request body (JSON, sent exactly as written)')).toHaveValue(/"value": 0,/);
-      await panel.getByRole('button', {name: 'Send signed request'}).click();
-      await expect(panel.getByLabel('amount.value (required)')).toHaveAttribute('aria-invalid', 'true');
-      await expect(panel.getByText('/amount/value must be >= 1').first()).toBeVisible();
-      await panel.getByLabel('amount.value (required)').fill('1250');
-      await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
-      await expect(panel.getByRole('img', {name: /State diagram of OrderStatus, with PENDING marked/})).toBeVisible();
+  test('open, with the body form, a response and its state diagram on screen: axe clean in light mode, then in dark mode (the system switching), and no sideways scrolling at 360 px', async ({
+    page,
+  }) => {
+    await page.setViewportSize({width: 360, height: 800});
+    // The theme follows the system's colour scheme until the reader picks one (respectPrefersColorScheme):
+    // one load serves both modes.
+    await page.emulateMedia({colorScheme: 'light'});
+    const panel = await openTryIt(page, '/docs/createorder', 'Create order');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    // The form writes the JSON that is sent, and a bad value is named next to its input.
+    await panel.getByLabel('amount.value (required)').fill('0');
+    await expect(panel.getByLabel('Request body (JSON, sent exactly as written)')).toHaveValue(/"value": 0,/);
+    await panel.getByRole('button', {name: 'Send signed request'}).click();
+    await expect(panel.getByLabel('amount.value (required)')).toHaveAttribute('aria-invalid', 'true');
+    await expect(panel.getByText('/amount/value must be >= 1').first()).toBeVisible();
+    await panel.getByLabel('amount.value (required)').fill('1250');
+    await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
+    const diagram = panel.getByRole('img', {name: /State diagram of OrderStatus, with PENDING marked/});
+    for (const mode of ['light', 'dark'] as const) {
+      if (mode === 'dark') {
+        await page.emulateMedia({colorScheme: 'dark'});
+        await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+        // The dark drawing is in, with the current state marked in its dark colours (StateDiagram's marks).
+        await expect(diagram.locator('[style*="stroke:#ffd54f"]')).toHaveCount(1);
+      }
+      await expect(diagram).toBeVisible();
       expect(
         await axeViolations(page, {
           tags: ['wcag2a', 'wcag2aa', 'wcag21aa'],
@@ -210,9 +220,10 @@ test.describe('Try it', () => {
             '[data-api-reference] > :not([data-panel="try-it"])',
           ],
         }),
+        `axe in ${mode} mode`,
       ).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
-    });
-  }
+      expect(overflow, `no sideways scrolling in ${mode} mode`).toBeLessThanOrEqual(0);
+    }
+  });
 });
