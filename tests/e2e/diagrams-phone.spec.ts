@@ -4,6 +4,7 @@
  * while the page itself does not; the first participant is on screen at once.
  */
 import {expect, test} from '@playwright/test';
+import {smallestShownText} from '../support/diagramText';
 
 test('a sequence diagram on a 390 px phone: drawn size in a sideways scroller with a hint, the page does not scroll', async ({page}) => {
   await page.setViewportSize({width: 390, height: 844});
@@ -16,19 +17,10 @@ test('a sequence diagram on a 390 px phone: drawn size in a sideways scroller wi
   const drawn = Number(await image.getAttribute('width'));
   const shown = (await image.boundingBox())?.width ?? 0;
   expect(Math.abs(shown - drawn), 'shown at its drawn width, not shrunk').toBeLessThanOrEqual(1);
-  // The drawn text size, read from the SVG file itself.
-  const sizes = await page.evaluate(
-    async (src) => {
-      const svg = new DOMParser().parseFromString(await (await fetch(src)).text(), 'image/svg+xml').documentElement;
-      document.body.append(svg);
-      const texts = [...svg.querySelectorAll('text')].map((text) => parseFloat(getComputedStyle(text).fontSize));
-      svg.remove();
-      return texts;
-    },
-    (await image.getAttribute('src')) ?? '',
-  );
-  expect(sizes.length).toBeGreaterThan(0);
-  expect(Math.min(...sizes), 'smallest text in the drawing, px').toBeGreaterThanOrEqual(12);
+  // The drawn text size, read from the SVG file itself, as shown.
+  const text = await smallestShownText(image);
+  expect(text.texts).toBeGreaterThan(0);
+  expect(text.shown, 'smallest text in the drawing as shown, px').toBeGreaterThanOrEqual(12);
   if (drawn > 390) {
     expect(await scroller.evaluate((box) => box.scrollWidth > box.clientWidth), 'the box scrolls').toBe(true);
     await expect(figure.getByText('Scroll sideways for the other participants →')).toBeVisible();
