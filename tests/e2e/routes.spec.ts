@@ -92,10 +92,32 @@ async function checkDiagramsShow(page: Page): Promise<void> {
  * 12 px or more; one wider than the column scrolls in its own labelled box rather than shrinking (issue 31).
  */
 async function checkSequenceText(page: Page, route: string): Promise<void> {
-  const images = page.locator('figure[data-phone="scroll"] img:visible');
+  const figures = page.locator('figure[data-phone="scroll"]');
+  if ((await figures.count()) === 0) return;
+  // Diagrams in folded sections are measured too: open the folds for it, then close them again.
+  const opened = await page.evaluate(() => {
+    const closed = [...document.querySelectorAll('details:not([open])')].filter((fold) =>
+      fold.querySelector('figure[data-phone="scroll"]'),
+    );
+    closed.forEach((fold) => {
+      (fold as HTMLDetailsElement).open = true;
+      fold.setAttribute('data-opened-to-measure', '');
+    });
+    return closed.length;
+  });
+  const images = figures.locator('img:visible');
+  await expect(images).toHaveCount(await figures.count());
   for (let index = 0; index < (await images.count()); index += 1) {
     const text = await smallestShownText(images.nth(index));
     expect(text.shown, `smallest text of sequence diagram ${index + 1} on ${route} at 1280 px`).toBeGreaterThanOrEqual(12);
+  }
+  if (opened > 0) {
+    await page.evaluate(() =>
+      document.querySelectorAll('details[data-opened-to-measure]').forEach((fold) => {
+        (fold as HTMLDetailsElement).open = false;
+        fold.removeAttribute('data-opened-to-measure');
+      }),
+    );
   }
 }
 
