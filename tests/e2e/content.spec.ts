@@ -66,6 +66,8 @@ test.describe('not-found page', () => {
     await expect(page.getByRole('heading', {name: 'Page not found'})).toBeVisible();
     await expect(page.getByRole('main').getByRole('link', {name: 'Integration guide'})).toBeVisible();
     await expect(page.getByText('contact the owner')).toHaveCount(0);
+    // No near-miss for this address: the space kept for suggestions says so instead of standing empty.
+    await expect(page.getByText('No page has an address close to this one')).toBeVisible();
   });
 
   test('offers a search box and the nearest pages of a near-miss address', async ({page}) => {

@@ -5,6 +5,7 @@ import {axeViolations as scanViolations, type AxeScan} from '../support/axe';
 import {coveringPages, hooksOfBuiltPages} from '../support/pageCoverage';
 import {allPages, loadRouteContract, repoRoot} from '../support/routeContract';
 import {mermaidBlocksByUrl} from '../support/mermaidPages';
+import {smallestShownText} from '../support/diagramText';
 
 /*
  * Every page of the route contract, and every extra page the portal adds (src/extraRoutes.ts; allPages
@@ -86,6 +87,40 @@ async function checkDiagramsShow(page: Page): Promise<void> {
     await expect.poll(() => shown.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
   }
 }
+/**
+ * Every sequence diagram at the desktop viewport (1280 px): drawn for the docs column, its smallest text shows at
+ * 12 px or more; one wider than the column scrolls in its own labelled box rather than shrinking (issue 31).
+ */
+async function checkSequenceText(page: Page, route: string): Promise<void> {
+  const figures = page.locator('figure[data-phone="scroll"]');
+  if ((await figures.count()) === 0) return;
+  // Diagrams in folded sections are measured too: open the folds for it, then close them again.
+  const opened = await page.evaluate(() => {
+    const closed = [...document.querySelectorAll('details:not([open])')].filter((fold) =>
+      fold.querySelector('figure[data-phone="scroll"]'),
+    );
+    closed.forEach((fold) => {
+      (fold as HTMLDetailsElement).open = true;
+      fold.setAttribute('data-opened-to-measure', '');
+    });
+    return closed.length;
+  });
+  const images = figures.locator('img:visible');
+  await expect(images).toHaveCount(await figures.count());
+  for (let index = 0; index < (await images.count()); index += 1) {
+    const text = await smallestShownText(images.nth(index));
+    expect(text.shown, `smallest text of sequence diagram ${index + 1} on ${route} at 1280 px`).toBeGreaterThanOrEqual(12);
+  }
+  if (opened > 0) {
+    await page.evaluate(() =>
+      document.querySelectorAll('details[data-opened-to-measure]').forEach((fold) => {
+        (fold as HTMLDetailsElement).open = false;
+        fold.removeAttribute('data-opened-to-measure');
+      }),
+    );
+  }
+}
+
 /** Colour transitions (the theme's links fade over 200 ms) settle first, so axe measures the final colours. */
 async function settleTransitions(page: Page): Promise<void> {
   await page.evaluate(() =>
@@ -200,6 +235,7 @@ test.describe('every page of the route contract', () => {
       await expect(page.locator('meta[name="robots"][content*="noindex"]')).toHaveCount(0);
       await expect(page.locator('iframe, frame'), 'no frames: axe runs without its frame-by-frame mode').toHaveCount(0);
       await checkDiagramFiles(page, route);
+      await checkSequenceText(page, route);
       if (inColourSet) await checkDiagramsShow(page);
       expect(await axeViolations(page, lightScan(route)), `axe on ${route} (light)`).toEqual([]);
       expect(errors, `console errors on ${route}`).toEqual([]);

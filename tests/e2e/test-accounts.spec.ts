@@ -57,8 +57,11 @@ test('live demo: 3-D Secure stops at the challenge, then the failed challenge de
 });
 
 for (const theme of ['light', 'dark'] as const)
-  test(`test accounts and overview: axe clean, stacked cards and no sideways scroll at 360 px (${theme})`, async ({page}) => {
+  test(`test accounts and overview: axe clean, one card look, stacked cards and no sideways scroll at 360 px (${theme})`, async ({
+    page,
+  }) => {
     await page.setViewportSize({width: 360, height: 800});
+    const looks: Array<Record<string, string>> = [];
     for (const path of ['/demos/testaccount', '/demos/overview']) {
       await page.goto(`${path}?docusaurus-theme=${theme}`);
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
@@ -66,7 +69,19 @@ for (const theme of ['light', 'dark'] as const)
       expect(overflow, path).toBeLessThanOrEqual(0);
       // The navbar, sidebar and footer are the routes spec's to scan: here only what these pages add.
       expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa'], exclude: ['nav', 'footer', 'aside']}), path).toEqual([]);
+      // Both grids are the one card component: the same look, and a card that is not a control does not look like one.
+      const card = page.locator('article ul[aria-label] > li').first();
+      await card.hover();
+      looks.push(
+        await card.evaluate((element) => {
+          const style = getComputedStyle(element);
+          const {cursor, borderTopColor, borderTopLeftRadius, backgroundColor, paddingTop, boxShadow} = style;
+          return {cursor, borderTopColor, borderTopLeftRadius, backgroundColor, paddingTop, boxShadow};
+        }),
+      );
     }
+    expect(looks[0], 'the test values and the flows share one card look').toEqual(looks[1]);
+    expect(looks[0]?.cursor, 'a card is not pressable').not.toBe('pointer');
     const cards = page.getByRole('list', {name: 'The checkout flows compared'}).getByRole('listitem');
     const [first, second] = [await cards.nth(0).boundingBox(), await cards.nth(1).boundingBox()];
     expect(second?.y ?? 0, 'the flows stack on a phone').toBeGreaterThan((first?.y ?? 0) + (first?.height ?? 0) - 1);

@@ -15,6 +15,7 @@ import {existsSync, mkdirSync, readFileSync, renameSync, writeFileSync} from 'no
 import {createRequire} from 'node:module';
 import path from 'node:path';
 import {chromiumArgs, findChromium} from '../../../tooling/browser';
+import {drawnSource} from './sequenceLayout';
 
 export const diagramDirectory = path.join('static', 'diagrams');
 export const diagramThemes = ['light', 'dark'] as const;
@@ -110,7 +111,7 @@ let cachedVersion: string | undefined;
 export function diagramFileName(source: string, theme: DiagramTheme): string {
   cachedVersion ??= mermaidVersion();
   const hash = createHash('sha256')
-    .update(JSON.stringify({mermaid: cachedVersion, config: mermaidConfig[theme], source: source.trim()}))
+    .update(JSON.stringify({mermaid: cachedVersion, config: mermaidConfig[theme], source: drawnSource(source)}))
     .digest('hex')
     .slice(0, 16);
   return `${hash}.svg`;
@@ -175,7 +176,7 @@ export async function storeDiagrams(siteDir: string, sources: ReadonlyArray<{sou
         const batch = missing.filter((item) => item.theme === theme);
         if (batch.length === 0) continue;
         const results = await render(
-          batch.map((item) => item.source),
+          batch.map((item) => drawnSource(item.source)),
           {prefix: 'diagram', mermaidConfig: mermaidConfig[theme]},
         );
         results.forEach((result, index) => {

@@ -8,6 +8,7 @@ import type {Program} from 'estree';
 import type {Code, Nodes, Parent, Root} from 'mdast';
 import type {MdxJsxAttribute, MdxjsEsm} from 'mdast-util-mdx';
 import {describeDiagram, storeDiagrams} from './diagramStore';
+import {sequenceFontSize} from './sequenceLayout';
 
 export interface RemarkMermaidDiagramsOptions {
   readonly siteDir: string;
@@ -77,8 +78,10 @@ export default function remarkMermaidDiagrams(options: RemarkMermaidDiagramsOpti
           attribute('source', node.value.trim()),
           // `phone=transitions` (the contract's state diagrams): below 600 px the transitions table under it stands in.
           ...(node.meta?.split(/\s+/).includes('phone=transitions') ? [attribute('phone', 'transitions')] : []),
-          // A sequence diagram keeps its drawn size on a phone (readable text) and scrolls sideways in its own box.
-          ...(/^\s*sequenceDiagram\b/.test(node.value) ? [attribute('phone', 'scroll')] : []),
+          // A sequence diagram shrinks no further than 12 px text (minWidth) and otherwise scrolls sideways in its own box.
+          ...(/^\s*sequenceDiagram\b/.test(node.value)
+            ? [attribute('phone', 'scroll'), attribute('minWidth', String(Math.ceil((diagram.light.width * 12) / sequenceFontSize)))]
+            : []),
         ],
         children: [],
       };

@@ -1,18 +1,29 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
+import Badge from '@site/src/components/ui/Badge';
+import {Card, CardGrid, cardTitleClassName} from '@site/src/components/ui/CardGrid';
 import {demoFlows, demoPage} from '../demoFlows';
 import styles from './styles.module.css';
 
 /** The checkout flows side by side, one card each from the one list (demoFlows.ts), each opening its demo. */
 export default function DemoOverview(): ReactNode {
   return (
-    <ul className={styles.grid} aria-label="The checkout flows compared">
+    <CardGrid label="The checkout flows compared">
       {demoFlows.map((flow) => (
-        <li key={flow.id} className={styles.card}>
-          <h3 className={styles.title} id={`flow-${flow.id}`}>
-            {flow.title}
-            {flow.live ? <span className={styles.badge}>Live</span> : null}
-          </h3>
+        <Card
+          key={flow.id}
+          title={
+            <h3 className={cardTitleClassName} id={`flow-${flow.id}`}>
+              {flow.title}
+              {flow.live ? <Badge tone="success">Live</Badge> : null}
+            </h3>
+          }
+          actions={
+            <Link to={demoPage(flow)} aria-describedby={`flow-${flow.id}`}>
+              {flow.live ? 'Open the live demo' : 'Open the demo'}
+            </Link>
+          }
+        >
           <dl className={styles.facts}>
             <dt>Scene</dt>
             <dd>
@@ -36,11 +47,8 @@ export default function DemoOverview(): ReactNode {
               ))}
             </dd>
           </dl>
-          <Link className={styles.open} to={demoPage(flow)} aria-describedby={`flow-${flow.id}`}>
-            {flow.live ? 'Open the live demo' : 'Open the demo'}
-          </Link>
-        </li>
+        </Card>
       ))}
-    </ul>
+    </CardGrid>
   );
 }

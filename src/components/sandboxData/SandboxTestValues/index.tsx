@@ -1,6 +1,7 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import CopyButton from '@site/src/components/ui/CopyButton';
+import {Card, CardGrid} from '@site/src/components/ui/CardGrid';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import {requireSandboxData} from '../SandboxTable';
 import {testValues, type TestValue, type TestValueData, type TestValueGroup} from './testValues';
@@ -17,30 +18,36 @@ const groupNames: Readonly<Record<TestValueGroup, string>> = {
 };
 
 function Entry({entry}: {entry: TestValue}): ReactNode {
+  const links = (
+    <>
+      {entry.demo ? (
+        <Link to={entry.demo.href} aria-label={`${entry.demo.label}, with ${entry.value}`}>
+          {entry.demo.label}
+        </Link>
+      ) : null}
+      {entry.tryIt ? (
+        <Link to={entry.tryIt.href} aria-label={`${entry.tryIt.label}, with ${entry.value}`}>
+          {entry.tryIt.label}
+        </Link>
+      ) : null}
+      {!entry.tryIt && entry.noTryIt ? <span className={styles.note}>{entry.noTryIt}</span> : null}
+    </>
+  );
   return (
-    <li className={styles.entry}>
-      <div className={styles.valueRow}>
-        <code className={styles.value}>{entry.value}</code>
-        <CopyButton value={entry.value} />
-      </div>
+    <Card
+      title={
+        <div className={styles.valueRow}>
+          <code className={styles.value}>{entry.value}</code>
+          <CopyButton value={entry.value} />
+        </div>
+      }
+      actions={links}
+    >
       <p className={styles.title}>{entry.title}</p>
-      <p className={styles.does}>
+      <p>
         <CodeSpans text={entry.does} />
       </p>
-      <p className={styles.links}>
-        {entry.demo ? (
-          <Link to={entry.demo.href} aria-label={`${entry.demo.label}, with ${entry.value}`}>
-            {entry.demo.label}
-          </Link>
-        ) : null}
-        {entry.tryIt ? (
-          <Link to={entry.tryIt.href} aria-label={`${entry.tryIt.label}, with ${entry.value}`}>
-            {entry.tryIt.label}
-          </Link>
-        ) : null}
-        {!entry.tryIt && entry.noTryIt ? <span className={styles.note}>{entry.noTryIt}</span> : null}
-      </p>
-    </li>
+    </Card>
   );
 }
 
@@ -48,10 +55,10 @@ function Entry({entry}: {entry: TestValue}): ReactNode {
 export default function SandboxTestValues({data: given, group}: {data: TestValueData; group: TestValueGroup}): ReactNode {
   const data = requireSandboxData(given, 'SandboxTestValues');
   return (
-    <ul className={styles.list} aria-label={groupNames[group]} data-test-values={group}>
+    <CardGrid label={groupNames[group]} minWidth="19rem" data-test-values={group}>
       {testValues(data, group).map((entry) => (
         <Entry key={`${entry.value}-${entry.title}`} entry={entry} />
       ))}
-    </ul>
+    </CardGrid>
   );
 }

@@ -21,6 +21,11 @@ export interface MermaidDiagramProps {
    * sideways in its own box, with a hint; the first participants show at once.
    */
   readonly phone?: 'transitions' | 'scroll';
+  /**
+   * The narrowest the drawing may be shown (a sequence diagram: its text no smaller than 12 px). In a narrower
+   * column it keeps this width and scrolls sideways in its box instead of shrinking its text.
+   */
+  readonly minWidth?: string;
 }
 
 /**
@@ -28,10 +33,10 @@ export interface MermaidDiagramProps {
  * colour modes are in the page and CSS shows one; the hidden image is lazy and
  * never displayed, so the browser does not fetch it.
  */
-export default function MermaidDiagram({light, dark, width, height, alt, source, phone}: MermaidDiagramProps): ReactNode {
+export default function MermaidDiagram({light, dark, width, height, alt, source, phone, minWidth}: MermaidDiagramProps): ReactNode {
   const lightSrc = useBaseUrl(`/diagrams/${light}`);
   const darkSrc = useBaseUrl(`/diagrams/${dark}`);
-  const size = {width: Number(width), height: Number(height)};
+  const size = {width: Number(width), height: Number(height), style: minWidth ? {minWidth: `${minWidth}px`} : undefined};
   const images = (
     <>
       <img className={styles.light} src={lightSrc} alt={alt} loading="lazy" decoding="async" {...size} />

@@ -58,7 +58,14 @@ export default function NotFoundHelp(): ReactNode {
               ))}
             </ul>
           </>
-        ) : null}
+        ) : (
+          // The space is kept so nothing jumps when suggestions arrive; it says what it is for, never blank.
+          <p className={styles.nearNote}>
+            {near === 'loading'
+              ? 'Looking for pages with an address like this one…'
+              : 'No page has an address close to this one: search above, or start from a section below.'}
+          </p>
+        )}
       </div>
     </>
   );
