@@ -7,8 +7,8 @@
  *   authenticate step (engine/tenants.ts): unsigned, badly signed and replayed calls are refused as the API
  *   refuses them, and a call naming another merchant's client ID is PERMISSION_DENIED.
  * - What would touch everyone touches the caller alone: reset and export are the caller's, faults answer only
- *   its calls, the delivery log lists only its notifications. Import (a whole state) and moving the clock (one
- *   clock for all) are refused; the local sandbox offers both.
+ *   its calls, the delivery log lists only its notifications, and a clock move moves the caller's own clock
+ *   (each merchant has one, engine/merchantClock.ts). Import (a whole state) is refused; the local sandbox offers it.
  * - The shared test merchant, whose private key is published, keeps the shopper's actions and the reads but no
  *   test tools (api/sandbox.yaml: merchant.testTools), so nobody can reset or fault it for everyone.
  * - A sweep on a timer removes idle merchants and expired events (engine/tenants.ts).
@@ -144,6 +144,19 @@ export function hostedMode(engine: SandboxEngine, limits: HostedLimits, sharedCl
     }
   }
 
+  /** A merchant moves its own clock: its jobs fall due on it, no one else's (engine/merchantClock.ts). */
+  async function advanceClock(caller: string, body: Record<string, unknown> | undefined): Promise<HostedDecision> {
+    if (!body) return refuse('INVALID_PARAMETER', 'The body must be a JSON object.');
+    try {
+      const {seconds} = readActionInput(sandboxAction('clock.advance'), body) as {seconds: number};
+      const result = await engine.tenants.advanceClock(caller, seconds);
+      return result.ok ? answer(result.value) : refuse(result.code, result.message);
+    } catch (error) {
+      if (error instanceof ActionInputError) return refuse('INVALID_PARAMETER', error.message);
+      throw error;
+    }
+  }
+
   async function asCaller(call: HostedCall, caller: string): Promise<HostedDecision> {
     const body = bodyObject(call.body);
     const named = [call.params['clientId'], call.query.get('clientId') ?? undefined, body?.['clientId']];
@@ -178,10 +191,7 @@ export function hostedMode(engine: SandboxEngine, limits: HostedLimits, sharedCl
           'The hosted sandbox does not import a whole state, which would replace every merchant; import it into a local sandbox (npm run sandbox).',
         );
       case 'POST /_sandbox/clock/advance':
-        return refuse(
-          'PERMISSION_DENIED',
-          'The hosted sandbox has one clock for every merchant, running in real time, so no merchant can move it; move the clock in a local or in-browser sandbox.',
-        );
+        return advanceClock(caller, body);
       default:
         return next;
     }
