@@ -39,6 +39,14 @@ export type HostedDecision =
   | {readonly kind: 'answer'; readonly value: unknown}
   | {readonly kind: 'next'};
 
+/** Retention run elsewhere than in this process's memory (instances sharing a database: sharedSweep.ts). */
+export interface HostedSweep {
+  /** Sweeps when it is due; undefined when it was not (or another instance runs it). */
+  run(): Promise<{merchantsRemoved: string[]; eventsRemoved: number} | undefined>;
+  /** How often to ask. */
+  readonly everyMs: number;
+}
+
 export interface HostedMode {
   decide(call: HostedCall): Promise<HostedDecision>;
   /** Stops the sweep timer. */
@@ -97,18 +105,26 @@ function windowCounter(windowMs: number): (key: string) => number {
   };
 }
 
-export function hostedMode(engine: SandboxEngine, limits: HostedLimits, sharedClientId: string, log: (line: string) => void): HostedMode {
+export function hostedMode(
+  engine: SandboxEngine,
+  limits: HostedLimits,
+  sharedClientId: string,
+  log: (line: string) => void,
+  sweeper?: HostedSweep,
+): HostedMode {
   const registrations = windowCounter(60_000);
 
   const sweep = () =>
-    engine.tenants.sweep().then(
-      ({merchantsRemoved, eventsRemoved}) => {
+    (sweeper?.run() ?? engine.tenants.sweep()).then(
+      (swept) => {
+        if (!swept) return;
+        const {merchantsRemoved, eventsRemoved} = swept;
         if (merchantsRemoved.length || eventsRemoved)
           log(`sandbox: removed ${merchantsRemoved.length} idle merchants and ${eventsRemoved} expired events`);
       },
       (error: unknown) => log(`sandbox: the hosted sweep failed: ${(error as Error).message}`),
     );
-  const timer = setInterval(() => void sweep(), limits.sweepIntervalSeconds * 1000);
+  const timer = setInterval(() => void sweep(), sweeper?.everyMs ?? limits.sweepIntervalSeconds * 1000);
   timer.unref();
   void sweep();
 
