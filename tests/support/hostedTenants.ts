@@ -125,6 +125,8 @@ export async function checkMerchantClocksApart(a: Tenant, aBase: string, b: Tena
   assert.equal(await status(b), 'PENDING', "B's identical order is still open: B's clock did not move");
   assert.notEqual(await balances(a, aBase), aBefore, "A's paid funds settled on A's clock");
   assert.equal(await balances(b, bBase), bBefore, "B's settlement did not move with A's clock");
+  const exported = await signedControl(aBase, a.signer, 'GET', '/_sandbox/export');
+  assert.ok(Date.parse(String(exported.json['exportedAt'])) > Date.now() + 2.9 * 86_400_000, "A's export is dated on A's clock");
   const clock = Date.parse(String((await send(bBase, 'GET', '/_sandbox/clock')).json['now']));
   assert.ok(Math.abs(clock - Date.now()) < 5000, 'the sandbox clock itself stays real time');
 }
