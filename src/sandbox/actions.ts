@@ -12,11 +12,9 @@ import {isoSeconds} from './engine/clock';
 import type {SandboxData} from './engine/rules/types';
 import type {ActionResult, PaymentMethodChoice, SandboxEngine} from './engine/engine';
 
-/**
- * One clock step at most, for every host (the local server, the console, the MCP tool): 366 days, enough
- * to pass the refund window in one step; far larger steps would run the clock past what Date can show.
- */
-export const clockStepLimitSeconds = 366 * 86_400;
+import {clockStepLimitSeconds} from './clockStep';
+
+export {clockStepLimitSeconds};
 
 /** One input member. Path members are part of the route (/_sandbox/merchants/{clientId}); the others travel as JSON. */
 export type FieldSpec =

@@ -10,81 +10,25 @@
 import {after, before, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {randomUUID} from 'node:crypto';
-import {readFileSync} from 'node:fs';
-import path from 'node:path';
-import {importPrivateKey, importPublicKey} from '../../src/lib/signing';
+import {importPrivateKey} from '../../src/lib/signing';
 import {generateKeyPair} from '../../src/lib/signatureDiagnosis';
-import {merchantClient, type MerchantClient} from '../../src/sandbox/client/merchant';
-import {httpTarget} from '../../src/sandbox/client/overHttp';
-import {signRequest, withContentType, type MerchantSigner} from '../../src/sandbox/client/signing';
-import type {SandboxTarget} from '../../src/sandbox/client/target';
+import {signRequest, withContentType} from '../../src/sandbox/client/signing';
 import {fixedClock} from '../../src/sandbox/engine/clock';
-import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {startSandboxServer, type SandboxServer} from '../../src/sandbox/hosts/server/server';
+import {
+  checkMerchantClocksApart,
+  hostedOrder,
+  orderNo,
+  paidOrder,
+  register,
+  send,
+  signedControl,
+  tenant,
+  type Tenant,
+} from '../support/hostedTenants';
 
-const providerKey = importPublicKey(readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'provider-test-public.pem'), 'utf8')).then(
-  (key) => ({key, keyVersion: 1}),
-);
 const sharedMerchant = sandboxFiles().spec.sandbox.merchant.clientId;
-const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
-const hostedOrder = (merchantOrderNo: string) =>
-  JSON.stringify({
-    merchantOrderNo,
-    amount: {value: 1000, currency: 'USD'},
-    scene: 'HOSTED_PAYPAGE',
-    subject: 'Hosted test',
-    returnUrl: 'https://shop.example.com/return',
-  });
-
-interface Tenant {
-  readonly clientId: string;
-  readonly signer: MerchantSigner;
-  /** Signed API calls, their responses verified. */
-  readonly api: MerchantClient;
-  /** The declared test tools, signed as this merchant. */
-  readonly tools: SandboxTarget;
-}
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly json: {code?: string; message?: string; requestId?: string} & Record<string, unknown>;
-}
-
-async function send(base: string, method: string, target: string, init: {body?: string; headers?: Record<string, string>} = {}) {
-  const response = await fetch(`${base}${target}`, {
-    method,
-    headers: init.headers ?? {},
-    ...(init.body === undefined ? {} : {body: init.body}),
-  });
-  const text = await response.text();
-  return {status: response.status, headers: response.headers, json: JSON.parse(text) as Answer['json']} satisfies Answer;
-}
-
-async function register(base: string, body: Record<string, unknown>): Promise<Answer> {
-  return send(base, 'POST', '/_sandbox/merchants', {body: JSON.stringify(body), headers: {'Content-Type': 'application/json'}});
-}
-
-async function tenant(base: string): Promise<Tenant> {
-  const {privateKeyPem, publicKeyPem} = await generateKeyPair();
-  const registered = await register(base, {publicKeyPem});
-  assert.equal(registered.status, 200, JSON.stringify(registered.json));
-  const clientId = String(registered.json['clientId']);
-  const signer = {clientId, keyVersion: 1, privateKey: await importPrivateKey(privateKeyPem)};
-  return {
-    clientId,
-    signer,
-    api: merchantClient({target: httpTarget(base), signer, providerKey: await providerKey}),
-    tools: httpTarget(base, {signer}),
-  };
-}
-
-/** A test tool call signed by `signer`, whatever the body names. */
-async function signedControl(base: string, signer: MerchantSigner, method: string, target: string, body = ''): Promise<Answer> {
-  const now = Date.parse(String((await send(base, 'GET', '/_sandbox/clock')).json['now']));
-  const signed = await signRequest(signer, {method, target, body}, now);
-  return send(base, method, target, {body: method === 'GET' ? undefined : body, headers: withContentType(signed)} as never);
-}
 
 /** A signed request as the engine takes it. */
 const withHeaders = (signed: {method: string; target: string; body: string; headers: Readonly<Record<string, string>>}) => ({
@@ -108,20 +52,6 @@ describe('the hosted sandbox keeps merchants apart', () => {
     [a, b] = [await tenant(base), await tenant(base)];
   });
   after(() => server.close());
-
-  async function paidOrder(who: Tenant): Promise<string> {
-    const no = orderNo();
-    const created = await who.api.call({method: 'POST', target: '/v1/orders', body: hostedOrder(no)});
-    assert.equal(created.response.status, 200, created.response.body);
-    const paid = await who.tools.act('shopper.pay', {
-      clientId: who.clientId,
-      merchantOrderNo: no,
-      method: 'CARD',
-      cardNumber: '4000000000000002',
-    });
-    assert.equal(paid.ok, true, JSON.stringify(paid));
-    return no;
-  }
 
   test('registration checks the key and the client ID, answering in the contract envelope', async () => {
     const bad = await register(base, {publicKeyPem: 'not a key'});
@@ -216,8 +146,14 @@ describe('the hosted sandbox keeps merchants apart', () => {
     const order = await a.api.call({method: 'GET', target: `/v1/orders/${no}`, body: ''});
     assert.equal((JSON.parse(order.response.body) as {data: {status: string}}).data.status, 'PENDING', 'nobody paid it');
 
-    const clock = await signedControl(base, a.signer, 'POST', '/_sandbox/clock/advance', '{"seconds":60}');
-    assert.equal(clock.json.code, 'PERMISSION_DENIED');
+    const otherClock = await signedControl(
+      base,
+      b.signer,
+      'POST',
+      '/_sandbox/clock/advance',
+      JSON.stringify({clientId: a.clientId, seconds: 60}),
+    );
+    assert.equal(otherClock.json.code, 'PERMISSION_DENIED', "B cannot move A's clock");
     const importing = await signedControl(base, a.signer, 'POST', '/_sandbox/import', '{}');
     assert.equal(importing.json.code, 'PERMISSION_DENIED');
     const sharedReset = await signedControl(
@@ -263,6 +199,11 @@ describe('the hosted sandbox keeps merchants apart', () => {
     assert.deepEqual(bAfter, bBefore, "B's orders are exactly as before A's reset");
     const again = await a.api.call({method: 'POST', target: '/v1/orders', body: hostedOrder(orderNo())});
     assert.equal(again.response.status, 200, 'A keeps its key and signs on after its reset');
+  });
+
+  test("each merchant has its own clock: A's move expires A's order and settles A's funds, not B's", async () => {
+    const [c, d] = [await tenant(base), await tenant(base)];
+    await checkMerchantClocksApart(c, base, d, base);
   });
 
   test('a merchant flooding requests gets 429 with Retry-After; the other merchant gets none and stays fast', async () => {

@@ -13,7 +13,10 @@ import assert from 'node:assert/strict';
 import {generateKeyPairSync, randomUUID} from 'node:crypto';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
-import {remoteClient, startSharedSandbox, type SharedSandbox} from '../support/sharedSandbox';
+import pg from 'pg';
+import {checkMerchantClocksApart, paidOrder, signedControl, tenant} from '../support/hostedTenants';
+import {freePort} from '../support/postgres';
+import {remoteClient, startInstanceProcess, startSharedSandbox, type SandboxInstance, type SharedSandbox} from '../support/sharedSandbox';
 import {type sandboxClient} from '../support/sandboxClient';
 import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 
@@ -292,5 +295,80 @@ describe('several sandbox instances on one PostgreSQL database', () => {
     for (const refused of load.refused.slice(0, 5)) {
       assert.equal((await client.call('POST', '/v1/orders', hostedOrder(refused.no))).json.code, 'SUCCESS', refused.no);
     }
+  });
+});
+
+describe('the hosted sandbox on two instances (--hosted --shared): tenants live in the database', () => {
+  let tenants: string;
+  let one: SandboxInstance;
+  let two: SandboxInstance;
+  const sql = async (text: string, values: unknown[] = []) => {
+    const client = new pg.Client({connectionString: tenants});
+    await client.connect();
+    try {
+      return await client.query(text, values);
+    } finally {
+      await client.end();
+    }
+  };
+
+  before(async () => {
+    tenants = await sandbox.postgres.createDatabase('tenants');
+    const ports = await Promise.all([freePort(), freePort()]);
+    [one, two] = (await Promise.all(ports.map((port) => startInstanceProcess(tenants, port, ['--hosted'])))) as [
+      SandboxInstance,
+      SandboxInstance,
+    ];
+  });
+  after(async () => {
+    await Promise.all([one, two].map((instance) => instance?.stop('SIGKILL')));
+  });
+
+  test('registered through one instance, served signed by the other; foreign-signed control calls refused through either', async () => {
+    const a = await tenant(one.url, two.url);
+    const b = await tenant(two.url, one.url);
+    const no = await paidOrder(a);
+    const exported = (await signedControl(one.url, a.signer, 'GET', '/_sandbox/export')).json as unknown as {records: [string, unknown][]};
+    assert.ok(
+      exported.records.some(([key]) => key === `${a.clientId}/order/${no}`),
+      'the first instance serves what A did through the second',
+    );
+    const pay = JSON.stringify({clientId: a.clientId, merchantOrderNo: orderNo(), method: 'CARD', cardNumber: '4000000000000002'});
+    for (const instance of [one, two]) {
+      const foreign = await signedControl(instance.url, b.signer, 'POST', '/_sandbox/shopper/pay', pay);
+      assert.equal(foreign.status, 403, instance.url);
+      assert.equal(foreign.json.code, 'PERMISSION_DENIED', instance.url);
+      const stolenId = await signedControl(instance.url, {...b.signer, clientId: a.clientId}, 'POST', '/_sandbox/reset');
+      assert.equal(stolenId.json.code, 'INVALID_SIGNATURE', `B's key does not sign for A through ${instance.url}`);
+    }
+    const still = await signedControl(two.url, a.signer, 'GET', '/_sandbox/export');
+    assert.ok((still.json as unknown as {records: [string, unknown][]}).records.some(([key]) => key === `${a.clientId}/order/${no}`));
+  });
+
+  test("each merchant's clock is its own across instances: A's move expires A's order, not B's, nor B's settlement", async () => {
+    const a = await tenant(one.url);
+    const b = await tenant(two.url);
+    await checkMerchantClocksApart(a, one.url, b, two.url);
+  });
+
+  test('an idle merchant is removed once, by one instance, and then is unknown to both', async () => {
+    const idle = await tenant(one.url, two.url);
+    const active = await tenant(two.url);
+    await sql('UPDATE sandbox_merchant SET last_used_at = 0 WHERE client_id = $1', [idle.clientId]);
+    await sql("UPDATE sandbox_sweep SET due_at = 0 WHERE name = 'hosted'");
+    const deadline = Date.now() + 10_000;
+    while ((await sql('SELECT 1 FROM sandbox_merchant WHERE client_id = $1', [idle.clientId])).rowCount && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    const removals = [one, two].map((instance) => instance.output().match(/removed 1 idle merchants/g)?.length ?? 0);
+    assert.deepEqual(removals.sort(), [0, 1], 'one instance removed it, once');
+    assert.equal((await sql('SELECT count(*)::int AS n FROM sandbox_record WHERE client_id = $1', [idle.clientId])).rows[0]?.n, 0);
+    for (const instance of [one, two]) {
+      const gone = await signedControl(instance.url, idle.signer, 'GET', '/_sandbox/export');
+      assert.equal(gone.json.code, 'UNKNOWN_CLIENT', instance.url);
+    }
+    assert.equal(
+      (await active.api.call({method: 'POST', target: '/v1/orders', body: JSON.stringify(hostedOrder(orderNo()))})).response.status,
+      200,
+    );
   });
 });

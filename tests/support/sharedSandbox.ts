@@ -71,7 +71,8 @@ async function waitFor(url: string, what: string, seconds: number): Promise<void
   }
 }
 
-function startInstanceProcess(database: string, port: number, flags: readonly string[]): Promise<SandboxInstance> {
+/** One `--shared` instance of `database` on `port`, resolved once it listens. */
+export function startInstanceProcess(database: string, port: number, flags: readonly string[]): Promise<SandboxInstance> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), '--database', database, '--shared', '--port', String(port), ...flags],

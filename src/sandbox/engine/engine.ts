@@ -18,6 +18,7 @@ import {lowerCaseHeaders, type NotificationTransport, type SandboxRequest, type 
 import {randomId} from './ids';
 import {JobQueue, runJob, type JobRunner} from './jobs';
 import {MerchantCache} from './merchantCache';
+import {merchantOffsetMs, offsetClock} from './merchantClock';
 import {exportRecords, loadRecords} from './persistence';
 import {latestReferences, merchantView, snapshotOf, type MerchantSnapshot} from './reads';
 import {createAuthenticator, type Authenticator} from './pipeline/authenticate';
@@ -33,17 +34,6 @@ import {Tenants} from './tenants';
 import {Rejected, type Tx} from './tx';
 import {readOnlyTx, UnitGate, UnitOfWork, type UnitHost} from './unit';
 
-export type {
-  ActionResult,
-  DeliveryLogEntry,
-  Fault,
-  MerchantView,
-  PaymentMethodChoice,
-  RequestValidator,
-  SandboxOptions,
-  SimulatedNotification,
-  SimulateNotificationInput,
-} from './api';
 export {sandboxFundingType} from './domain/ledger';
 export {gzipWithDigest} from './domain/statements';
 
@@ -78,7 +68,14 @@ export class SandboxEngine {
     this.spec = options.spec;
     this.store = options.store ?? memoryStore();
     this.clock = options.clock ?? createClock();
-    this.jobs = new JobQueue({clock: this.clock, changes: this.changes, run: (job) => this.runJob(job), commit: () => this.commit()});
+    const offsetOf = (clientId: string) => merchantOffsetMs(this.merchants.get(clientId)?.merchant);
+    this.jobs = new JobQueue({
+      clock: this.clock,
+      changes: this.changes,
+      run: (job) => this.runJob(job),
+      commit: () => this.commit(),
+      offsetOf,
+    });
     this.transport = options.transport;
     this.providerKeyVersion = options.providerKey.keyVersion;
     this.providerPrivateKeyPem = options.providerKey.privateKeyPem;
@@ -114,7 +111,9 @@ export class SandboxEngine {
     engine.pipeline = {spec, validator: options.validator, authenticator, limiter, faults, responder, inUnit, commit};
     const {merchants, jobs, deliveryLog, changes, gate, unitHost, clock} = engine;
     const parts = {spec, clock, unitHost, gate, merchants, jobs, faults, deliveryLog, changes, pipeline: engine.pipeline};
-    engine.tenants = new Tenants({...parts, commit, settle: () => engine.settle()});
+    const runJob = (job: JobRecord) => engine.runJob(job);
+    const writeMerchant = (state: MerchantRecords, record: MerchantRecord) => engine.writeMerchant(state, record);
+    engine.tenants = new Tenants({...parts, commit, settle: () => engine.settle(), runJob, writeMerchant});
     await engine.load();
     return engine;
   }
@@ -175,6 +174,11 @@ export class SandboxEngine {
     this.merchants.set(record.clientId, state);
   }
 
+  /** A read-only Tx on the merchant's own clock (merchantClock.ts). */
+  private readTxOf(state: MerchantRecords): Tx {
+    return {...this.readTx, clock: offsetClock(this.clock, () => merchantOffsetMs(state.merchant))};
+  }
+
   private merchantOf(clientId: string): MerchantRecords | undefined {
     return this.merchants.get(clientId);
   }
@@ -182,7 +186,7 @@ export class SandboxEngine {
   /** Balances by currency now: the sums of the ledger's legs, with pending amounts whose day has come counted as available. */
   balances(clientId: string): Map<string, {available: number; pending: number; frozen: number}> {
     const state = this.merchantOf(clientId);
-    return state ? balancesOf(this.readTx, state) : new Map();
+    return state ? balancesOf(this.readTxOf(state), state) : new Map();
   }
 
   /** The ledger of a merchant, oldest first (the sandbox console shows it). */
@@ -213,7 +217,7 @@ export class SandboxEngine {
   /** Statements: the CSV of one UTC day, and the gzip file Download statement's link serves. */
   statementCsv(clientId: string, day: string, currency?: string): {csv: string; rowCount: number} | undefined {
     const state = this.merchantOf(clientId);
-    return state ? statementCsv(this.readTx, state, day, currency) : undefined;
+    return state ? statementCsv(this.readTxOf(state), state, day, currency) : undefined;
   }
 
   async statementFile(
@@ -222,7 +226,7 @@ export class SandboxEngine {
     currency?: string,
   ): Promise<{fileName: string; bytes: Uint8Array; sha256: string; csv: string} | undefined> {
     const state = this.merchantOf(clientId);
-    return state ? statementFile(this.readTx, state, day, currency) : undefined;
+    return state ? statementFile(this.readTxOf(state), state, day, currency) : undefined;
   }
 
   /** Runs every job due by now (the server calls it on a timer). */

@@ -61,11 +61,13 @@ export interface JobHost {
   readonly changes: ChangeSet;
   run(job: JobRecord): Promise<void>;
   commit(): Promise<void>;
+  /** How far a merchant's own clock runs ahead of the sandbox clock (hosted sandbox, merchantClock.ts); 0 elsewhere. */
+  offsetOf(clientId: string): number;
 }
 
 /** The jobs waiting on the sandbox clock, earliest first, and the deliveries runDue started. */
 export class JobQueue {
-  private readonly heap = new MinHeap<JobRecord>((a, b) => a.at < b.at || (a.at === b.at && a.seq < b.seq));
+  private readonly heap = new MinHeap<JobRecord>((a, b) => this.due(a) < this.due(b) || (this.due(a) === this.due(b) && a.seq < b.seq));
   private seq = 0;
   /** Deliveries runDue started and that have not answered yet. */
   private readonly inFlight = new Set<Promise<void>>();
@@ -73,6 +75,16 @@ export class JobQueue {
   private readonly inFlightByEvent = new Map<string, Promise<void>>();
 
   constructor(private readonly host: JobHost) {}
+
+  /** When a job falls due on the sandbox clock: its time on its merchant's clock, less that clock's lead. */
+  private due(job: JobRecord): number {
+    return job.at - this.host.offsetOf(job.clientId);
+  }
+
+  /** Orders the queue again after a merchant's clock moved (its jobs fall due earlier on the sandbox clock). */
+  reorder(): void {
+    this.keepOnly(() => true);
+  }
 
   /** A job from the store or an import: kept as it is, and later jobs numbered after it. */
   restore(job: JobRecord): void {
@@ -91,7 +103,8 @@ export class JobQueue {
   }
 
   nextAt(): number | undefined {
-    return this.heap.peek()?.at;
+    const job = this.heap.peek();
+    return job && this.due(job);
   }
 
   clear(): void {
@@ -131,7 +144,7 @@ export class JobQueue {
   /** Takes the earliest job if it is due by `until`, and records its removal. */
   private take(until: number): JobRecord | undefined {
     const job = this.heap.peek();
-    if (!job || job.at > until) return undefined;
+    if (!job || this.due(job) > until) return undefined;
     this.heap.pop();
     this.host.changes.touch(engineKey('job', job.id), () => undefined);
     return job;
@@ -191,7 +204,7 @@ export class JobQueue {
     const target = this.host.clock.now() + seconds * msPerSecond;
     let ran = 0;
     for (let job = this.take(target); job; job = this.take(target)) {
-      this.host.clock.advanceTo(job.at);
+      this.host.clock.advanceTo(this.due(job));
       await this.runTaken(job);
       ran += 1;
     }

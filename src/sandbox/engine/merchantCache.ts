@@ -8,6 +8,7 @@
 import type {SandboxClock} from './clock';
 import {recordDelivery, sendDelivery, type SentDelivery} from './domain/events';
 import {runJob, type JobQueue, type JobRunner} from './jobs';
+import {merchantOffsetMs} from './merchantClock';
 import {loadRecords} from './persistence';
 import type {MerchantRecords} from './state';
 import type {RecordValue} from './store';
@@ -40,6 +41,11 @@ export class MerchantCache {
     this.drop(clientId);
     const jobs = this.core.jobs();
     loadRecords(records, {merchants: this.core.merchants, addJob: (job) => jobs.restore(job), clock: this.core.clock()});
+  }
+
+  /** Now on the merchant's own clock (merchantClock.ts): a claimed job's lease is counted on it. */
+  now(clientId: string): number {
+    return this.core.clock().now() + merchantOffsetMs(this.core.merchants.get(clientId)?.merchant);
   }
 
   /** Forgets one merchant and its jobs; the store keeps them. */

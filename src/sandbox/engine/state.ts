@@ -22,6 +22,8 @@ export interface MerchantRecord {
   /** The ten delivery attempts within 300 seconds instead of about 46 hours. */
   compressedRetries: boolean;
   createdAt: number;
+  /** Hosted sandbox only: how far this merchant's own clock runs ahead of the sandbox clock (merchantClock.ts); absent is 0. */
+  clockOffsetMs?: number;
 }
 
 /** How the payer paid, for Retrieve order payer and the statement. */

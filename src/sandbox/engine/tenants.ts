@@ -20,12 +20,14 @@ import {stateDocumentOf, type SandboxStateDocument} from './stateDocument';
 import {Rejected} from './tx';
 import {runUnit, type UnitGate, type UnitHost} from './unit';
 import {isoSeconds} from './clock';
+import {advanceMerchantClock, merchantOffsetMs, type MerchantClockHost} from './merchantClock';
+import type {RecordValue} from './store';
 import {msPerSecond} from './values';
 
 const msPerDay = 86_400 * msPerSecond;
 
 /** The engine's parts the tenant tools work on (the engine hands them over once, in SandboxEngine.create). */
-export interface TenantHost {
+export interface TenantHost extends MerchantClockHost {
   readonly spec: EngineSpec;
   readonly clock: SandboxClock;
   readonly unitHost: UnitHost;
@@ -44,6 +46,11 @@ export interface TenantHost {
 export class Tenants {
   /** Test-tool calls per merchant in the current second of the sandbox clock. */
   private readonly windows = new Map<string, {second: number; count: number}>();
+  /**
+   * Whether a merchant's clock move sends the notification attempts it makes due. Instances sharing a database
+   * set it false: the move runs holding the merchant's lock, and the attempts are claimed and sent after it.
+   */
+  inlineDeliveries = true;
 
   constructor(private readonly host: TenantHost) {}
 
@@ -108,13 +115,28 @@ export class Tenants {
     return {ok: true, value: {ok: true}};
   }
 
-  /** One merchant's records, its jobs and the clock, in the format of a whole export (it can be imported into a local sandbox). */
+  /** Moves the merchant's own clock on, running its jobs that fall due (merchantClock.ts); no other merchant's. */
+  async advanceClock(clientId: string, seconds: number): Promise<ActionResult<{now: string; jobsRun: number}>> {
+    const state = this.host.merchants.get(clientId);
+    if (!state) return {ok: false, code: 'UNKNOWN_CLIENT', message: `No sandbox merchant ${clientId}.`};
+    const {now, jobsRun} = await advanceMerchantClock(this.host, state, seconds, {deliveries: this.inlineDeliveries});
+    return {ok: true, value: {now: isoSeconds(now), jobsRun}};
+  }
+
+  /**
+   * One merchant's records, its jobs and its clock, in the format of a whole export (it can be imported into a
+   * local sandbox, where the merchant's clock becomes the sandbox clock).
+   */
   exportOf(clientId: string): SandboxStateDocument | undefined {
     const state = this.host.merchants.get(clientId);
     if (!state) return undefined;
     const jobs = this.host.jobs.values().filter((job) => job.clientId === clientId);
-    const records = exportRecords([state], jobs, this.host.clock.offsetMs);
-    return stateDocumentOf(records, this.host.spec.contractVersion, isoSeconds(this.host.clock.now()));
+    const offset = merchantOffsetMs(state.merchant);
+    const records = exportRecords([state], jobs, this.host.clock.offsetMs + offset);
+    const merchant = {...state.merchant};
+    delete merchant.clockOffsetMs;
+    records[0] = [records[0]?.[0] ?? '', JSON.parse(JSON.stringify(merchant)) as RecordValue];
+    return stateDocumentOf(records, this.host.spec.contractVersion, isoSeconds(this.host.clock.now() + offset));
   }
 
   /** When the merchant last signed anything: the newest nonce it used (kept for the nonce retention), or its registration. */
@@ -133,7 +155,8 @@ export class Tenants {
     const {spec, clock, merchants} = this.host;
     const now = clock.now();
     const idleSince = now - spec.sandbox.hosted.idleMerchantDays * msPerDay;
-    const oldestEvent = now - spec.delivery.eventRetentionDays * msPerDay;
+    // Events are dated on their merchant's clock, so each merchant's are kept for the retention on its clock.
+    const oldestEvent = (state: MerchantRecords) => now + merchantOffsetMs(state.merchant) - spec.delivery.eventRetentionDays * msPerDay;
     const idle = [...merchants.values()]
       .filter((state) => state.merchant.clientId !== spec.sandbox.merchant.clientId && this.lastActive(state) < idleSince)
       .map((state) => state.merchant.clientId);
@@ -143,7 +166,7 @@ export class Tenants {
       for (const clientId of idle) this.removeNow(clientId);
       for (const state of merchants.values()) {
         for (const [id, record] of [...state.events]) {
-          if (Date.parse(record.event.createdAt) >= oldestEvent) continue;
+          if (Date.parse(record.event.createdAt) >= oldestEvent(state)) continue;
           this.host.unitHost.write(state, 'event', id, undefined);
           eventsRemoved += 1;
         }

@@ -7,6 +7,7 @@
  * (Tx.putEvenIfRejected). Units run one at a time (UnitGate), so two calls never interleave their writes.
  */
 import type {SandboxClock} from './clock';
+import {merchantOffsetMs, offsetClock} from './merchantClock';
 import type {EngineSpec} from './spec';
 import {
   collectionField,
@@ -199,7 +200,8 @@ export class UnitOfWork {
     const staged = (state: MerchantState) => this.viewOf(state);
     this.tx = {
       spec: host.spec,
-      clock: host.clock,
+      // The clock of the merchant the unit works on (its first view): its own, on the hosted sandbox (merchantClock.ts).
+      clock: offsetClock(host.clock, () => merchantOffsetMs(this.views.keys().next().value?.merchant)),
       hosts: host.hosts,
       validator: host.validator,
       put: (state, collection, id, value) => staged(state).put(collection, id, value, false),

@@ -112,7 +112,7 @@ export default function ExchangeView({
                 <Button variant="secondary" size="sm" onClick={() => onShopper('decline', exchange.orderNo ?? '')}>
                   Pay with a declined card
                 </Button>
-                {/* The hosted sandbox's one clock runs in real time for every merchant: nobody can move it. */}
+                {/* Not offered on the hosted target yet: there a clock move is the merchant's own, signed (hosted.ts); no journey covers it from here. */}
                 {exchange.target !== 'hosted' ? (
                   <Button variant="secondary" size="sm" onClick={() => onShopper('expire', exchange.orderNo ?? '')}>
                     Let it expire

@@ -7,7 +7,7 @@ export interface HostedLimits {
   readonly registrationsPerMinutePerAddress: number;
   /** The RSA modulus sizes a registered public key may have. */
   readonly publicKeyBits: {readonly min: number; readonly max: number};
-  /** A merchant that signs nothing for this many days is removed (on the sandbox clock, which is real time when hosted). */
+  /** A merchant that signs nothing for this many days is removed (real time: a merchant's own clock does not count). */
   readonly idleMerchantDays: number;
   /** How often expired events and idle merchants are swept away. */
   readonly sweepIntervalSeconds: number;

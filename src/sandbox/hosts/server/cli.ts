@@ -7,7 +7,9 @@
 import path from 'node:path';
 import {fileStore, JournalFileError} from './fileStore';
 import {postgresStore, SandboxDatabaseError} from './postgresStore';
+import type {HostedSweep} from './hosted';
 import {sharedInstance} from './sharedInstance';
+import {sharedSweep} from './sharedSweep';
 import {sharedStore, type SharedStore} from './sharedStore';
 import type {SandboxStore} from '../../engine/store';
 import {downloads, versionLine} from '../../../lib/downloads';
@@ -31,6 +33,9 @@ interface CliOptions {
   readonly version: boolean;
 }
 
+/** How often each instance asks whether the shared hosted sweep is due: one indexed row read, so cheap. */
+const sharedSweepPollMs = 2000;
+
 /** A problem the user fixes on the command line or in the environment: one line, exit code 2. */
 class StartError extends Error {}
 
@@ -53,7 +58,8 @@ const usage = (command: string): string =>
     '  --cache-merchants N  with --shared: merchants kept in memory, least recently used dropped (default 1000)',
     '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
     '  --hosted           serve many merchants: registration with a public key, every test tool below signed',
-    '                     by the merchant and touching that merchant alone, limits and retention enforced',
+    '                     by the merchant and touching that merchant alone (its clock too), limits and retention',
+    '                     enforced; with --shared, merchants and retention live in the database',
     '  --version          the API contract version this sandbox implements',
     '  --help             this text',
     '',
@@ -112,9 +118,6 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
     throw new StartError(`--cache-merchants must be a whole number from 1 to 9999999, got "${cacheText}"`);
   if ((flags.has('--shared') || values.has('--cache-merchants')) && database === undefined)
     throw new StartError('--shared and --cache-merchants need --database: instances share a PostgreSQL database');
-  // Per-merchant rules in hosted mode (retention, each merchant's own limits) keep state in one process's memory today.
-  if (flags.has('--hosted') && flags.has('--shared'))
-    throw new StartError('--hosted cannot be combined with --shared yet: a hosted sandbox runs as one instance');
   return {
     port,
     shared: flags.has('--shared'),
@@ -127,6 +130,16 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
     help: flags.has('--help'),
     version: flags.has('--version'),
   };
+}
+
+/** Hosted retention in the shared database: asked for every few seconds, run once per sweep interval by one instance. */
+function hostedSweepOf(shared: SharedStore): HostedSweep {
+  const {spec} = sandboxFiles();
+  const run = sharedSweep(shared, spec.sandbox.hosted, {
+    eventRetentionDays: spec.delivery.eventRetentionDays,
+    keepClientId: spec.sandbox.merchant.clientId,
+  });
+  return {run, everyMs: sharedSweepPollMs};
 }
 
 function listenProblem(error: unknown, options: CliOptions): StartError | undefined {
@@ -192,7 +205,9 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
     // Instances starting together: one creates the test merchant, the others find it.
     const engine = shared ? await shared.exclusive(create) : await create();
     const log = (line: string) => console.log(line);
-    const instance = shared && sharedInstance(engine, shared, {cacheMerchants: options.cacheMerchants, log: (line) => console.error(line)});
+    const instance =
+      shared &&
+      sharedInstance(engine, shared, {cacheMerchants: options.cacheMerchants, hosted: options.hosted, log: (line) => console.error(line)});
     try {
       server = await startSandboxServer({
         engine,
@@ -201,6 +216,7 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
         log,
         hosted: options.hosted,
         ...(instance ? {around: instance.around, jobs: instance.jobs} : {}),
+        ...(shared && options.hosted ? {hostedSweep: hostedSweepOf(shared)} : {}),
       });
     } catch (error) {
       throw listenProblem(error, options) ?? error;

@@ -7,8 +7,8 @@
  *   authenticate step (engine/tenants.ts): unsigned, badly signed and replayed calls are refused as the API
  *   refuses them, and a call naming another merchant's client ID is PERMISSION_DENIED.
  * - What would touch everyone touches the caller alone: reset and export are the caller's, faults answer only
- *   its calls, the delivery log lists only its notifications. Import (a whole state) and moving the clock (one
- *   clock for all) are refused; the local sandbox offers both.
+ *   its calls, the delivery log lists only its notifications, and a clock move moves the caller's own clock
+ *   (each merchant has one, engine/merchantClock.ts). Import (a whole state) is refused; the local sandbox offers it.
  * - The shared test merchant, whose private key is published, keeps the shopper's actions and the reads but no
  *   test tools (api/sandbox.yaml: merchant.testTools), so nobody can reset or fault it for everyone.
  * - A sweep on a timer removes idle merchants and expired events (engine/tenants.ts).
@@ -38,6 +38,14 @@ export type HostedDecision =
   | {readonly kind: 'refuse'; readonly code: string; readonly message: string; readonly headers?: Readonly<Record<string, string>>}
   | {readonly kind: 'answer'; readonly value: unknown}
   | {readonly kind: 'next'};
+
+/** Retention run elsewhere than in this process's memory (instances sharing a database: sharedSweep.ts). */
+export interface HostedSweep {
+  /** Sweeps when it is due; undefined when it was not (or another instance runs it). */
+  run(): Promise<{merchantsRemoved: string[]; eventsRemoved: number} | undefined>;
+  /** How often to ask. */
+  readonly everyMs: number;
+}
 
 export interface HostedMode {
   decide(call: HostedCall): Promise<HostedDecision>;
@@ -97,18 +105,26 @@ function windowCounter(windowMs: number): (key: string) => number {
   };
 }
 
-export function hostedMode(engine: SandboxEngine, limits: HostedLimits, sharedClientId: string, log: (line: string) => void): HostedMode {
+export function hostedMode(
+  engine: SandboxEngine,
+  limits: HostedLimits,
+  sharedClientId: string,
+  log: (line: string) => void,
+  sweeper?: HostedSweep,
+): HostedMode {
   const registrations = windowCounter(60_000);
 
   const sweep = () =>
-    engine.tenants.sweep().then(
-      ({merchantsRemoved, eventsRemoved}) => {
+    (sweeper?.run() ?? engine.tenants.sweep()).then(
+      (swept) => {
+        if (!swept) return;
+        const {merchantsRemoved, eventsRemoved} = swept;
         if (merchantsRemoved.length || eventsRemoved)
           log(`sandbox: removed ${merchantsRemoved.length} idle merchants and ${eventsRemoved} expired events`);
       },
       (error: unknown) => log(`sandbox: the hosted sweep failed: ${(error as Error).message}`),
     );
-  const timer = setInterval(() => void sweep(), limits.sweepIntervalSeconds * 1000);
+  const timer = setInterval(() => void sweep(), sweeper?.everyMs ?? limits.sweepIntervalSeconds * 1000);
   timer.unref();
   void sweep();
 
@@ -137,6 +153,19 @@ export function hostedMode(engine: SandboxEngine, limits: HostedLimits, sharedCl
     try {
       const input = readActionInput(action, body) as {resultCode: string; operationId?: string; count?: number};
       const result = engine.tenants.setFault(caller, input);
+      return result.ok ? answer(result.value) : refuse(result.code, result.message);
+    } catch (error) {
+      if (error instanceof ActionInputError) return refuse('INVALID_PARAMETER', error.message);
+      throw error;
+    }
+  }
+
+  /** A merchant moves its own clock: its jobs fall due on it, no one else's (engine/merchantClock.ts). */
+  async function advanceClock(caller: string, body: Record<string, unknown> | undefined): Promise<HostedDecision> {
+    if (!body) return refuse('INVALID_PARAMETER', 'The body must be a JSON object.');
+    try {
+      const {seconds} = readActionInput(sandboxAction('clock.advance'), body) as {seconds: number};
+      const result = await engine.tenants.advanceClock(caller, seconds);
       return result.ok ? answer(result.value) : refuse(result.code, result.message);
     } catch (error) {
       if (error instanceof ActionInputError) return refuse('INVALID_PARAMETER', error.message);
@@ -178,10 +207,7 @@ export function hostedMode(engine: SandboxEngine, limits: HostedLimits, sharedCl
           'The hosted sandbox does not import a whole state, which would replace every merchant; import it into a local sandbox (npm run sandbox).',
         );
       case 'POST /_sandbox/clock/advance':
-        return refuse(
-          'PERMISSION_DENIED',
-          'The hosted sandbox has one clock for every merchant, running in real time, so no merchant can move it; move the clock in a local or in-browser sandbox.',
-        );
+        return advanceClock(caller, body);
       default:
         return next;
     }

@@ -49,6 +49,21 @@ export const migrations: ReadonlyArray<{readonly version: number; readonly name:
     CREATE TABLE sandbox_merchant (client_id text PRIMARY KEY, version bigint NOT NULL);
     INSERT INTO sandbox_merchant SELECT client_id, nextval('sandbox_version') FROM sandbox_record WHERE starts_with(key, '~/merchant/')`,
   },
+  {
+    version: 3,
+    name: 'hosted tenants',
+    // The hosted sandbox on several instances (sharedSweep.ts): when each merchant last made a call (real ms;
+    // its registration until then), how far its own clock runs ahead (copied from its record at each commit, so
+    // due jobs are claimed on it), and the sweep of idle merchants and old events, claimed by one instance.
+    sql: `ALTER TABLE sandbox_merchant
+      ADD COLUMN last_used_at double precision,
+      ADD COLUMN clock_offset_ms double precision NOT NULL DEFAULT 0;
+    UPDATE sandbox_merchant m SET last_used_at = (r.value->>'createdAt')::double precision
+      FROM sandbox_record r WHERE r.key = '~/merchant/' || m.client_id;
+    CREATE INDEX sandbox_merchant_clock ON sandbox_merchant (client_id) WHERE clock_offset_ms > 0;
+    CREATE TABLE sandbox_sweep (name text PRIMARY KEY, due_at double precision NOT NULL);
+    INSERT INTO sandbox_sweep VALUES ('hosted', 0)`,
+  },
 ];
 
 /** The advisory lock keys: one while migrating (any process), one for the owner of the database. */

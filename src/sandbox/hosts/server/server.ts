@@ -22,7 +22,7 @@ import type {DeliveryResult, NotificationTransport} from '../../engine/http';
 import {randomId} from '../../engine/ids';
 import {matchOperation, pathOf} from '../../engine/pipeline/route';
 import {brand} from '../../../brand';
-import {hostedMode, type HostedDecision} from './hosted';
+import {hostedMode, type HostedDecision, type HostedSweep} from './hosted';
 import {sandboxFiles} from './loadEngine';
 
 /** The contract's limit on a request body (REQUEST_TOO_LARGE): 64 KiB. */
@@ -44,6 +44,8 @@ export interface SandboxServerOptions {
   readonly log?: (line: string) => void;
   /** Many merchants on one server (--hosted): signed test tools, each touching its caller alone (hosted.ts). */
   readonly hosted?: boolean;
+  /** With hosted: retention run in a shared database rather than over this process's memory. */
+  readonly hostedSweep?: HostedSweep;
   /** Wraps each request's work: several instances on one database run it in the merchant's transaction (sharedInstance.ts). */
   readonly around?: CallWrapper;
   /** Who runs the jobs on the sandbox clock: the engine itself, unless instances share a database. */
@@ -559,7 +561,9 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   const jobs = options.jobs ?? engine;
   const handlers = controlHandlers(engine, exclusive, jobs);
   const {spec} = sandboxFiles();
-  const hosted = options.hosted ? hostedMode(engine, spec.sandbox.hosted, spec.sandbox.merchant.clientId, log) : undefined;
+  const hosted = options.hosted
+    ? hostedMode(engine, spec.sandbox.hosted, spec.sandbox.merchant.clientId, log, options.hostedSweep)
+    : undefined;
 
   let closing = false;
   const inFlight = new Set<Promise<void>>();

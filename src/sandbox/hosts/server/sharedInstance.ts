@@ -9,6 +9,9 @@
  * - Jobs are claimed in the database (`jobs`), never run from the engine's own queue.
  * - A clock advance moves the shared clock; reset, import and export, which concern every merchant at once,
  *   are refused with a sentence that says why.
+ * - With `hosted` (--hosted --shared), a signed test tool runs in its signer's transaction, so reset, export and
+ *   a clock move are the signer's own (hosted.ts); the clock moved is the merchant's (engine/merchantClock.ts),
+ *   and the notification attempts it makes due are claimed and sent after the transaction, as any job is.
  * - A database that fails during a request is answered 503 SYSTEM_BUSY with Retry-After, in the contract's
  *   envelope (signed for an API call), and the instance's copy of the merchant is dropped.
  */
@@ -37,7 +40,7 @@ export interface SharedInstance {
 export function sharedInstance(
   engine: SandboxEngine,
   store: SharedStore,
-  options: {cacheMerchants: number; log?: (line: string) => void},
+  options: {cacheMerchants: number; hosted?: boolean; log?: (line: string) => void},
 ): SharedInstance {
   /** The version of each merchant the engine holds, least recently used first. */
   const versions = new Map<string, string>();
@@ -46,6 +49,8 @@ export function sharedInstance(
   const log = options.log ?? (() => undefined);
   /** Set while a request runs in its merchant's transaction: jobs asked for there (the simulate endpoint) run after it. */
   const insideCall = new AsyncLocalStorage<true>();
+  // A merchant's clock move holds its lock: attempts it makes due are sent after, by whichever instance claims them.
+  if (options.hosted) engine.tenants.inlineDeliveries = false;
 
   const forget = (clientId: string) => {
     versions.delete(clientId);
@@ -111,9 +116,10 @@ export function sharedInstance(
       let claimed;
       try {
         claimed = await store.claimDueJob(Date.now(), refresh, async (job) => {
-          if (job.kind === 'event.deliver') return job.lease(engine.clock.now() + deliveryLeaseMs);
+          // Leases count on the merchant's clock, which job times are on (its own, on the hosted sandbox).
+          if (job.kind === 'event.deliver') return job.lease(engine.cache.now(job.clientId) + deliveryLeaseMs);
           // Not in this copy after the reload: the job is stale; it waits a lease rather than being claimed in a loop.
-          if (!(await engine.cache.run(job.clientId, job.id))) await job.lease(engine.clock.now() + deliveryLeaseMs);
+          if (!(await engine.cache.run(job.clientId, job.id))) await job.lease(engine.cache.now(job.clientId) + deliveryLeaseMs);
         });
       } catch (error) {
         if (error instanceof DatabaseUnavailable) return ran;
@@ -184,12 +190,15 @@ export function sharedInstance(
   const around: CallWrapper = async (call, work) => {
     const route = `${call.method} ${pathOf(call.target)}`;
     try {
-      if (wholeSandbox.has(route))
+      // Hosted: a signed test tool is its signer's (hosted.ts refuses one that names another merchant).
+      const signer = options.hosted && call.target.startsWith('/_sandbox') ? call.headers['x-client-id'] : undefined;
+      if (signer) return await inMerchant(signer, work);
+      if (wholeSandbox.has(route) && !options.hosted)
         return errorReply(
           'INVALID_PARAMETER',
           `${route} concerns every merchant at once, which this sandbox does not do while several instances share its database.`,
         );
-      if (route === 'POST /_sandbox/clock/advance') return await advanceClock(call);
+      if (route === 'POST /_sandbox/clock/advance' && !options.hosted) return await advanceClock(call);
       if (route === 'GET /_sandbox/health') {
         await store.ping();
         const reply = await work();

@@ -83,6 +83,8 @@ export interface SharedStore extends SandboxStore {
   ): Promise<{job: ClaimedJob; version: string | null} | undefined>;
   /** Moves the shared clock on by `byMs` from the later of its value and `atLeastMs`; the new offset. */
   advanceClock(byMs: number, atLeastMs: number): Promise<number>;
+  /** Runs `work` in a transaction of its own, in this instance's turn (the hosted sweep, sharedSweep.ts). */
+  inTransaction<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T>;
   /** Checks the database answers (the health endpoint). */
   ping(): Promise<void>;
   /** Runs `work` while no other instance runs its own (start-up: the test merchant is created once). */
@@ -112,6 +114,28 @@ interface Transaction {
 
 /** Last write wins within a batch (as in the single-process store); the clock is left out (only advanceClock writes it). */
 const rowsOf = (changes: readonly RecordChange[]) => splitBatch(changes.filter((change) => change.key !== clockKey));
+
+type DueRow = {key: string; client_id: string | null; value: Record<string, unknown>};
+const sharedClock = `coalesce((SELECT (value::text)::double precision FROM sandbox_record WHERE key = '${clockKey}'), 0)`;
+
+/**
+ * The earliest due job, claimed: on the shared clock first (an index range), then among the merchants whose own
+ * clock runs ahead (hosted sandbox; a partial index holds only those, so this costs nothing when there are none).
+ */
+async function claimDue(client: pg.ClientBase, realNow: number): Promise<pg.QueryResult<DueRow>> {
+  const shared = await client.query<DueRow>(
+    `SELECT key, client_id, value FROM sandbox_record WHERE due_at <= $1::double precision + ${sharedClock}
+     ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [realNow],
+  );
+  if (shared.rows.length > 0) return shared;
+  return client.query<DueRow>(
+    `SELECT r.key, r.client_id, r.value FROM sandbox_merchant m JOIN sandbox_record r ON r.client_id = m.client_id
+     WHERE m.clock_offset_ms > 0 AND r.due_at <= $1::double precision + ${sharedClock} + m.clock_offset_ms
+     ORDER BY r.due_at - m.clock_offset_ms LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
+    [realNow],
+  );
+}
 
 /** The merchants a batch outside any call touches (the start-up's test merchant). */
 function merchantsOf(changes: readonly RecordChange[]): Set<string> {
@@ -194,12 +218,17 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
       );
   };
 
-  const bump = async (client: pg.ClientBase, clientId: string): Promise<string> =>
+  /** The merchant's next version, its clock's lead copied from its record, and (for a call, `usedAt`) its last use. */
+  const bump = async (client: pg.ClientBase, clientId: string, usedAt: number | null = null): Promise<string> =>
     (
       await client.query<{version: string}>(
-        `INSERT INTO sandbox_merchant (client_id, version) VALUES ($1, nextval('sandbox_version'))
-         ON CONFLICT (client_id) DO UPDATE SET version = excluded.version RETURNING version::text AS version`,
-        [clientId],
+        `INSERT INTO sandbox_merchant (client_id, version, last_used_at, clock_offset_ms)
+         VALUES ($1, nextval('sandbox_version'), $2,
+           coalesce((SELECT (value->>'clockOffsetMs')::double precision FROM sandbox_record WHERE key = '~/merchant/' || $1), 0))
+         ON CONFLICT (client_id) DO UPDATE SET version = excluded.version, clock_offset_ms = excluded.clock_offset_ms,
+           last_used_at = coalesce(excluded.last_used_at, sandbox_merchant.last_used_at)
+         RETURNING version::text AS version`,
+        [clientId, usedAt],
       )
     ).rows[0]?.version ?? '';
 
@@ -229,7 +258,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
    * A transaction on a pooled connection: database failures become DatabaseUnavailable; what `body` throws
    * is passed on after a ROLLBACK. `merchant` is whose version the engine's writes bump.
    */
-  const transaction = async <T>(body: (tx: Transaction) => Promise<{value: T; merchant?: string}>) => {
+  const transaction = async <T>(body: (tx: Transaction) => Promise<{value: T; merchant?: string; call?: boolean}>) => {
     await db(open());
     let client: pg.PoolClient;
     try {
@@ -241,12 +270,12 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
     const tx: Transaction = {client, touched: new Set()};
     let broken = false;
     try {
-      const {value, merchant} = await body(tx);
+      const {value, merchant, call} = await body(tx);
       if (tx.failed) throw new DatabaseUnavailable(tx.failed);
       try {
         let version: string | undefined;
         for (const clientId of tx.touched) {
-          const bumped = await bump(client, clientId);
+          const bumped = await bump(client, clientId, call && clientId === merchant ? Date.now() : null);
           if (clientId === merchant) version = bumped;
         }
         await client.query('COMMIT');
@@ -314,7 +343,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
           await locked(merchant);
           current = tx;
           const result = await work();
-          return {value: {result, held: merchant.version}, merchant: clientId};
+          return {value: {result, held: merchant.version}, merchant: clientId, call: true};
         });
         return {value: value.result, version: version ?? value.held};
       }),
@@ -322,16 +351,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
     claimDueJob: (realNow, locked, work) =>
       serial(async () => {
         const {value, version} = await transaction(async (tx) => {
-          const due = (
-            await db(
-              tx.client.query<{key: string; client_id: string | null; value: Record<string, unknown>}>(
-                `SELECT key, client_id, value FROM sandbox_record
-               WHERE due_at <= $1::double precision + coalesce((SELECT (value::text)::double precision FROM sandbox_record WHERE key = $2), 0)
-               ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-                [realNow, clockKey],
-              ),
-            )
-          ).rows[0];
+          const due = (await db(claimDue(tx.client, realNow))).rows[0];
           if (!due?.client_id) return {value: undefined};
           const merchant = await db(lockMerchant(tx.client, due.client_id));
           await locked(merchant);
@@ -370,6 +390,8 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
         });
         return value;
       }),
+
+    inTransaction: (work) => serial(async () => (await transaction(async ({client}) => ({value: await work(client)}))).value),
 
     async ping() {
       try {
