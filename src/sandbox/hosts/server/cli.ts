@@ -4,7 +4,10 @@
  * line on stderr and exit code 2; SIGINT or SIGTERM stops it after the requests under way are answered
  * and their batches committed.
  */
+import os from 'node:os';
 import path from 'node:path';
+import {installSigningBackend} from '../../../lib/signing';
+import {startSigningPool, type SigningPool} from './signingPool';
 import {fileStore, JournalFileError} from './fileStore';
 import {postgresStore, SandboxDatabaseError} from './postgresStore';
 import {sharedInstance} from './sharedInstance';
@@ -27,6 +30,8 @@ interface CliOptions {
   /** Several instances serve the database (--shared), each holding at most cacheMerchants merchants in memory. */
   readonly shared: boolean;
   readonly cacheMerchants: number;
+  /** Worker threads that sign and verify (signingPool.ts); 0 leaves it to WebCrypto (libuv's thread pool). */
+  readonly signingThreads: number;
   readonly help: boolean;
   readonly version: boolean;
 }
@@ -52,6 +57,8 @@ const usage = (command: string): string =>
     '                     balancer); each call locks its merchant, jobs are claimed in the database',
     '  --cache-merchants N  with --shared: merchants kept in memory, least recently used dropped (default 1000)',
     '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
+    `  --signing-threads N  worker threads for RSA signing and verifying (default ${os.availableParallelism()}, the cores;`,
+    "                     0 leaves it to WebCrypto on Node's shared thread pool)",
     '  --hosted           serve many merchants: registration with a public key, every test tool below signed',
     '                     by the merchant and touching that merchant alone, limits and retention enforced',
     '  --version          the API contract version this sandbox implements',
@@ -84,7 +91,14 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
     ) {
       if (inline !== undefined) throw new StartError(`${name} takes no value`);
       flags.add(name === '-h' ? '--help' : name);
-    } else if (name === '--port' || name === '--host' || name === '--data' || name === '--database' || name === '--cache-merchants') {
+    } else if (
+      name === '--port' ||
+      name === '--host' ||
+      name === '--data' ||
+      name === '--database' ||
+      name === '--cache-merchants' ||
+      name === '--signing-threads'
+    ) {
       if (values.has(name)) throw new StartError(`${name} is given twice`);
       const value = inline ?? args[(index += 1)];
       if (value === undefined || value === '' || (inline === undefined && value.startsWith('--')))
@@ -110,6 +124,9 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
   const cacheText = values.get('--cache-merchants') ?? '1000';
   if (!/^[1-9]\d{0,6}$/.test(cacheText))
     throw new StartError(`--cache-merchants must be a whole number from 1 to 9999999, got "${cacheText}"`);
+  const threadsText = values.get('--signing-threads') ?? String(os.availableParallelism());
+  if (!/^\d{1,2}$/.test(threadsText) || Number(threadsText) > 64)
+    throw new StartError(`--signing-threads must be a whole number from 0 to 64, got "${threadsText}"`);
   if ((flags.has('--shared') || values.has('--cache-merchants')) && database === undefined)
     throw new StartError('--shared and --cache-merchants need --database: instances share a PostgreSQL database');
   // Per-merchant rules in hosted mode (retention, each merchant's own limits) keep state in one process's memory today.
@@ -119,6 +136,7 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
     port,
     shared: flags.has('--shared'),
     cacheMerchants: Number(cacheText),
+    signingThreads: Number(threadsText),
     host: values.get('--host') ?? '127.0.0.1',
     ...(data !== undefined ? {data: path.resolve(data)} : {}),
     ...(database !== undefined ? {database} : {}),
@@ -168,6 +186,7 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
   let shared: SharedStore | undefined;
   let storage = 'in memory: nothing is kept after it stops';
   let server: SandboxServer | undefined;
+  let signing: SigningPool | undefined;
   try {
     const options = parseArguments(args, process.env);
     if (options.help) {
@@ -177,6 +196,10 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
     if (options.version) {
       console.log(versionLine(downloads.sandbox, contractVersion(sandboxFiles())));
       return 0;
+    }
+    if (options.signingThreads > 0) {
+      signing = startSigningPool(options.signingThreads);
+      installSigningBackend(signing);
     }
     if (options.data !== undefined) {
       const file = fileStore(options.data, {log: (line) => console.error(line)});
@@ -211,10 +234,12 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
     await stopSignal();
     await server.close();
     await store?.close();
+    await signing?.close();
     return 0;
   } catch (error) {
     await server?.close().catch(() => undefined);
     await store?.close().catch(() => undefined);
+    await signing?.close().catch(() => undefined);
     const known = error instanceof StartError || error instanceof JournalFileError || error instanceof SandboxDatabaseError;
     console.error(`sandbox: ${known ? error.message : `could not start: ${(error as Error).message}`.split('\n')[0]}`);
     return known ? 2 : 1;
