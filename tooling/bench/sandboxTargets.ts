@@ -1,7 +1,7 @@
 /**
  * The sandbox's throughput and p99 on each way of running it, in one run (npm run bench -- --sandbox; issue 33,
  * point 7): in memory with no signing threads (WebCrypto on Node's shared thread pool, as before the pool) and
- * with them (the default), the journal (--data), PostgreSQL with one instance (--database), and two instances
+ * with them (the default with --hosted), the journal (--data), PostgreSQL with one instance (--database), and two instances
  * sharing PostgreSQL behind nginx (--shared, hosting/sandbox/nginx.conf as the tests run it).
  *
  * Every target gets the same prepared requests: the mix of tooling/bench/sandbox.ts (Create order 40%, Retrieve
@@ -117,7 +117,10 @@ export async function benchSandboxTargets(options: {
   let databases = 0;
   const targets: {name: string; start(): Promise<RunningTarget>}[] = [
     {name: 'in memory, --signing-threads 0', start: () => sandboxProcess(['--signing-threads', '0'])},
-    {name: `in memory, signing threads (${os.availableParallelism()})`, start: () => sandboxProcess([])},
+    {
+      name: `in memory, signing threads (${os.availableParallelism()})`,
+      start: () => sandboxProcess(['--signing-threads', String(os.availableParallelism())]),
+    },
     {name: 'journal (--data)', start: () => sandboxProcess(['--data', path.join(journalFolder, `journal-${Date.now()}.jsonl`)])},
     {
       name: 'PostgreSQL, one instance (--database)',

@@ -57,8 +57,8 @@ const usage = (command: string): string =>
     '                     balancer); each call locks its merchant, jobs are claimed in the database',
     '  --cache-merchants N  with --shared: merchants kept in memory, least recently used dropped (default 1000)',
     '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
-    `  --signing-threads N  worker threads for RSA signing and verifying (default ${os.availableParallelism()}, the cores;`,
-    "                     0 leaves it to WebCrypto on Node's shared thread pool)",
+    '  --signing-threads N  worker threads that sign answers, refusals to a flooding merchant last (default with',
+    `                     --hosted: ${os.availableParallelism()}, the cores; otherwise 0: WebCrypto on Node's shared thread pool)`,
     '  --hosted           serve many merchants: registration with a public key, every test tool below signed',
     '                     by the merchant and touching that merchant alone, limits and retention enforced',
     '  --version          the API contract version this sandbox implements',
@@ -124,7 +124,8 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
   const cacheText = values.get('--cache-merchants') ?? '1000';
   if (!/^[1-9]\d{0,6}$/.test(cacheText))
     throw new StartError(`--cache-merchants must be a whole number from 1 to 9999999, got "${cacheText}"`);
-  const threadsText = values.get('--signing-threads') ?? String(os.availableParallelism());
+  // Measured here, the threads sign no faster than WebCrypto (bench/sandbox.md); hosted mode wants their low-priority queue.
+  const threadsText = values.get('--signing-threads') ?? (flags.has('--hosted') ? String(os.availableParallelism()) : '0');
   if (!/^\d{1,2}$/.test(threadsText) || Number(threadsText) > 64)
     throw new StartError(`--signing-threads must be a whole number from 0 to 64, got "${threadsText}"`);
   if ((flags.has('--shared') || values.has('--cache-merchants')) && database === undefined)

@@ -1,12 +1,14 @@
 /**
- * RSA signing of the sandbox server on a small pool of worker threads (verifying, ten times cheaper, stays on the calling thread) (issue 33, point 7),
- * installed as the signing module's backend (lib/signing.ts installSigningBackend), so the engine and every
- * other caller in the process use it unchanged; the in-browser engine keeps WebCrypto.
+ * RSA signing of the sandbox server on a small pool of worker threads (issue 33, point 7), installed as the
+ * signing module's backend (lib/signing.ts installSigningBackend), so the engine and every other caller in the
+ * process use it unchanged; the in-browser engine keeps WebCrypto. Verifying, a tenth of signing's cost, stays
+ * on the calling thread: a round trip to a thread costs more.
  *
- * Why a pool of our own when Node's WebCrypto already runs on libuv's thread pool: that pool is shared with
- * file and DNS work, has four threads whatever the cores, and runs jobs in arrival order. This one has a
- * thread per core, and two queues: a job started under atLowPriority() (the signed 429 a flooding merchant
+ * Node's WebCrypto already signs off the main thread, on libuv's pool of four threads shared with file and DNS
+ * work, in arrival order; on the 2-core machine it was as fast as this pool or faster (bench/sandbox.md). What
+ * this pool adds is a second queue: a job started under atLowPriority() (the signed 429 a flooding merchant
  * gets, shedding.ts) only runs when no other job waits, so a flood cannot delay another merchant's answers.
+ * So the server starts it in hosted mode by default (cli.ts --signing-threads).
  *
  * Each key crosses to a thread once, as a KeyObject (which postMessage copies), and is then named by number.
  * The worker's code is a string evaluated in the thread, so it works from the repository (tsx) and from the
