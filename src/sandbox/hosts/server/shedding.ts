@@ -56,20 +56,24 @@ export function rateShedder(engine: SandboxEngine, spec: Pick<EngineSpec, 'opera
     if (!clientId || !rateClass) return handle();
     const merchant = merchants.get(clientId) ?? {inEngine: 0, waiting: []};
     merchants.set(clientId, merchant);
+    // A place is handed from a call that ends to the next in line, so none is taken twice.
     if (merchant.inEngine >= callsInEnginePerMerchant) await new Promise<void>((resolve) => merchant.waiting.push(resolve));
-    // Its turn: calls already in the engine will be counted too, so they take from what is left of the allowance.
-    if (engine.limiter.remainingUncounted(clientId, rateClass) - merchant.inEngine <= 0) {
-      merchant.waiting.shift()?.();
-      if (merchant.inEngine === 0 && merchant.waiting.length === 0) merchants.delete(clientId);
+    else merchant.inEngine += 1;
+    const release = () => {
+      const next = merchant.waiting.shift();
+      if (next) return next();
+      merchant.inEngine -= 1;
+      if (merchant.inEngine === 0) merchants.delete(clientId);
+    };
+    // Its turn: the merchant's other calls in the engine will be counted too, so they take from what is left.
+    if (engine.limiter.remainingUncounted(clientId, rateClass) - (merchant.inEngine - 1) <= 0) {
+      release();
       return shed(clientId, call, rateClass);
     }
-    merchant.inEngine += 1;
     try {
       return await handle();
     } finally {
-      merchant.inEngine -= 1;
-      merchant.waiting.shift()?.();
-      if (merchant.inEngine === 0 && merchant.waiting.length === 0) merchants.delete(clientId);
+      release();
     }
   };
 }
