@@ -5,9 +5,10 @@
  * moment of the shared host falls on both. Writes bench/results.md and .json (against stock,
  * exiting non-zero when a budget of bench/budgets.json is broken) or bench/ab.md and .json.
  *
- * With --sandbox, instead: the local sandbox server's throughput and latency against `prism mock`, and
- * its memory for 100,000 orders (tooling/bench/sandbox.ts); prints the table, writes nothing, and exits
- * non-zero when one of its budgets is broken.
+ * With --sandbox, instead: the sandbox's throughput and p99 in memory (with and without signing threads), on
+ * the journal, on PostgreSQL and as two instances behind nginx (tooling/bench/sandboxTargets.ts), written to
+ * bench/sandbox.md; with --reference also against `prism mock` and its memory for 100,000 orders
+ * (tooling/bench/sandbox.ts). Exits non-zero when one of the budgets is broken.
  *
  * Every run against stock also records, per page type, the bytes of the HTML page and of its Markdown twin
  * (tooling/bench/twinBytes.ts); `--twins [DIR]` prints that table alone for a build already made (default build/).
@@ -17,7 +18,7 @@
  * non-zero when a portal median passes the e2e suite's budget of 0.02. It takes minutes, not the full run's hour.
  *
  * Usage: npm run bench [-- --runs N --only TYPES --ab GROUP --skip-build --portal-dir DIR --layout-shift]
- *        npm run bench -- --sandbox [--seconds N --orders N]
+ *        npm run bench -- --sandbox [--seconds N --reference --orders N]
  *        npm run bench -- --twins [DIR]
  *   --runs N       interleaved runs of each build (default 5)
  *   --only TYPES   comma-separated page types, for example "guide,demo"
@@ -25,7 +26,8 @@
  *   --skip-build   reuse the portal builds in the cache when present
  *   --portal-dir   measure this portal build (for example build-test) instead of building one
  *   --layout-shift layout shift only, at both screen sizes
- *   --sandbox      the sandbox benchmark; --seconds per measured window (default 10), --orders for memory (default 100000)
+ *   --sandbox      the sandbox benchmark; --seconds per measured window (default 10); --reference adds Prism and
+ *                  memory, --orders for memory (default 100000)
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {chromium} from '@playwright/test';
@@ -34,6 +36,9 @@ import {performanceMechanisms} from '../performance.config';
 import {layoutShiftScreens, measureLayoutShift, measureRun, type ServedSite} from '../tooling/bench/measure';
 import {comparisonTable, tableLegend, type PairedRuns} from '../tooling/bench/report';
 import {benchSandbox} from '../tooling/bench/sandbox';
+import {benchSandboxTargets} from '../tooling/bench/sandboxTargets';
+import {startPostgres} from '../tests/support/postgres';
+import {startSharedSandbox} from '../tests/support/sharedSandbox';
 import {pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
 import {brokenBudgets, median, medians, parseBudgets, ratio} from '../tooling/bench/stats';
 import {twinBytes, twinBytesTable} from '../tooling/bench/twinBytes';
@@ -66,9 +71,17 @@ async function sandboxBench(argv: string[]): Promise<void> {
   };
   const seconds = value('--seconds');
   const orders = value('--orders');
-  const result = await benchSandbox({...(seconds ? {seconds} : {}), ...(orders ? {orders} : {}), log: (line) => console.log(line)});
-  console.log(`\n${result.table}\n`);
-  const broken = result.budgets.filter((budget) => !budget.met);
+  const log = (line: string) => console.log(line);
+  const targets = await benchSandboxTargets({...(seconds ? {seconds} : {}), deployments: {startPostgres, startSharedSandbox}, log});
+  writeFileSync('bench/sandbox.md', targets.report);
+  console.log(`\n${targets.report}\nWritten to bench/sandbox.md.\n`);
+  const budgets = [...targets.budgets];
+  if (argv.includes('--reference')) {
+    const result = await benchSandbox({...(seconds ? {seconds} : {}), ...(orders ? {orders} : {}), log});
+    console.log(`\n${result.table}\n`);
+    budgets.push(...result.budgets);
+  }
+  const broken = budgets.filter((budget) => !budget.met);
   console.log(
     broken.length
       ? `Budgets broken:\n${broken.map((budget) => `- ${budget.name}: ${budget.value}, limit ${budget.limit}`).join('\n')}`

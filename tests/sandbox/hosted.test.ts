@@ -10,7 +10,9 @@
 import {after, before, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {randomUUID} from 'node:crypto';
-import {importPrivateKey} from '../../src/lib/signing';
+import os from 'node:os';
+import {Worker} from 'node:worker_threads';
+import {importPrivateKey, installSigningBackend} from '../../src/lib/signing';
 import {generateKeyPair} from '../../src/lib/signatureDiagnosis';
 import {signRequest, withContentType} from '../../src/sandbox/client/signing';
 import {fixedClock} from '../../src/sandbox/engine/clock';
@@ -27,6 +29,7 @@ import {
   tenant,
   type Tenant,
 } from '../support/hostedTenants';
+import {startSigningPool} from '../../src/sandbox/hosts/server/signingPool';
 
 const sharedMerchant = sandboxFiles().spec.sandbox.merchant.clientId;
 
@@ -37,6 +40,40 @@ const withHeaders = (signed: {method: string; target: string; body: string; head
   body: signed.body,
   headers: withContentType(signed),
 });
+
+/** One answer the flooder got. */
+interface Flooded {
+  readonly status: number;
+  readonly retryAfter: string | null;
+  readonly signed: boolean;
+  readonly code: string;
+}
+
+/**
+ * A flooding merchant in a worker thread: its pre-signed writes sent over `connections` loops as fast as
+ * answers come, until they run out or it is told to stop; it reports its progress, then every answer.
+ */
+const flooderSource = `
+const {parentPort, workerData} = require('node:worker_threads');
+const {base, writes, connections} = workerData;
+let next = 0;
+let stopped = false;
+const answers = [];
+parentPort.on('message', () => (stopped = true));
+const loop = async () => {
+  for (let index = next++; index < writes.length && !stopped; index = next++) {
+    const write = writes[index];
+    const response = await fetch(base + write.target, {method: 'POST', headers: write.headers, body: write.body});
+    const body = await response.json();
+    answers.push({status: response.status, retryAfter: response.headers.get('retry-after'), signed: response.headers.has('x-signature'), code: body.code});
+    if (answers.length % 50 === 0) parentPort.postMessage(answers.length);
+  }
+};
+Promise.all(Array.from({length: connections}, loop)).then(() => {
+  parentPort.postMessage(answers);
+  parentPort.close();
+});
+`;
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
@@ -206,52 +243,74 @@ describe('the hosted sandbox keeps merchants apart', () => {
     await checkMerchantClocksApart(c, base, d, base);
   });
 
-  test('a merchant flooding requests gets 429 with Retry-After; the other merchant gets none and stays fast', async () => {
+  test('a merchant flooding requests is shed with a signed 429 before verification; the other stays within 4x its quiet latency', async () => {
     const probe = async () => {
       const started = performance.now();
       const answer = await b.api.call({method: 'GET', target: `/v1/orders/${orderNo()}`, body: ''});
       return {ms: performance.now() - started, status: answer.response.status};
     };
     // B reads at 10 a second, half its contract allowance, alone and then beside A's flood of writes.
-    const paced = async (count: number) => {
+    const paced = async (count: number, until: () => boolean = () => true) => {
       const results = [];
-      for (let index = 0; index < count; index += 1) {
+      for (let index = 0; index < count && until(); index += 1) {
         results.push(await probe());
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return results;
     };
-    const alone = await paced(8);
-    let flooding = true;
-    const flood = async () => {
-      const statuses: {status: number; retryAfter: string | undefined}[] = [];
-      while (flooding) {
-        const call = await a.api.call({method: 'POST', target: '/v1/orders', body: hostedOrder(orderNo())});
-        statuses.push({status: call.response.status, retryAfter: call.response.headers['retry-after']});
-      }
-      return statuses;
-    };
-    const flooders = Array.from({length: 6}, flood);
-    const beside = await paced(8);
-    flooding = false;
-    const flooded = (await Promise.all(flooders)).flat();
+    // A's writes are signed before the flood: on this 2-core machine the flooder's own RSA work would
+    // otherwise take the server's cores, which a real flooder's machine does not.
+    const now = Date.parse(String((await send(base, 'GET', '/_sandbox/clock')).json['now']));
+    const writes = await Promise.all(
+      Array.from({length: 400}, () => signRequest(a.signer, {method: 'POST', target: '/v1/orders', body: hostedOrder(orderNo())}, now)),
+    );
+    // Signing threads, as `npm run sandbox` starts them (signingPool.ts): the shed answers' signatures wait behind B's.
+    const pool = startSigningPool(os.availableParallelism());
+    installSigningBackend(pool);
+    after(async () => {
+      installSigningBackend(undefined);
+      await pool.close();
+    });
+    const alone = await paced(10);
+    // The flooder is a thread of its own, as it would be another machine: only the server's work for it shares B's thread.
+    const requests = writes.map((write) => ({target: write.target, body: write.body, headers: withContentType(write)}));
+    const floodStarted = performance.now();
+    const flooder = new Worker(flooderSource, {eval: true, workerData: {base, writes: requests, connections: 20}});
+    await new Promise((resolve) => flooder.once('online', resolve));
+    let sent = 0;
+    const flooding = new Promise<Flooded[]>((resolve, reject) => {
+      flooder.on('message', (message: number | Flooded[]) => (typeof message === 'number' ? (sent = message) : resolve(message)));
+      flooder.once('error', reject);
+    });
+    const beside = await paced(10, () => sent < writes.length * 0.9);
+    flooder.postMessage('stop');
+    const flooded = await flooding;
+    const floodSeconds = (performance.now() - floodStarted) / 1000;
     const limited = flooded.filter((entry) => entry.status === 429);
     const [aloneMs, besideMs] = [median(alone.map((entry) => entry.ms)), median(beside.map((entry) => entry.ms))];
     console.log(
-      `flood: A sent ${flooded.length} writes, ${limited.length} answered 429; B's median ${aloneMs.toFixed(1)} ms alone, ${besideMs.toFixed(1)} ms beside the flood`,
+      `flood: A sent ${flooded.length} writes over 20 connections in ${floodSeconds.toFixed(1)} s, ${limited.length} answered 429; B's median ${aloneMs.toFixed(1)} ms alone, ${besideMs.toFixed(1)} ms beside the flood (${beside.length} reads)`,
     );
+    assert.ok(beside.length >= 6, `the flood lasted through ${beside.length} of B's reads`);
+    const allowance = sandboxFiles().spec.rateLimits.find((entry) => entry.name === 'writes')?.perSecond ?? 0;
+    const accepted = flooded.filter((entry) => entry.status === 200).length;
     assert.ok(limited.length > 0, 'the flooder was limited');
+    assert.ok(accepted <= allowance * (Math.ceil(floodSeconds) + 1), `${accepted} writes accepted in ${floodSeconds.toFixed(1)} s`);
     assert.ok(
-      limited.every((entry) => entry.retryAfter === '1'),
-      'every 429 carries Retry-After',
+      limited.every((entry) => entry.retryAfter === '1' && entry.signed && entry.code === 'RATE_LIMITED'),
+      'every 429 is RATE_LIMITED in the envelope, signed, with Retry-After',
     );
     assert.deepEqual(
       [...alone, ...beside].filter((entry) => entry.status !== 404),
       [],
       'B got only its own answers (ORDER_NOT_FOUND for a number it never used), never a 429',
     );
-    // A bound only starvation would break. Measured on this 2-core machine at a load average of 22: 14 to 19 ms alone, 185 to 211 ms beside the flood.
-    assert.ok(besideMs < 2000, `B's median beside the flood is ${besideMs.toFixed(1)} ms`);
+    // Measured at load averages of 16 to 25 on 2 cores: 1.0 to 2.4x alone, 3.9x once beside another test file;
+    // without shedding 14x (28 ms quiet, 406 ms beside the flood).
+    assert.ok(
+      besideMs < 4 * aloneMs,
+      `B's median beside the flood, ${besideMs.toFixed(1)} ms, is within 4x its quiet ${aloneMs.toFixed(1)} ms`,
+    );
   });
 });
 

@@ -117,7 +117,7 @@ function percentile(sorted: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? NaN;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
@@ -129,7 +129,7 @@ function freePort(): Promise<number> {
 }
 
 /** Starts a child process and waits until `ready` answers; stdout is discarded (both servers log every request). */
-async function startChild(command: string, args: readonly string[], ready: () => Promise<boolean>): Promise<{child: ChildProcess; stop: () => Promise<void>}> {
+export async function startChild(command: string, args: readonly string[], ready: () => Promise<boolean>): Promise<{child: ChildProcess; stop: () => Promise<void>}> {
   const child = spawn(command, args, {cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, FORCE_COLOR: '0'}});
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -153,7 +153,7 @@ async function startChild(command: string, args: readonly string[], ready: () =>
   };
 }
 
-function send(agent: http.Agent, port: number, request: {method: string; target: string; headers: Readonly<Record<string, string>>; body: string}): Promise<{status: number; body: string}> {
+export function send(agent: http.Agent, port: number, request: {method: string; target: string; headers: Readonly<Record<string, string>>; body: string}): Promise<{status: number; body: string}> {
   return new Promise((resolve, reject) => {
     const outgoing = http.request({host: '127.0.0.1', port, method: request.method, path: request.target, headers: {...request.headers, ...(request.body ? {'Content-Length': String(Buffer.byteLength(request.body))} : {})}, agent}, (response) => {
       const chunks: Buffer[] = [];
@@ -166,25 +166,37 @@ function send(agent: http.Agent, port: number, request: {method: string; target:
   });
 }
 
-/** Signs requests as the published test merchant. */
-async function signer() {
+/** Signs requests with the published test merchant's key, as that merchant or another registered with its public key. */
+export async function signer() {
   const privateKey = await importPrivateKey(files.merchantPrivateKeyPem);
-  return async (operation: Operation, method: string, target: string, body?: unknown): Promise<Prepared> => {
-    const signed = await signRequest({clientId: merchant, keyVersion: 1, privateKey}, {method, target, body: body === undefined ? '' : JSON.stringify(body)}, Date.now(), randomUUID());
+  return async (operation: Operation, method: string, target: string, body?: unknown, clientId = merchant): Promise<Prepared> => {
+    const signed = await signRequest({clientId, keyVersion: 1, privateKey}, {method, target, body: body === undefined ? '' : JSON.stringify(body)}, Date.now(), randomUUID());
     return {operation, method, target, body: signed.body, headers: {'Content-Type': 'application/json', ...signed.headers}};
   };
 }
 
 const hostedOrder = (merchantOrderNo: string) => ({merchantOrderNo, amount: {value: 1250, currency: 'USD'}, scene: 'HOSTED_PAYPAGE', subject: `Order ${merchantOrderNo}`, returnUrl: `https://shop.example.com/orders/${merchantOrderNo}`});
-const paidOrder = (merchantOrderNo: string) => ({merchantOrderNo, amount: {value: paidAmount, currency: 'USD'}, scene: 'QR_PAY', subject: 'Store 12 basket', payerPaymentCode: paymentCode, storeId: 'store-12', terminalId: 'till-03'});
+export const paidOrder = (merchantOrderNo: string) => ({merchantOrderNo, amount: {value: paidAmount, currency: 'USD'}, scene: 'QR_PAY', subject: 'Store 12 basket', payerPaymentCode: paymentCode, storeId: 'store-12', terminalId: 'till-03'});
 
 /**
  * `count` requests of the mix, in a shuffled order, signed now. Retrieves and refunds name the seeded
  * orders (paid); a quarter of the creates are QR_PAY orders, paid at once, the rest hosted pay pages.
  */
-async function prepareMix(count: number, seeded: readonly string[]): Promise<Prepared[]> {
-  const sign = await signer();
-  const pick = () => seeded[Math.floor(Math.random() * seeded.length)] ?? '';
+export async function prepareMix(count: number, seeded: readonly string[], merchants: readonly string[] = [merchant]): Promise<Prepared[]> {
+  const signAs = await signer();
+  // Each seeded order belongs to the merchant at its index modulo the merchants; new calls spread over them all.
+  let picked = 0;
+  let clientId = merchant;
+  const pick = () => {
+    picked = Math.floor(Math.random() * seeded.length);
+    clientId = merchants[picked % merchants.length] ?? merchant;
+    return seeded[picked] ?? '';
+  };
+  const sign = (operation: Operation, method: string, target: string, body?: unknown) => {
+    const as = clientId;
+    clientId = merchants[Math.floor(Math.random() * merchants.length)] ?? merchant;
+    return signAs(operation, method, target, body, as);
+  };
   const now = Date.now();
   const range = `createdFrom=${encodeURIComponent(isoSeconds(now - 3_600_000))}&createdTo=${encodeURIComponent(isoSeconds(now + 3_600_000))}`;
   const jobs: Array<() => Promise<Prepared>> = [];
@@ -208,7 +220,7 @@ async function prepareMix(count: number, seeded: readonly string[]): Promise<Pre
 }
 
 /** Sends `requests` with `clients` keep-alive clients until they run out or `seconds` pass; the first `warmUp` are not measured. */
-async function load(target: string, port: number, requests: readonly Prepared[], options: {clients: number; seconds: number; warmUp: number; stripServerPath: boolean}): Promise<LoadFigures> {
+export async function load(target: string, port: number, requests: readonly Prepared[], options: {clients: number; seconds: number; warmUp: number; stripServerPath: boolean}): Promise<LoadFigures> {
   const agent = new http.Agent({keepAlive: true, maxSockets: options.clients});
   const samples: Array<{operation: Operation; ms: number; at: number}> = [];
   const notOk: Record<string, number> = {};

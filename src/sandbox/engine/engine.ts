@@ -46,7 +46,8 @@ export class SandboxEngine {
   private readonly changes = new ChangeSet();
   private readonly jobs: JobQueue;
   private readonly faults: FaultQueue;
-  private readonly limiter: RateLimiter;
+  /** Read by a host that sheds calls beyond a merchant's rate before verifying them (hosts/server/shedding.ts). */
+  readonly limiter: RateLimiter;
   private readonly authenticator: Authenticator;
   /** What each unit of work applies its writes through. */
   private readonly unitHost: UnitHost;

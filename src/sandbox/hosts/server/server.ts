@@ -23,6 +23,7 @@ import {randomId} from '../../engine/ids';
 import {matchOperation, pathOf} from '../../engine/pipeline/route';
 import {brand} from '../../../brand';
 import {hostedMode, type HostedDecision, type HostedSweep} from './hosted';
+import {rateShedder} from './shedding';
 import {sandboxFiles} from './loadEngine';
 
 /** The contract's limit on a request body (REQUEST_TOO_LARGE): 64 KiB. */
@@ -564,6 +565,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   const hosted = options.hosted
     ? hostedMode(engine, spec.sandbox.hosted, spec.sandbox.merchant.clientId, log, options.hostedSweep)
     : undefined;
+  const admit = options.hosted ? rateShedder(engine, spec) : undefined;
 
   let closing = false;
   const inFlight = new Set<Promise<void>>();
@@ -649,7 +651,8 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     }
     const call: ServerCall = {method, target, headers: requestHeaders(request), body};
     const work = async (): Promise<Reply> => {
-      if (!(target === '/_sandbox' || target.startsWith('/_sandbox/') || target.startsWith('/_sandbox?'))) return engine.handle(call);
+      if (!(target === '/_sandbox' || target.startsWith('/_sandbox/') || target.startsWith('/_sandbox?')))
+        return admit ? admit(call, () => engine.handle(call)) : engine.handle(call);
       try {
         return await control(request, method, target, body);
       } catch (error) {
