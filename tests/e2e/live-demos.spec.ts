@@ -196,3 +196,79 @@ for (const [flow, path, theme] of [
     expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
   });
 }
+
+test('live demo cash: the voucher, the till, Play to PAID after the cash seconds; a late visit is refused; the order is in the console', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = consoleErrors(page);
+  await page.goto('/demos/cash-top-up');
+  await page.getByRole('button', {name: 'Start the live demo'}).click();
+  const panel = page.getByTestId('live-demo');
+  await panel.getByRole('button', {name: 'Get my payment code'}).click();
+  await expect(panel).toHaveAttribute('data-screen', 'voucher');
+  await expect(panel.getByText(/Payment reference: \d{12}/)).toBeVisible();
+  await expect(panel.getByTestId('copy-as-code')).toContainText('CASH_TOP_UP');
+  await panel.getByRole('button', {name: 'Play'}).click();
+  await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 30_000});
+  await expect(panel).toHaveAttribute('data-order-status', 'PAID');
+  const timeline = panel.getByTestId('live-demo-timeline');
+  await expect(timeline).toContainText('The sandbox clock moves 60 s');
+  await expectVerifies(timeline, 'ORDER.PAID');
+  const orderNo = (
+    await timeline
+      .getByText(/Order ORD-DEMO-[A-Z0-9]+:/)
+      .first()
+      .textContent()
+  )?.match(/ORD-DEMO-[A-Z0-9]+/)?.[0];
+  expect(orderNo).toBeTruthy();
+
+  await page.getByRole('combobox', {name: 'Outcome'}).selectOption('late');
+  await expect(panel.getByRole('button', {name: 'Play'})).toBeEnabled();
+  await panel.getByRole('button', {name: 'Play'}).click();
+  await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 30_000});
+  await expect(panel).toHaveAttribute('data-order-status', 'CLOSED');
+  await expect(timeline).toContainText('ORDER_CLOSED');
+  await expectVerifies(timeline, 'ORDER.CLOSED');
+  expect(errors).toEqual([]);
+
+  await page.goto('/docs/sandbox-console');
+  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo ?? 'none', {timeout: 30_000});
+});
+
+test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify, the statement is not ready, the credit is in the console', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = consoleErrors(page);
+  const panel = await playReplay(page, '/demos/invoice', 'demo=invoice&outcome=partial-then-rest');
+  const timeline = panel.getByTestId('live-demo-timeline');
+  const notifications = timeline.locator('li[data-kind="notification"]');
+  await expect(notifications).toHaveCount(2);
+  for (const item of await notifications.all()) {
+    await expect(item).toContainText('VAM.TOP_UP');
+    await expect(item.getByRole('list')).toContainText('signature verifies with the provider test key');
+    await expect(item.getByRole('list')).not.toContainText('fail');
+  }
+  await expect(timeline).toContainText('STATEMENT_NOT_READY');
+  await expect(timeline).toContainText('Available GBP rose by 1200.00 GBP');
+  await expect(panel).toHaveAttribute('data-screen', 'statement');
+  await expect(panel).toContainText('Invoice INV-DEMO-');
+
+  await page.getByRole('combobox', {name: 'Outcome'}).selectOption('partial');
+  await panel.getByRole('button', {name: 'Play'}).click();
+  await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 30_000});
+  await expect(panel).toContainText('Part-paid: 600.00 GBP still due');
+  expect(errors).toEqual([]);
+
+  await page.goto('/docs/sandbox-console');
+  await expect(page.getByRole('region', {name: 'Ledger entries', exact: true})).toContainText('top-up of vam_', {timeout: 30_000});
+});
+
+test('live demo ewallet-desktop: a replay link redirects to the cashier, the phone pays, PAID; ORDER.PAID verifies', async ({page}) => {
+  const panel = await playReplay(page, '/demos/ewallet', 'demo=ewallet-desktop&outcome=approve');
+  await expect(panel).toHaveAttribute('data-order-status', 'PAID');
+  const timeline = panel.getByTestId('live-demo-timeline');
+  await expect(timeline).toContainText('window.location = cashierUrl');
+  await expectVerifies(timeline, 'ORDER.PAID');
+});
