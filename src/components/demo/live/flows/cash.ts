@@ -8,7 +8,7 @@
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
 import {formatUsd, orderOf, type FlowDefinition, type FlowRun, type Outcome} from '../flow';
 import type {Block, Screen} from '../screen';
-import {advanceToExpiry, createOrder, orderPageScreen, retrieve, withOrder} from './checkout';
+import {advanceToExpiry, createOrder, endingOutcomes, orderPageScreen, retrieve, withOrder} from './checkout';
 
 const merchant = 'Juniper Outdoor';
 const subject = 'Rain jacket';
@@ -25,72 +25,55 @@ export function cashMethod(data: SandboxData): {processingSeconds: number; decli
   return {processingSeconds: method?.processingSeconds ?? 0, declines: method?.declines ?? true};
 }
 
-/** The outcomes of a cash payment, from the sandbox data's endings and its CASH method. */
+/**
+ * The outcomes of a cash payment: the amount endings' outcomes (checkout.ts) as they apply to the CASH method
+ * (its own processing time, no declines), short cash at the till and a visit after the expiry time.
+ */
 export function cashOutcomes(data: SandboxData): Outcome[] {
   const cash = cashMethod(data);
-  const rules = data.payments.endings.rules;
-  const success = rules.find((rule) => rule.kind === 'SUCCEEDED' && rule.at === 'ATTEMPT');
-  if (!success) return [];
-  const confirm = `The store records the cash; the order is PROCESSING for ${cash.processingSeconds} s (the CASH method's delay), then PAID.`;
-  const at = (ending: string) => `amount ending ${ending}, reference entered at the till`;
-  const outcomes: Outcome[] = [
-    {id: 'approve', label: 'Paid at the store', testValue: at(success.ending), ending: success.ending, kind: 'slow', summary: confirm},
-  ];
-  const decline = rules.find((rule) => rule.kind === 'DECLINED' && rule.at === 'ATTEMPT');
-  if (decline && !cash.declines)
+  const seconds = cash.processingSeconds;
+  const confirm = `The store records the cash; the order is PROCESSING for ${seconds} s (the CASH method's delay), then PAID.`;
+  const byEnding = endingOutcomes(data, 'with the reference entered at the till', {label: '', testValue: ''});
+  const approve = byEnding.find((outcome) => outcome.kind === 'success');
+  if (!approve) return [];
+  const outcomes: Outcome[] = [{...approve, label: 'Paid at the store', kind: 'slow', processingSeconds: seconds, summary: confirm}];
+  const decline = byEnding.find((outcome) => outcome.kind === 'decline');
+  if (decline && !cash.declines) {
     outcomes.push({
+      testValue: decline.testValue,
+      ending: decline.ending,
       id: `no-decline-${decline.ending}`,
       label: `Ending ${decline.ending}: not declined (cash has nothing to decline)`,
-      testValue: at(decline.ending),
-      ending: decline.ending,
       kind: 'slow',
-      summary: `The declining endings do not apply to cash, so ${decline.ending} is confirmed like ${success.ending}. ${confirm}`,
+      processingSeconds: seconds,
+      summary: `The declining endings do not apply to cash, so ${decline.ending} is confirmed like ${approve.ending}. ${confirm}`,
     });
+  }
   outcomes.push({
+    ...approve,
     id: 'partial',
     label: 'Short cash at the till: refused, then paid in full',
-    testValue: `${at(success.ending)}; the customer first hands over ${formatUsd(shortBy)} less`,
-    ending: success.ending,
+    testValue: `${approve.testValue}; the customer first hands over ${formatUsd(shortBy)} less`,
     kind: 'partial',
     summary:
       'The sandbox has no partial cash payment: Pay cash reference records the whole amount of the reference, so the till takes the exact amount or nothing.',
   });
-  for (const rule of rules) {
-    const base = {ending: rule.ending, testValue: at(rule.ending)};
-    if (rule.kind === 'REJECTED' && rule.at === 'CREATE_ORDER' && rule.resultCode)
+  for (const outcome of byEnding) {
+    if (outcome.kind === 'rejected') outcomes.push({...outcome, summary: `${outcome.summary} No payment reference is issued.`});
+    else if (outcome.kind === 'timeout')
       outcomes.push({
-        ...base,
-        id: `rejected-${rule.ending}`,
-        label: `Rejected at Create order: ${rule.resultCode}`,
-        kind: 'rejected',
-        resultCode: rule.resultCode,
-        summary: `${rule.summary} No payment reference is issued.`,
-        testValue: `amount ending ${rule.ending}`,
+        ...outcome,
+        label: `Confirmation fails after ${seconds} s: ${outcome.failureCode ?? ''}`,
+        processingSeconds: seconds,
+        summary: `The store took the cash, but after ${seconds} s PROCESSING the confirmation fails: the order returns to PENDING and the same reference can be paid again.`,
       });
-    else if (rule.kind === 'FAILED' && rule.at === 'ATTEMPT' && rule.failureCode)
-      outcomes.push({
-        ...base,
-        id: `timeout-${rule.ending}`,
-        label: `Confirmation fails after ${cash.processingSeconds} s: ${rule.failureCode}`,
-        kind: 'timeout',
-        failureCode: rule.failureCode,
-        processingSeconds: cash.processingSeconds,
-        summary: `The store took the cash, but after ${cash.processingSeconds} s PROCESSING the confirmation fails: the order returns to PENDING and the same reference can be paid again.`,
-      });
-    else if (rule.kind === 'UNANSWERED' && rule.payer)
-      outcomes.push({
-        ...base,
-        id: 'expiry',
-        label: 'No answer, closes at expiry',
-        kind: 'expiry',
-        summary: rule.payer.description.replaceAll('`', ''),
-      });
+    else if (outcome.kind === 'expiry') outcomes.push(outcome);
   }
   outcomes.push({
+    ...approve,
     id: 'late',
     label: 'Paid after the deadline: refused',
     testValue: `any amount, reference entered after expiresAt (the shop asks for expiresInSeconds ${expiresInSeconds})`,
-    ending: success.ending,
     kind: 'late',
     summary:
       'At expiresAt the order closes (ORDER.CLOSED); the till then enters the reference and the sandbox refuses it with ORDER_CLOSED.',
