@@ -68,7 +68,11 @@ describe('live demo: cash top-up', () => {
     assert.equal(noDecline.orderStatus, 'PAID');
     const partial = await new DemoRun(ports, cash, outcomeOf(cash, 'partial')).runToEnd();
     assert.equal(partial.error, undefined);
-    assert.ok(partial.events.some((event) => event.kind === 'refused' && /less than the 25\.00 USD/.test(event.text)));
+    assert.ok(
+      partial.events.some(
+        (event) => event.kind === 'shopper' && /^The till refuses: 20\.00 USD is less than the 25\.00 USD/.test(event.text),
+      ),
+    );
     assert.equal(partial.orderStatus, 'PAID');
     assert.deepEqual(eventTypes(partial), ['ORDER.PAID']);
   });

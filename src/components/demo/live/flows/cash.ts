@@ -136,8 +136,8 @@ function addShortCash(run: FlowRun, voucher: Voucher): void {
     'shopper',
     withOrder(run, async () => {
       run.note(
-        'refused',
-        `${formatUsd(short)} is less than the ${formatUsd(run.amount)} the reference is for. Pay cash reference records a reference's whole amount and takes no other, so nothing is recorded: the order stays ${run.orderStatus ?? 'PENDING'}.`,
+        'shopper',
+        `The till refuses: ${formatUsd(short)} is less than the ${formatUsd(run.amount)} the reference is for. Pay cash reference records a reference's whole amount and takes no other, so nothing is recorded: the order stays ${run.orderStatus ?? 'PENDING'}.`,
       );
       run.show(
         till(
