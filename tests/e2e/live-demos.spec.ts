@@ -22,6 +22,26 @@ async function playReplay(page: Page, path: string, query: string) {
   return demo;
 }
 
+/** Opens a demo page and starts its live demo; answers the panel. */
+async function startDemo(page: Page, path: string) {
+  await page.goto(path);
+  await page.getByRole('button', {name: 'Start the live demo'}).click();
+  return page.getByTestId('live-demo');
+}
+
+/** The run's order number, from the first state change of an order in the timeline. */
+async function orderNoIn(timeline: Locator): Promise<string> {
+  const orderNo =
+    (
+      await timeline
+        .getByText(/Order ORD-DEMO-[A-Z0-9]+:/)
+        .first()
+        .textContent()
+    )?.match(/ORD-DEMO-[A-Z0-9]+/)?.[0] ?? '';
+  expect(orderNo).not.toBe('');
+  return orderNo;
+}
+
 test.describe.configure({mode: 'parallel'});
 
 for (const demo of demos) {
@@ -123,9 +143,7 @@ test('live demo dynqr: a real QR code of the order, scanned from the keyboard, P
 }) => {
   test.setTimeout(60_000);
   const errors = consoleErrors(page);
-  await page.goto('/demos/dynqr');
-  await page.getByRole('button', {name: 'Start the live demo'}).click();
-  const panel = page.getByTestId('live-demo');
+  const panel = await startDemo(page, '/demos/dynqr');
   await panel.getByRole('button', {name: 'Show the QR code'}).click();
   const qr = panel.getByTestId('qr-code');
   await expect(qr).toHaveAttribute('data-content', /^https:\/\/sandbox-cashier\.example\.com\/qr\//);
@@ -138,17 +156,10 @@ test('live demo dynqr: a real QR code of the order, scanned from the keyboard, P
   await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 20_000});
   await expect(panel).toHaveAttribute('data-order-status', 'PAID');
   await expectVerifies(panel.getByTestId('live-demo-timeline'), 'ORDER.PAID');
-  const orderNo = (
-    await panel
-      .getByTestId('live-demo-timeline')
-      .getByText(/Order ORD-DEMO-[A-Z0-9]+:/)
-      .first()
-      .textContent()
-  )?.match(/ORD-DEMO-[A-Z0-9]+/)?.[0];
-  expect(orderNo).toBeTruthy();
+  const orderNo = await orderNoIn(panel.getByTestId('live-demo-timeline'));
   expect(errors).toEqual([]);
   await page.goto('/docs/sandbox-console');
-  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo ?? 'none', {timeout: 30_000});
+  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo, {timeout: 30_000});
 });
 
 test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER_CLOSED, cancelled, ORDER.CLOSED verifies', async ({
@@ -162,9 +173,7 @@ test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER
 });
 
 test('live demo smart-code: the customer types the amount in the wallet, Play runs it to PAID, ORDER.PAID verifies', async ({page}) => {
-  await page.goto('/demos/smart-code');
-  await page.getByRole('button', {name: 'Start the live demo'}).click();
-  const panel = page.getByTestId('live-demo');
+  const panel = await startDemo(page, '/demos/smart-code');
   await expect(panel.getByTestId('qr-code')).toHaveAttribute('data-content', 'https://shop.example.com/pay/store-12');
   await panel.getByRole('button', {name: 'Scan the sign with the wallet'}).click();
   const amount = panel.getByLabel('Amount (USD)');
@@ -202,9 +211,7 @@ test('live demo cash: the voucher, the till, Play to PAID after the cash seconds
 }) => {
   test.setTimeout(90_000);
   const errors = consoleErrors(page);
-  await page.goto('/demos/cash-top-up');
-  await page.getByRole('button', {name: 'Start the live demo'}).click();
-  const panel = page.getByTestId('live-demo');
+  const panel = await startDemo(page, '/demos/cash-top-up');
   await panel.getByRole('button', {name: 'Get my payment code'}).click();
   await expect(panel).toHaveAttribute('data-screen', 'voucher');
   await expect(panel.getByText(/Payment reference: \d{12}/)).toBeVisible();
@@ -215,13 +222,7 @@ test('live demo cash: the voucher, the till, Play to PAID after the cash seconds
   const timeline = panel.getByTestId('live-demo-timeline');
   await expect(timeline).toContainText('The sandbox clock moves 60 s');
   await expectVerifies(timeline, 'ORDER.PAID');
-  const orderNo = (
-    await timeline
-      .getByText(/Order ORD-DEMO-[A-Z0-9]+:/)
-      .first()
-      .textContent()
-  )?.match(/ORD-DEMO-[A-Z0-9]+/)?.[0];
-  expect(orderNo).toBeTruthy();
+  const orderNo = await orderNoIn(timeline);
 
   expect(errors).toEqual([]);
 
@@ -232,7 +233,7 @@ test('live demo cash: the voucher, the till, Play to PAID after the cash seconds
   await expectVerifies(late.getByTestId('live-demo-timeline'), 'ORDER.CLOSED');
 
   await page.goto('/docs/sandbox-console');
-  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo ?? 'none', {timeout: 30_000});
+  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo, {timeout: 30_000});
 });
 
 test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify, the statement is not ready, axe at 360 px (dark), the credit is in the console', async ({
