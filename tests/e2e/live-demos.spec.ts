@@ -22,6 +22,26 @@ async function playReplay(page: Page, path: string, query: string) {
   return demo;
 }
 
+/** Opens a demo page and starts its live demo; answers the panel. */
+async function startDemo(page: Page, path: string) {
+  await page.goto(path);
+  await page.getByRole('button', {name: 'Start the live demo'}).click();
+  return page.getByTestId('live-demo');
+}
+
+/** The run's order number, from the first state change of an order in the timeline. */
+async function orderNoIn(timeline: Locator): Promise<string> {
+  const orderNo =
+    (
+      await timeline
+        .getByText(/Order ORD-DEMO-[A-Z0-9]+:/)
+        .first()
+        .textContent()
+    )?.match(/ORD-DEMO-[A-Z0-9]+/)?.[0] ?? '';
+  expect(orderNo).not.toBe('');
+  return orderNo;
+}
+
 test.describe.configure({mode: 'parallel'});
 
 for (const demo of demos) {
@@ -123,9 +143,7 @@ test('live demo dynqr: a real QR code of the order, scanned from the keyboard, P
 }) => {
   test.setTimeout(60_000);
   const errors = consoleErrors(page);
-  await page.goto('/demos/dynqr');
-  await page.getByRole('button', {name: 'Start the live demo'}).click();
-  const panel = page.getByTestId('live-demo');
+  const panel = await startDemo(page, '/demos/dynqr');
   await panel.getByRole('button', {name: 'Show the QR code'}).click();
   const qr = panel.getByTestId('qr-code');
   await expect(qr).toHaveAttribute('data-content', /^https:\/\/sandbox-cashier\.example\.com\/qr\//);
@@ -138,17 +156,10 @@ test('live demo dynqr: a real QR code of the order, scanned from the keyboard, P
   await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 20_000});
   await expect(panel).toHaveAttribute('data-order-status', 'PAID');
   await expectVerifies(panel.getByTestId('live-demo-timeline'), 'ORDER.PAID');
-  const orderNo = (
-    await panel
-      .getByTestId('live-demo-timeline')
-      .getByText(/Order ORD-DEMO-[A-Z0-9]+:/)
-      .first()
-      .textContent()
-  )?.match(/ORD-DEMO-[A-Z0-9]+/)?.[0];
-  expect(orderNo).toBeTruthy();
+  const orderNo = await orderNoIn(panel.getByTestId('live-demo-timeline'));
   expect(errors).toEqual([]);
   await page.goto('/docs/sandbox-console');
-  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo ?? 'none', {timeout: 30_000});
+  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo, {timeout: 30_000});
 });
 
 test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER_CLOSED, cancelled, ORDER.CLOSED verifies', async ({
@@ -162,9 +173,7 @@ test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER
 });
 
 test('live demo smart-code: the customer types the amount in the wallet, Play runs it to PAID, ORDER.PAID verifies', async ({page}) => {
-  await page.goto('/demos/smart-code');
-  await page.getByRole('button', {name: 'Start the live demo'}).click();
-  const panel = page.getByTestId('live-demo');
+  const panel = await startDemo(page, '/demos/smart-code');
   await expect(panel.getByTestId('qr-code')).toHaveAttribute('data-content', 'https://shop.example.com/pay/store-12');
   await panel.getByRole('button', {name: 'Scan the sign with the wallet'}).click();
   const amount = panel.getByLabel('Amount (USD)');
@@ -196,3 +205,73 @@ for (const [flow, path, theme] of [
     expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
   });
 }
+
+test('live demo cash: the voucher, the till, Play to PAID after the cash seconds; a late visit is refused; the order is in the console', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = consoleErrors(page);
+  const panel = await startDemo(page, '/demos/cash-top-up');
+  await panel.getByRole('button', {name: 'Get my payment code'}).click();
+  await expect(panel).toHaveAttribute('data-screen', 'voucher');
+  await expect(panel.getByText(/Payment reference: \d{12}/)).toBeVisible();
+  await expect(panel.getByTestId('copy-as-code')).toContainText('CASH_TOP_UP');
+  await panel.getByRole('button', {name: 'Play'}).click();
+  await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 30_000});
+  await expect(panel).toHaveAttribute('data-order-status', 'PAID');
+  const timeline = panel.getByTestId('live-demo-timeline');
+  await expect(timeline).toContainText('The sandbox clock moves 60 s');
+  await expectVerifies(timeline, 'ORDER.PAID');
+  const orderNo = await orderNoIn(timeline);
+
+  expect(errors).toEqual([]);
+
+  // A replay link plays the late visit to its end at once (the same sandbox: this browser's).
+  const late = await playReplay(page, '/demos/cash-top-up', 'demo=cash&outcome=late');
+  await expect(late).toHaveAttribute('data-order-status', 'CLOSED');
+  await expect(late.getByTestId('live-demo-timeline')).toContainText('ORDER_CLOSED');
+  await expectVerifies(late.getByTestId('live-demo-timeline'), 'ORDER.CLOSED');
+
+  await page.goto('/docs/sandbox-console');
+  await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo, {timeout: 30_000});
+});
+
+test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify, the statement is not ready, axe at 360 px (dark), the credit is in the console', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = consoleErrors(page);
+  await page.setViewportSize({width: 360, height: 800});
+  const panel = await playReplay(page, '/demos/invoice', 'docusaurus-theme=dark&demo=invoice&outcome=partial-then-rest');
+  const timeline = panel.getByTestId('live-demo-timeline');
+  const notifications = timeline.locator('li[data-kind="notification"]');
+  await expect(notifications).toHaveCount(2);
+  for (const item of await notifications.all()) {
+    await expect(item).toContainText('VAM.TOP_UP');
+    await expect(item.getByRole('list')).toContainText('signature verifies with the provider test key');
+    await expect(item.getByRole('list')).not.toContainText('fail');
+  }
+  await expect(timeline).toContainText('STATEMENT_NOT_READY');
+  await expect(timeline).toContainText('Available GBP rose by 1200.00 GBP');
+  await expect(panel).toHaveAttribute('data-screen', 'statement');
+  await expect(panel).toContainText('Invoice INV-DEMO-');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
+
+  expect(errors).toEqual([]);
+
+  const partial = await playReplay(page, '/demos/invoice', 'demo=invoice&outcome=partial');
+  await expect(partial).toContainText('Part-paid: 600.00 GBP still due');
+
+  await page.goto('/docs/sandbox-console');
+  await expect(page.getByRole('region', {name: 'Ledger entries', exact: true})).toContainText('top-up of vam_', {timeout: 30_000});
+});
+
+test('live demo ewallet-desktop: a replay link redirects to the cashier, the phone pays, PAID; ORDER.PAID verifies', async ({page}) => {
+  const panel = await playReplay(page, '/demos/ewallet', 'demo=ewallet-desktop&outcome=approve');
+  await expect(panel).toHaveAttribute('data-order-status', 'PAID');
+  const timeline = panel.getByTestId('live-demo-timeline');
+  await expect(timeline).toContainText('window.location = cashierUrl');
+  await expectVerifies(timeline, 'ORDER.PAID');
+});

@@ -10,13 +10,14 @@ import type {FlowDefinition, Outcome} from '../../src/components/demo/live/flow'
 import {flows} from '../../src/components/demo/live/flows';
 import {dynqr} from '../../src/components/demo/live/flows/dynqr';
 import {ewallet} from '../../src/components/demo/live/flows/ewallet';
+import {ewalletDesktop} from '../../src/components/demo/live/flows/ewalletDesktop';
 import {jsapi} from '../../src/components/demo/live/flows/jsapi';
 import {signAddress, smartCode} from '../../src/components/demo/live/flows/smartCode';
 import {DemoRun, type RunView} from '../../src/components/demo/live/runner';
 import type {Block} from '../../src/components/demo/live/screen';
 import {allVerify, demoSetUp, eventTypes, sandboxData} from '../support/liveDemo';
 
-const walletFlows = [dynqr, smartCode, ewallet, jsapi];
+const walletFlows = [dynqr, smartCode, ewallet, ewalletDesktop, jsapi];
 
 function outcomeOf(flow: FlowDefinition, id: string): Outcome {
   const found = flow.outcomes(sandboxData).find((candidate) => candidate.id === id);
@@ -97,6 +98,23 @@ describe('live demo: dynamic QR', () => {
     );
     assert.deepEqual(eventTypes(view), ['ORDER.CLOSED']);
     assert.ok(allVerify(view));
+  });
+});
+
+describe('live demo: e-wallet on a desktop', () => {
+  test('Create order for WEB answers a REDIRECT; the cashier shows a real code of that cashier URL; closing it leaves PENDING', async () => {
+    const {ports} = await demoSetUp();
+    const view = await new DemoRun(ports, ewalletDesktop, outcomeOf(ewalletDesktop, 'approve')).step();
+    const created = JSON.parse(calls(view)[0]?.call.response.body ?? '{}') as {data: {nextAction: {type: string; cashierUrl: string}}};
+    assert.equal(created.data.nextAction.type, 'REDIRECT');
+    assert.deepEqual(
+      qrBlocks(view.screen.blocks).map((block) => block.content),
+      [created.data.nextAction.cashierUrl],
+    );
+    assert.equal(view.screen.device, 'desktop');
+    const closed = await new DemoRun(ports, ewalletDesktop, outcomeOf(ewalletDesktop, 'abandon')).runToEnd();
+    assert.equal(closed.error, undefined);
+    assert.equal(closed.orderStatus, 'PENDING');
   });
 });
 

@@ -131,6 +131,22 @@ describe('the test accounts page', () => {
     assert.ok(cardLinks.some((entry) => entry.demo?.href.includes('outcome=3ds-failed')));
     assert.ok(links >= 10, `${links} demo links`);
   });
+
+  test('the USD test wallets open the e-wallet demo with the outcome each plays; the virtual account opens the invoice demo', () => {
+    const wallets = testValues(data, 'wallets');
+    const outcomeOf = (phone: string) => {
+      const href = wallets.find((entry) => entry.value === phone)?.demo?.href;
+      return href === undefined ? undefined : new URL(href, `https://${brand.hosts.portal}`).searchParams;
+    };
+    assert.equal(outcomeOf('+10000000001')?.get('outcome'), 'approve');
+    assert.equal(outcomeOf('+10000000002')?.get('outcome'), 'wallet-low');
+    assert.equal(outcomeOf('+10000000005')?.get('outcome'), 'wallet-frozen');
+    assert.equal(outcomeOf('+10000000001')?.get('demo'), 'ewallet');
+    // The demos take USD; the euro and pound wallets would be declined for their currency, not for themselves.
+    assert.equal(outcomeOf('+10000000003'), undefined);
+    const vam = testValues(data, 'ibans').find((entry) => entry.value === sandboxData.virtualAccounts.accounts[0]?.iban);
+    assert.match(vam?.demo?.href ?? '', /^\/demos\/invoice\?demo=invoice&outcome=exact#live-demo-invoice$/);
+  });
 });
 
 describe('the demos overview', () => {

@@ -69,6 +69,7 @@ export const demoFlows: readonly DemoFlow[] = [
     polls: 'Nobody: a bank transfer can take days.',
     waits: 'Your server: it matches the payment or the top-up to the invoice.',
     endsWith: ['ORDER.PAID', 'VAM.TOP_UP'],
+    live: 'invoice',
   },
   {
     id: 'ewallet',
@@ -123,6 +124,7 @@ export const demoFlows: readonly DemoFlow[] = [
     polls: 'Nobody: the payment can take a day.',
     waits: 'Your server: it credits the customer when the cash is confirmed.',
     endsWith: ['ORDER.PAID', 'ORDER.CLOSED'],
+    live: 'cash',
   },
 ];
 

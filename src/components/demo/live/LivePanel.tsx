@@ -10,7 +10,7 @@ import {renderSamples} from '@site/src/lib/samples';
 import {handoverFragment} from '@site/src/lib/signatureDiagnosis/handover';
 import {withContentType} from '@site/src/sandbox/client/signing';
 import {flows, type FlowId} from './flows';
-import {formatUsd, type FlowDefinition, type Outcome} from './flow';
+import {formatMoney, type FlowDefinition, type Outcome} from './flow';
 import {DemoRun, readReplayQuery, replayQuery, type RunView, type TimelineEvent} from './runner';
 import ShopperScreen from './ShopperScreen';
 import {browserPorts, machineWith, sandboxData} from './ports';
@@ -422,7 +422,7 @@ function Panel({
           </select>
           <p className={styles.small} id={`${id}-test-value`}>
             Test value: <strong>{outcome.testValue}</strong>
-            {view ? ` (this run: ${formatUsd(view.amount)})` : ''}. {outcome.summary}
+            {view ? ` (this run: ${formatMoney(view.amount, flow.currency)})` : ''}. {outcome.summary}
           </p>
         </div>
         <div className={styles.buttons}>
@@ -446,7 +446,9 @@ function Panel({
           : view.error
             ? `This step could not run: ${view.error}`
             : finished
-              ? `Finished: ${view.orders.length > 0 ? `order ${view.orders.at(-1) ?? ''} is ${view.orderStatus ?? 'unknown'}` : 'no order was created'}${view.refundStatus ? `, the refund ${view.refundStatus}` : ''}.`
+              ? flow.orderless
+                ? `Finished: ${view.screen.title}.`
+                : `Finished: ${view.orders.length > 0 ? `order ${view.orders.at(-1) ?? ''} is ${view.orderStatus ?? 'unknown'}` : 'no order was created'}${view.refundStatus ? `, the refund ${view.refundStatus}` : ''}.`
               : `Next: ${nextStep?.title ?? ''}`}
       </p>
       {view ? (
@@ -485,7 +487,7 @@ function Panel({
                   </li>
                 ))}
               </ol>
-              {orderMachine ? (
+              {orderMachine && !flow.orderless ? (
                 <Machine
                   title={`Order ${view.orders.at(-1) ?? view.merchantOrderNo}`}
                   states={orderMachine.states.map((candidate) => candidate.name)}

@@ -24,7 +24,7 @@ function BlockView({block}: {block: Block}): ReactNode {
         <AmountSummary
           merchant={block.merchant}
           {...(block.subject ? {subject: block.subject} : {})}
-          total={{value: block.amount, currency: 'USD'}}
+          total={{value: block.amount, currency: block.currency ?? 'USD'}}
         />
       );
     case 'text':

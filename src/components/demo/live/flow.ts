@@ -2,6 +2,7 @@
  * What a live demo flow is, as data (flows/<flow>.ts): its outcomes, amount, device, first screen and steps;
  * and what a flow sees of its run while its steps run (FlowRun). The runner (runner.ts) implements FlowRun.
  */
+import type {CurrencyCode} from '@site/src/lib/money';
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
 import type {DemoPorts} from './runner';
 import type {Screen} from './screen';
@@ -14,7 +15,24 @@ export interface Outcome {
   readonly testValue: string;
   /** The last two digits of the amount that produce it. */
   readonly ending: string;
-  readonly kind: 'success' | 'decline' | 'rejected' | 'slow' | 'timeout' | 'expiry' | 'abandon' | 'refund' | 'qr-expired' | 'challenge';
+  readonly kind:
+    | 'success'
+    | 'decline'
+    | 'rejected'
+    | 'slow'
+    | 'timeout'
+    | 'expiry'
+    | 'abandon'
+    | 'refund'
+    | 'qr-expired'
+    | 'challenge'
+    /** Less money than asked for (cash at the till, a bank transfer into a virtual account). */
+    | 'partial'
+    /** A short transfer, then the rest in a second one. */
+    | 'partial-then-rest'
+    | 'overpayment'
+    /** The customer pays after the order's expiry time. */
+    | 'late';
   /** What the rule says, from the sandbox data. */
   readonly summary: string;
   readonly failureCode?: string;
@@ -60,6 +78,11 @@ export interface FlowRun {
   readonly currentOrderNo: string;
   readonly orders: readonly string[];
   readonly orderStatus: string | undefined;
+  /**
+   * Counts the notifications whose data carries this reference (a VAM top-up's bankReference) as the run's own,
+   * besides those of the run's orders.
+   */
+  follow(reference: string): void;
   /** Adds a step; a flow's plan adds them all before the run starts. */
   add(title: string, actor: Actor, run: () => Promise<void>): void;
   show(screen: Screen): void;
@@ -92,8 +115,12 @@ export interface FlowDefinition {
   readonly device: 'desktop' | 'phone' | 'terminal';
   /** The heading over the shopper's side, for example "The customer's phone". */
   readonly deviceLabel: string;
-  /** Amount in minor units of USD with the default ending (00). */
+  /** Amount in minor units of the flow's currency with the default ending (00). */
   readonly baseAmount: number;
+  /** The currency of the amount; USD unless named (an invoice paid into a GBP virtual account). */
+  readonly currency?: CurrencyCode;
+  /** The flow creates no order (a bank transfer into a virtual account): the panel shows no order state machine. */
+  readonly orderless?: true;
   /** The outcomes offered, from the sandbox data; the first is the default. */
   outcomes(data: SandboxData): Outcome[];
   /** The customer types the amount (a smart code): its ending picks the outcome. */
@@ -108,7 +135,8 @@ export interface FlowDefinition {
   readonly showsRefund?: (outcome: Outcome) => boolean;
 }
 
-export const formatUsd = (minor: number): string => `${(minor / 100).toFixed(2)} USD`;
+export const formatMoney = (minor: number, currency = 'USD'): string => `${(minor / 100).toFixed(2)} ${currency}`;
+export const formatUsd = (minor: number): string => formatMoney(minor);
 
 /** The amount a run uses: the flow's whole amount with the outcome's ending. */
 export function amountFor(flow: Pick<FlowDefinition, 'baseAmount'>, outcome: Outcome, requested?: number): number {

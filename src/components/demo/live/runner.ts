@@ -91,6 +91,8 @@ export class DemoRun implements FlowRun {
   private currentStatus: string | undefined;
   private refundStatus: string | undefined;
   private readonly created: string[] = [];
+  /** References besides order numbers whose notifications are this run's (follow). */
+  private readonly followed = new Set<string>();
   private error: string | undefined;
   private inboxCursor: number;
   private eventId = 0;
@@ -207,6 +209,10 @@ export class DemoRun implements FlowRun {
     }
   }
 
+  follow(reference: string): void {
+    this.followed.add(reference);
+  }
+
   add(title: string, actor: Actor, run: () => Promise<void>): void {
     this.steps.push({title, actor, run});
   }
@@ -286,13 +292,17 @@ export class DemoRun implements FlowRun {
     const fresh = inbox.slice(this.inboxCursor);
     this.inboxCursor = inbox.length;
     for (const entry of fresh) {
-      let parsed: {data?: {merchantOrderNo?: string}};
+      let parsed: {data?: {merchantOrderNo?: string; bankReference?: string}};
       try {
         parsed = JSON.parse(entry.body) as typeof parsed;
       } catch {
         continue;
       }
-      if (!parsed.data?.merchantOrderNo || !this.created.includes(parsed.data.merchantOrderNo)) continue;
+      const {merchantOrderNo, bankReference} = parsed.data ?? {};
+      const own =
+        (merchantOrderNo !== undefined && this.created.includes(merchantOrderNo)) ||
+        (bankReference !== undefined && this.followed.has(bankReference));
+      if (!own) continue;
       this.push({kind: 'notification', entry, checked: await this.ports.check(entry)});
     }
   }

@@ -3,11 +3,19 @@
  * draws any of them (ShopperScreen.tsx), so a new flow needs no new drawing code.
  */
 
+import type {CurrencyCode} from '@site/src/lib/money';
+
 export type ScreenTone = 'success' | 'error' | 'pending' | 'warning' | 'info';
 
 export type Block =
   /** Merchant, subject and total, as a checkout shows them. */
-  | {readonly kind: 'summary'; readonly merchant: string; readonly subject?: string; readonly amount: number}
+  | {
+      readonly kind: 'summary';
+      readonly merchant: string;
+      readonly subject?: string;
+      readonly amount: number;
+      readonly currency?: CurrencyCode;
+    }
   | {readonly kind: 'text'; readonly text: string}
   /** A value the reader may want to copy: a cashier URL, a deep link, a payment reference. */
   | {readonly kind: 'value'; readonly label: string; readonly value: string}

@@ -5,6 +5,7 @@
  * tests/unit/testValues.test.ts, which also plays each replay link's outcome on the live demo's flows.
  */
 import {replayLink} from '@site/src/components/demo/demoFlows';
+import {walletOutcomeId} from '@site/src/components/demo/testWallets';
 import {tryItLink} from '@site/src/components/widgets/TryItPanel/prefillFromUrl';
 import {brandName, cardBehaviorText, formatMoney} from '@site/src/lib/sandboxDataText';
 import type {PaymentCard, PaymentEndingRule, SandboxPageData} from '@site/src/sandbox/engine/rules/types';
@@ -45,6 +46,10 @@ export interface TestValue {
 
 /** The live flow whose demo plays card payments and amount endings (the hosted pay page). */
 const cardFlow = 'hosted';
+/** The live flow whose demo plays the test wallets (the e-wallet on a phone). */
+const walletFlow = 'ewallet';
+/** The live flow whose demo plays a bank transfer into a virtual account (the B2B invoice). */
+const transferFlow = 'invoice';
 
 /** The live demo outcome an amount ending of a payment plays, by the id the live demo gives it; undefined when no demo plays it. */
 export function endingOutcomeId(rule: PaymentEndingRule): string | undefined {
@@ -72,8 +77,8 @@ function cardDemoLabel(card: PaymentCard): string {
   return card.behavior === 'ENDINGS' ? 'Use in a demo' : 'Use in a demo: the same decline, by amount';
 }
 
-const demoLink = (outcome: string | undefined, label: string, amount?: number): LinkOut | undefined => {
-  const href = outcome === undefined ? undefined : replayLink(cardFlow, outcome, amount);
+const demoLink = (outcome: string | undefined, label: string, amount?: number, flow = cardFlow): LinkOut | undefined => {
+  const href = outcome === undefined ? undefined : replayLink(flow, outcome, amount);
   return href === undefined ? undefined : {href, label};
 };
 
@@ -104,6 +109,7 @@ export function testValues(data: TestValueData, group: TestValueGroup): TestValu
         value: wallet.phone,
         title: `${wallet.currency} wallet, PIN ${wallet.pin}${wallet.status === 'FROZEN' ? ', frozen' : ''}`,
         does: `${wallet.note} Wallet ID \`${wallet.walletId}\`, balance ${formatMoney(wallet.balance, wallet.currency)}.`,
+        ...optional('demo', demoLink(walletOutcomeId(data.wallets, wallet.phone), 'Use in a demo', undefined, walletFlow)),
         ...optional(
           'tryIt',
           tryItOf(data, 'transfer', {
@@ -127,6 +133,7 @@ export function testValues(data: TestValueData, group: TestValueGroup): TestValu
           value: account.iban,
           title: `Virtual account ${account.virtualAccountId} (${account.currency})`,
           does: `A buyer's bank transfer to it tops up your balance and sends \`VAM.TOP_UP\`, with customer reference \`${account.customerReference}\`.`,
+          ...optional('demo', demoLink('exact', 'Use in a demo: a bank transfer', undefined, transferFlow)),
           noTryIt: 'Money arrives on it from a bank, not from a call of yours: the sandbox console simulates the top-up.',
         })),
       ];

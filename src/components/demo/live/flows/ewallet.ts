@@ -7,8 +7,9 @@ import {formatUsd, type FlowDefinition} from '../flow';
 import {createOrder, shopOrigin, withOrder} from './checkout';
 import {addWalletTail, cancelInWallet, confirmedBlocks, payInWallet, walletOutcomes, walletScreen} from './walletCheckout';
 
-const merchant = 'Juniper Outdoor';
-const subject = 'Steel water bottle';
+export const merchant = 'Juniper Outdoor';
+export const subject = 'Steel water bottle';
+const cancelled = {label: 'The customer cancels in the wallet', testValue: 'any amount: the customer presses Cancel in the wallet'};
 const checkout = {device: 'phone', title: `${merchant}: checkout`, address: 'shop.example.com/checkout'} as const;
 
 export const ewallet: FlowDefinition = {
@@ -17,8 +18,7 @@ export const ewallet: FlowDefinition = {
   device: 'phone',
   deviceLabel: 'The customer’s phone',
   baseAmount: 1800,
-  outcomes: (data) =>
-    walletOutcomes(data, {label: 'The customer cancels in the wallet', testValue: 'any amount: the customer presses Cancel in the wallet'}),
+  outcomes: (data) => walletOutcomes(data, cancelled),
   firstScreen: (run) => ({
     name: 'checkout',
     ...checkout,

@@ -4,17 +4,29 @@
  * here; the runner and the panel need no change.
  */
 import type {FlowDefinition} from '../flow';
+import {cash} from './cash';
 import {dynqr} from './dynqr';
 import {ewallet} from './ewallet';
+import {ewalletDesktop} from './ewalletDesktop';
 import {hosted} from './hosted';
 import {iframe} from './iframe';
+import {invoice} from './invoice';
 import {jsapi} from './jsapi';
 import {paylink} from './paylink';
 import {smartCode} from './smartCode';
 
-export const flows = {hosted, iframe, paylink, dynqr, 'smart-code': smartCode, ewallet, jsapi} as const satisfies Readonly<
-  Record<string, FlowDefinition>
->;
+export const flows = {
+  hosted,
+  iframe,
+  paylink,
+  dynqr,
+  'smart-code': smartCode,
+  ewallet,
+  'ewallet-desktop': ewalletDesktop,
+  jsapi,
+  cash,
+  invoice,
+} as const satisfies Readonly<Record<string, FlowDefinition>>;
 
 export type FlowId = keyof typeof flows;
 

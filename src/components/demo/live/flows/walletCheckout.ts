@@ -4,6 +4,7 @@
  * and the test wallets whose own behaviour decides (too little balance, frozen), and a wrong PIN.
  */
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
+import {walletParts} from '../../testWallets';
 import {formatUsd, orderOf, type FlowRun, type OrderLike, type Outcome} from '../flow';
 import type {Block, Screen} from '../screen';
 import {
@@ -26,12 +27,11 @@ const walletText = (wallet: Wallet) => `the wallet ${wallet.phone} (PIN ${wallet
 
 /** The outcomes of a wallet payment, each with the wallet and amount that produce it. */
 export function walletOutcomes(data: SandboxData, abandon: {label: string; testValue: string}): Outcome[] {
-  const everyday = data.wallets.find((wallet) => wallet.status === 'ACTIVE' && wallet.currency === 'USD' && wallet.balance >= 100_000);
+  const {everyday, low, frozen} = walletParts(data.wallets);
   if (!everyday) return [];
   const pay = {phone: everyday.phone, pin: everyday.pin};
   const outcomes = endingOutcomes(data, `with ${walletText(everyday)}`, abandon).map((outcome) => ({...outcome, wallet: pay}));
   const rules = data.walletRules.payments;
-  const low = data.wallets.find((wallet) => wallet.status === 'ACTIVE' && wallet.currency === 'USD' && wallet.balance < 1000);
   if (low && rules.insufficientBalance.failureCode)
     outcomes.push({
       id: 'wallet-low',
@@ -43,7 +43,6 @@ export function walletOutcomes(data: SandboxData, abandon: {label: string; testV
       failureCode: rules.insufficientBalance.failureCode,
       wallet: {phone: low.phone, pin: low.pin},
     });
-  const frozen = data.wallets.find((wallet) => wallet.status === 'FROZEN');
   if (frozen && rules.frozen.failureCode)
     outcomes.push({
       id: 'wallet-frozen',
