@@ -18,13 +18,14 @@ import {repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
 const publishedFile = path.join(repoRoot, 'build-test', 'veloxa-pay.postman_collection.json');
 export const merchantPrivateKeyPem = readFileSync(path.join(repoRoot, 'api', 'test-vectors', 'merchant-test-private.pem'), 'utf8');
 
+/** The collection the site build publishes, made here from the contract by the same function. */
+export const contractCollection = (): PostmanCollection =>
+  buildPostmanCollection(loadContract(path.join(repoRoot, 'api', 'openapi.yaml')).document);
+
 export function collectionUnderTest(): {collection: PostmanCollection; source: string} {
   if (existsSync(publishedFile))
     return {collection: JSON.parse(readFileSync(publishedFile, 'utf8')) as PostmanCollection, source: publishedFile};
-  return {
-    collection: buildPostmanCollection(loadContract(path.join(repoRoot, 'api', 'openapi.yaml')).document),
-    source: 'generated from api/openapi.yaml',
-  };
+  return {collection: contractCollection(), source: 'generated from api/openapi.yaml'};
 }
 
 /** A request the sandbox answered, from its log: one JSON line per request ({requestId, merchant, method, path, status, durationMs}). */
