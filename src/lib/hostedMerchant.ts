@@ -8,7 +8,7 @@
  * Isomorphic: WebCrypto and fetch only, so the unit tests run it in Node against a real hosted server.
  */
 import {httpTarget, TargetUnreachableError} from '../sandbox/client/overHttp';
-import type {MerchantSigner} from '../sandbox/client/signing';
+import {signRequest, type MerchantSigner} from '../sandbox/client/signing';
 import {generateKeyPair, readKey} from './signatureDiagnosis';
 
 export interface HostedMerchant {
@@ -20,6 +20,9 @@ export interface HostedMerchant {
 
 /** A registration that did not happen, with the sentence to show. */
 export class HostedRegistrationError extends Error {}
+
+/** The hosted sandbox could not be read (no answer, or a refusal), with the sentence to show. */
+export class HostedReadError extends Error {}
 
 let current: HostedMerchant | undefined;
 const listeners = new Set<() => void>();
@@ -58,8 +61,7 @@ export async function createHostedMerchant(
   try {
     registered = await httpTarget(origin, options).act('control.registerMerchant', {publicKeyPem: pair.publicKeyPem});
   } catch (error) {
-    if (error instanceof TargetUnreachableError)
-      throw new HostedRegistrationError(`The hosted sandbox at ${origin} did not answer (no network, or a proxy or extension blocked it).`);
+    if (error instanceof TargetUnreachableError) throw new HostedRegistrationError(unreachable(origin));
     throw error;
   }
   if (!registered.ok) throw new HostedRegistrationError(`The hosted sandbox refused the key: ${registered.code}: ${registered.message}`);
@@ -73,3 +75,31 @@ export async function createHostedMerchant(
 
 /** The file name the private key is offered under. */
 export const privateKeyFileName = (clientId: string): string => `${clientId}-private-key.pem`;
+
+const unreachable = (origin: string) => `The hosted sandbox at ${origin} did not answer (no network, or a proxy or extension blocked it).`;
+
+/**
+ * The merchant's own state on the hosted sandbox: its export (GET /_sandbox/export), signed as the merchant,
+ * which the hosted sandbox answers with that merchant's records alone. The console reads it as it reads the
+ * sandbox in this browser.
+ */
+export async function exportHostedMerchant(merchant: HostedMerchant, options: {fetch?: typeof fetch} = {}): Promise<unknown> {
+  const target = httpTarget(merchant.origin, options);
+  let response;
+  try {
+    const signed = await signRequest(merchant.signer, {method: 'GET', target: '/_sandbox/export', body: ''}, await target.clock.now());
+    response = await target.call(signed);
+  } catch (error) {
+    if (error instanceof TargetUnreachableError || error instanceof SyntaxError) throw new HostedReadError(unreachable(merchant.origin));
+    throw error;
+  }
+  let json: {code?: unknown; message?: unknown} | undefined;
+  try {
+    json = JSON.parse(response.body) as typeof json;
+  } catch {
+    json = undefined;
+  }
+  if (response.status === 200 && json) return json;
+  const refusal = typeof json?.code === 'string' ? `${json.code}: ${String(json.message)}` : `HTTP ${response.status}`;
+  throw new HostedReadError(`The hosted sandbox refused to export ${merchant.clientId}: ${refusal}`);
+}

@@ -75,6 +75,35 @@ describe('a hosted sandbox merchant made in the browser', () => {
     await assert.rejects(tab.createHostedMerchant(server.url, {fetch: refusing}), /refused the key: RATE_LIMITED: Too many\./);
     assert.equal(tab.hostedMerchant(server.url), undefined);
   });
+
+  test("the console's read: the merchant's own export, signed; an unreachable sandbox is a sentence", async () => {
+    const [{merchant}, {merchant: other}] = [await tab.createHostedMerchant(server.url), await tab.createHostedMerchant(server.url)];
+    const orderNo = `ORD-export-${Date.now()}`;
+    const body = JSON.stringify({
+      merchantOrderNo: orderNo,
+      amount: {value: 1000, currency: 'USD'},
+      scene: 'HOSTED_PAYPAGE',
+      subject: 'Export test',
+      returnUrl: 'https://shop.example.com/return',
+    });
+    const signed = await signRequest(other.signer, {method: 'POST', target: '/v1/orders', body}, Date.now());
+    assert.equal((await fetch(`${server.url}/v1/orders`, {method: 'POST', headers: withContentType(signed), body})).status, 200);
+    const exported = JSON.stringify(await tab.exportHostedMerchant(other));
+    assert.ok(exported.includes(orderNo), 'its order is in its export');
+    const ownOnly = JSON.stringify(await tab.exportHostedMerchant(merchant));
+    assert.ok(ownOnly.includes(merchant.clientId) && !ownOnly.includes(other.clientId), 'another merchant exports its own records only');
+    await assert.rejects(tab.exportHostedMerchant({...other, origin: 'http://127.0.0.1:9'}), (error: unknown) => {
+      assert.ok(error instanceof tab.HostedReadError);
+      assert.match(error.message, /^The hosted sandbox at http:\/\/127\.0\.0\.1:9 did not answer/);
+      return true;
+    });
+    const refusing: typeof fetch = async (input) =>
+      String(input).endsWith('/_sandbox/clock')
+        ? new Response(JSON.stringify({now: new Date().toISOString()}))
+        : new Response(JSON.stringify({code: 'INVALID_SIGNATURE', message: 'No.', requestId: 'req_1'}), {status: 401});
+    await assert.rejects(tab.exportHostedMerchant(other, {fetch: refusing}), /refused to export .*: INVALID_SIGNATURE: No\./);
+    tab.forgetHostedMerchant();
+  });
 });
 
 test('the hosted origin the build is given is checked', () => {

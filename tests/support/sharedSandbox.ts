@@ -10,6 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import {httpTarget} from '../../src/sandbox/client/overHttp';
 import {repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
+import {postgresStore} from '../../src/sandbox/hosts/server/postgresStore';
+import type {RecordValue} from '../../src/sandbox/engine/store';
+import pg from 'pg';
 import {freePort, startPostgres, type TestPostgres} from './postgres';
 import {sandboxClient} from './sandboxClient';
 
@@ -105,8 +108,14 @@ export function startInstanceProcess(database: string, port: number, flags: read
   });
 }
 
-/** PostgreSQL, `count` instances (each with its own extra flags) and nginx in front of them. */
-export async function startSharedSandbox(instanceFlags: ReadonlyArray<readonly string[]>): Promise<SharedSandbox> {
+/**
+ * PostgreSQL, `count` instances (each with its own extra flags) and nginx in front of them. `seed`, when
+ * given, fills the empty database before any instance starts (the samples' merchants and objects).
+ */
+export async function startSharedSandbox(
+  instanceFlags: ReadonlyArray<readonly string[]>,
+  seed?: (database: string) => Promise<void>,
+): Promise<SharedSandbox> {
   const nginx = nginxBinary();
   const postgres = await startPostgres();
   const prefix = mkdtempSync(path.join(os.tmpdir(), 'sandbox-nginx-'));
@@ -114,6 +123,7 @@ export async function startSharedSandbox(instanceFlags: ReadonlyArray<readonly s
   const instances: SandboxInstance[] = [];
   try {
     const database = await postgres.createDatabase('hosted');
+    await seed?.(database);
     const ports = await Promise.all(instanceFlags.map(() => freePort()));
     // Started together, as a service manager would: they migrate and create the test merchant once between them.
     instances.push(
@@ -155,6 +165,30 @@ export async function startSharedSandbox(instanceFlags: ReadonlyArray<readonly s
     await postgres.stop();
     rmSync(prefix, {recursive: true, force: true});
     throw error;
+  }
+}
+
+/**
+ * Writes `records` (a sandbox's, as its store holds them) into an empty database through the PostgreSQL store,
+ * which applies the migrations, then gives each merchant a version, as migration 2 does for a database that
+ * already had records: instances load a merchant whose version they have not seen.
+ */
+export async function seedRecords(database: string, records: ReadonlyArray<readonly [string, RecordValue]>): Promise<void> {
+  const store = postgresStore(database);
+  try {
+    await store.replace(records);
+  } finally {
+    await store.close();
+  }
+  const client = new pg.Client({connectionString: database});
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO sandbox_merchant SELECT client_id, nextval('sandbox_version') FROM sandbox_record
+       WHERE starts_with(key, '~/merchant/') ON CONFLICT (client_id) DO NOTHING`,
+    );
+  } finally {
+    await client.end();
   }
 }
 

@@ -1,7 +1,6 @@
 import {useId, useState, useSyncExternalStore, type ReactNode} from 'react';
-import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
+import Link from '@docusaurus/Link';
 import useIsBrowser from '@docusaurus/useIsBrowser';
-import {brand} from '@site/src/brand';
 import Button from '@site/src/components/ui/Button';
 import Field from '@site/src/components/ui/Field';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
@@ -13,6 +12,7 @@ import {
   onHostedMerchantChange,
   privateKeyFileName,
 } from '@site/src/lib/hostedMerchant';
+import {useHostedSandboxOrigin} from './useHostedSandboxOrigin';
 import styles from './styles.module.css';
 
 type Status = {readonly kind: 'idle'} | {readonly kind: 'working'} | {readonly kind: 'failed'; readonly message: string};
@@ -23,8 +23,7 @@ type Status = {readonly kind: 'idle'} | {readonly kind: 'working'} | {readonly k
  * in this tab's memory for Try it (src/lib/hostedMerchant.ts); nothing is stored.
  */
 export default function HostedMerchantPanel(): ReactNode {
-  const {siteConfig} = useDocusaurusContext();
-  const origin = String(siteConfig.customFields?.['hostedSandboxOrigin'] ?? `https://${brand.hosts.sandboxApi}`);
+  const origin = useHostedSandboxOrigin();
   const isBrowser = useIsBrowser();
   const id = useId();
   const merchant = useSyncExternalStore(
@@ -126,6 +125,12 @@ export default function HostedMerchantPanel(): ReactNode {
       <p role="status" className={styles.status}>
         {copied || (merchant ? `Try it on any API page uses ${merchant.clientId} when you choose the hosted sandbox.` : '')}
       </p>
+      {merchant && !copied ? (
+        <p className={styles.status}>
+          The <Link to="/docs/sandbox-console">sandbox console</Link> shows its orders, balances and events when you choose the hosted
+          sandbox there.
+        </p>
+      ) : null}
       {status.kind === 'failed' ? (
         <p role="alert" className={form.fail}>
           {status.message}

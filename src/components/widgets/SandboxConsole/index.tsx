@@ -1,5 +1,5 @@
 import {loadBrowserHost} from '@site/src/sandbox/hosts/browser/load';
-import {useCallback, useEffect, useId, useReducer, useRef, type ChangeEvent, type ReactNode} from 'react';
+import {useCallback, useEffect, useId, useReducer, useRef, useState, useSyncExternalStore, type ChangeEvent, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import Tabs from '@theme/Tabs';
@@ -9,6 +9,8 @@ import Button from '@site/src/components/ui/Button';
 import Field, {describedBy} from '@site/src/components/ui/Field';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
 import type {TryItData} from '@site/src/lib/tryIt';
+import {exportHostedMerchant, hostedMerchant, onHostedMerchantChange, type HostedMerchant} from '@site/src/lib/hostedMerchant';
+import {useHostedSandboxOrigin} from '@site/src/components/widgets/HostedMerchantPanel/useHostedSandboxOrigin';
 import type {BrowserSandbox} from '@site/src/sandbox/hosts/browser/host';
 import type {Check} from './notificationChecks';
 import {advanceSteps, consoleReducer, initialConsoleState, readSeconds, says} from './model';
@@ -41,6 +43,11 @@ const tryItHint = (
  * The in-browser sandbox at a glance: merchants and keys, orders, refunds, payouts, balances, the ledger,
  * the notification inbox with each notification checked, and the clock; reset, export and import. Reads
  * the same IndexedDB state as Try it; nothing is sent anywhere.
+ *
+ * When the reader has made a merchant on the hosted sandbox in this tab (HostedMerchantPanel), the console
+ * can show that merchant instead: its export, signed as it (src/lib/hostedMerchant.ts), read through an
+ * engine in memory (engineOfExport), so orders, payouts, events, balances and the ledger read the same.
+ * The hosted sandbox has one clock and refuses imports, so the clock and state tools stay with this browser.
  */
 export default function SandboxConsole(): ReactNode {
   const id = useId();
@@ -54,9 +61,20 @@ export default function SandboxConsole(): ReactNode {
   const resetLists = () => dispatch({type: 'listsReset'});
   const resetButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
+  const hostedOrigin = useHostedSandboxOrigin();
+  const ownHosted = useSyncExternalStore(
+    onHostedMerchantChange,
+    () => hostedMerchant(hostedOrigin),
+    () => undefined,
+  );
+  const [onHosted, setOnHosted] = useState(false);
+  const [hostedError, setHostedError] = useState('');
+  // Read by refresh, which another tab's change can call at any time: it must not put this browser's view back.
+  const showingHosted = useRef(false);
+  const hosted = onHosted ? ownHosted : undefined;
 
   const refresh = useCallback(async (wanted: string) => {
-    if (!sandbox.current || !checkers.current) return;
+    if (!sandbox.current || !checkers.current || showingHosted.current) return;
     // Afresh each time: after another tab changed the sandbox, the host starts a new engine from what is stored.
     sandbox.current = await (await loadHost()).browserSandbox();
     dispatch({type: 'read', view: await readConsole(sandbox.current, wanted, checkers.current, operations)});
@@ -93,6 +111,44 @@ export default function SandboxConsole(): ReactNode {
       stop?.();
     };
   }, [refresh]);
+
+  /** Reads the hosted merchant's export; a sandbox that does not answer or refuses is said in an alert. */
+  const readHosted = async (merchant: HostedMerchant) => {
+    if (!checkers.current) return;
+    dispatch({type: 'busy', text: says.readingHosted(merchant.clientId)});
+    try {
+      const read = await (await loadHost()).engineOfExport(await exportHostedMerchant(merchant));
+      if (!read.ok) throw new Error(says.hostedUnreadable(read.message));
+      const found = await readConsole(
+        {engine: read.value, clientId: merchant.clientId, inbox: []},
+        merchant.clientId,
+        checkers.current,
+        operations,
+      );
+      if (!showingHosted.current) return;
+      dispatch({type: 'read', view: {...found, merchants: [merchant.clientId]}});
+      setHostedError('');
+      dispatch({type: 'done', text: says.readHosted(merchant.clientId, merchant.origin)});
+    } catch (error) {
+      setHostedError(error instanceof Error ? error.message : String(error));
+      dispatch({type: 'done'});
+    }
+  };
+
+  /** Switches between this browser's sandbox and the hosted merchant. */
+  const chooseTarget = (toHosted: boolean) => {
+    showingHosted.current = toHosted;
+    setOnHosted(toHosted);
+    setHostedError('');
+    resetLists();
+    if (toHosted && ownHosted) void readHosted(ownHosted);
+    else void refresh(sandbox.current?.clientId ?? '');
+  };
+
+  // The merchant forgotten in this tab: back to this browser's sandbox.
+  useEffect(() => {
+    if (!ownHosted && showingHosted.current) chooseTarget(false);
+  });
 
   /** Runs an action, then reads everything again; the status line says what happened. */
   const act = async (busy: string, action: (started: BrowserSandbox) => Promise<string | undefined>) => {
@@ -193,6 +249,7 @@ export default function SandboxConsole(): ReactNode {
   }
 
   const busy = status.kind === 'busy';
+  const targetId = `${id}-target`;
   const selectId = `${id}-merchant`;
   const secondsId = `${id}-seconds`;
   const importId = `${id}-import`;
@@ -234,200 +291,236 @@ export default function SandboxConsole(): ReactNode {
   return (
     <section className={styles.console} aria-label="Sandbox console">
       <div className={styles.toolbar}>
-        <Field id={selectId} label="Merchant">
-          <select
-            id={selectId}
-            value={clientId}
-            onChange={(event) => {
-              resetLists();
-              void refresh(event.currentTarget.value);
-            }}
-          >
-            {view.merchants.map((merchant) => (
-              <option key={merchant} value={merchant}>
-                {merchant === view.testClientId ? `${merchant} (the test merchant)` : merchant}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Button variant="secondary" disabled={busy} onClick={() => void act('Refreshing…', async () => 'Refreshed.')}>
+        {ownHosted ? (
+          <Field id={targetId} label="Sandbox">
+            <select
+              id={targetId}
+              value={hosted ? 'hosted' : 'browser'}
+              onChange={(event) => chooseTarget(event.currentTarget.value === 'hosted')}
+            >
+              <option value="browser">This browser</option>
+              <option value="hosted">Hosted sandbox, as {ownHosted.clientId}</option>
+            </select>
+          </Field>
+        ) : null}
+        {hosted ? null : (
+          <Field id={selectId} label="Merchant">
+            <select
+              id={selectId}
+              value={clientId}
+              onChange={(event) => {
+                resetLists();
+                void refresh(event.currentTarget.value);
+              }}
+            >
+              {view.merchants.map((merchant) => (
+                <option key={merchant} value={merchant}>
+                  {merchant === view.testClientId ? `${merchant} (the test merchant)` : merchant}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
+        <Button
+          variant="secondary"
+          disabled={busy}
+          onClick={() => void (hosted ? readHosted(hosted) : act('Refreshing…', async () => 'Refreshed.'))}
+        >
           Refresh
         </Button>
         <p className={styles.status} role="status">
           {status.kind === 'idle' ? '' : status.text}
         </p>
       </div>
+      {hosted && hostedError ? (
+        <p className={form.fail} role="alert">
+          {hostedError}
+        </p>
+      ) : (
+        <>
+          <h2>Balances</h2>
+          <BalanceCards balances={view.balances} />
 
-      <h2>Balances</h2>
-      <BalanceCards balances={view.balances} />
+          <h2 className="sr-only">Objects</h2>
+          <Tabs className={styles.tabs} lazy>
+            {objectTabs.map((tab) => (
+              <TabItem key={tab.name} value={tab.name.toLowerCase()} label={tabLabel(tab.name, tab.rows.length)}>
+                <Table label={tab.name} columns={tab.columns} rows={tab.rows} empty={tab.empty} />
+              </TabItem>
+            ))}
+            {hosted ? null : (
+              <TabItem value="notifications" label={tabLabel('Notifications', view.inbox.length)}>
+                <p className={styles.lead}>
+                  Notifications the sandbox sent for this merchant, newest first, each checked as your handler should check it. Times are on
+                  the sandbox clock.
+                </p>
+                {view.inbox.length === 0 ? (
+                  <p className={styles.empty}>
+                    No notifications yet. Pay an order in Try it (its Pay as the shopper button) and ORDER.PAID arrives here.
+                  </p>
+                ) : (
+                  <ol className={styles.inbox} aria-label="Notifications">
+                    {view.inbox.slice(0, inboxShown).map(({entry, checked}, index) => (
+                      <li key={`${checked.notificationId}-${entry.receivedAt}-${index}`} className={styles.notification}>
+                        <p className={styles.eventType}>
+                          <strong>{checked.eventType}</strong> <code className={styles.wrap}>{checked.notificationId}</code>
+                        </p>
+                        <p className={styles.wrap}>
+                          To {entry.url}, received {entry.receivedAt}
+                        </p>
+                        <ul className={styles.checks} aria-label={`Checks of ${checked.eventType} ${checked.notificationId}`}>
+                          <CheckItem check={checked.signature} />
+                          <CheckItem check={checked.timestamp} />
+                          <CheckItem check={checked.clientId} />
+                          <CheckItem check={checked.body} />
+                        </ul>
+                        <details className={styles.details}>
+                          <summary>Raw headers and body</summary>
+                          <pre tabIndex={0}>
+                            {Object.entries(entry.headers)
+                              .map(([name, value]) => `${name}: ${value}`)
+                              .join('\n')}
+                            {'\n\n'}
+                            {entry.body}
+                          </pre>
+                        </details>
+                      </li>
+                    ))}
+                  </ol>
+                )}
+                {view.inbox.length > inboxShown && (
+                  <Button variant="quiet" onClick={moreInbox}>
+                    Show more notifications ({view.inbox.length - inboxShown} more)
+                  </Button>
+                )}
+              </TabItem>
+            )}
+          </Tabs>
 
-      <h2 className="sr-only">Objects</h2>
-      <Tabs className={styles.tabs} lazy>
-        {objectTabs.map((tab) => (
-          <TabItem key={tab.name} value={tab.name.toLowerCase()} label={tabLabel(tab.name, tab.rows.length)}>
-            <Table label={tab.name} columns={tab.columns} rows={tab.rows} empty={tab.empty} />
-          </TabItem>
-        ))}
-        <TabItem value="notifications" label={tabLabel('Notifications', view.inbox.length)}>
-          <p className={styles.lead}>
-            Notifications the sandbox sent for this merchant, newest first, each checked as your handler should check it. Times are on the
-            sandbox clock.
-          </p>
-          {view.inbox.length === 0 ? (
-            <p className={styles.empty}>
-              No notifications yet. Pay an order in Try it (its Pay as the shopper button) and ORDER.PAID arrives here.
-            </p>
-          ) : (
-            <ol className={styles.inbox} aria-label="Notifications">
-              {view.inbox.slice(0, inboxShown).map(({entry, checked}, index) => (
-                <li key={`${checked.notificationId}-${entry.receivedAt}-${index}`} className={styles.notification}>
-                  <p className={styles.eventType}>
-                    <strong>{checked.eventType}</strong> <code className={styles.wrap}>{checked.notificationId}</code>
-                  </p>
-                  <p className={styles.wrap}>
-                    To {entry.url}, received {entry.receivedAt}
-                  </p>
-                  <ul className={styles.checks} aria-label={`Checks of ${checked.eventType} ${checked.notificationId}`}>
-                    <CheckItem check={checked.signature} />
-                    <CheckItem check={checked.timestamp} />
-                    <CheckItem check={checked.clientId} />
-                    <CheckItem check={checked.body} />
-                  </ul>
-                  <details className={styles.details}>
-                    <summary>Raw headers and body</summary>
-                    <pre tabIndex={0}>
-                      {Object.entries(entry.headers)
-                        .map(([name, value]) => `${name}: ${value}`)
-                        .join('\n')}
-                      {'\n\n'}
-                      {entry.body}
-                    </pre>
-                  </details>
-                </li>
-              ))}
-            </ol>
-          )}
-          {view.inbox.length > inboxShown && (
-            <Button variant="quiet" onClick={moreInbox}>
-              Show more notifications ({view.inbox.length - inboxShown} more)
+          <h2>Ledger</h2>
+          <p>Every movement of money, newest first: the legs change the available, pending and frozen balances.</p>
+          <Table
+            label="Ledger entries"
+            columns={['Time', 'What', 'Available', 'Pending', 'Frozen']}
+            rows={view.ledger.slice(0, ledgerShown)}
+            empty="No ledger entries."
+          />
+          {view.ledger.length > ledgerShown && (
+            <Button variant="quiet" onClick={moreLedger}>
+              Show more ledger entries ({view.ledger.length - ledgerShown} more)
             </Button>
           )}
-        </TabItem>
-      </Tabs>
 
-      <h2>Ledger</h2>
-      <p>Every movement of money, newest first: the legs change the available, pending and frozen balances.</p>
-      <Table
-        label="Ledger entries"
-        columns={['Time', 'What', 'Available', 'Pending', 'Frozen']}
-        rows={view.ledger.slice(0, ledgerShown)}
-        empty="No ledger entries."
-      />
-      {view.ledger.length > ledgerShown && (
-        <Button variant="quiet" onClick={moreLedger}>
-          Show more ledger entries ({view.ledger.length - ledgerShown} more)
-        </Button>
-      )}
+          {hosted ? null : (
+            <>
+              <h2>Clock</h2>
+              <p>
+                Sandbox time: <strong>{view.now}</strong>
+                {view.aheadSeconds > 0 ? `, ${view.aheadSeconds} seconds ahead of this computer's clock` : ''}. {view.pendingJobs}{' '}
+                {view.pendingJobs === 1 ? 'job waits' : 'jobs wait'} on the clock for this merchant. Advancing runs what falls due on the
+                way: payments and refunds that take time, order expiry, settlement, notification retries.
+              </p>
+              <div className={styles.actions}>
+                {advanceSteps.map((step) => (
+                  <Button key={step.seconds} variant="secondary" disabled={busy} onClick={() => void advance(step.seconds, step.label)}>
+                    Advance {step.label}
+                  </Button>
+                ))}
+              </div>
+              <div className={styles.secondsRow}>
+                <Field id={secondsId} label="Seconds to advance" error={secondsError}>
+                  <input
+                    id={secondsId}
+                    inputMode="numeric"
+                    value={seconds}
+                    aria-invalid={secondsError ? true : undefined}
+                    aria-describedby={describedBy(secondsId, {error: secondsError})}
+                    onChange={(event) => dispatch({type: 'secondsEdited', seconds: event.currentTarget.value})}
+                    onKeyDown={(event) => {
+                      if (event.key === 'Enter') advanceBySeconds();
+                    }}
+                  />
+                </Field>
+                <Button variant="secondary" disabled={busy} onClick={advanceBySeconds}>
+                  Advance
+                </Button>
+              </div>
+            </>
+          )}
+          <h2>Merchant and keys</h2>
+          {view.merchant && (
+            <>
+              <dl className={styles.facts}>
+                <dt>Client ID</dt>
+                <dd>
+                  <code>{view.merchant.clientId}</code>
+                </dd>
+                <dt>Created</dt>
+                <dd>{view.merchant.createdAt}</dd>
+                <dt>Default notification URL</dt>
+                <dd>{view.merchant.defaultNotifyUrl ?? 'none'}</dd>
+                <dt>Notification retries</dt>
+                <dd>
+                  {view.merchant.compressedRetries
+                    ? 'compressed: ten attempts within 300 seconds'
+                    : 'the production schedule (about 46 hours)'}
+                </dd>
+              </dl>
+              <ul className={styles.keys} aria-label="Public keys">
+                {view.merchant.keys.map((key, index) => (
+                  <li key={key.keyVersion}>
+                    Key version {key.keyVersion}, SHA-256 <code className={styles.wrap}>{view.merchant?.fingerprints[index]}</code>
+                    <details className={styles.details}>
+                      <summary>Public key (PEM)</summary>
+                      <pre tabIndex={0}>{key.publicKeyPem}</pre>
+                    </details>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
 
-      <h2>Clock</h2>
-      <p>
-        Sandbox time: <strong>{view.now}</strong>
-        {view.aheadSeconds > 0 ? `, ${view.aheadSeconds} seconds ahead of this computer's clock` : ''}. {view.pendingJobs}{' '}
-        {view.pendingJobs === 1 ? 'job waits' : 'jobs wait'} on the clock for this merchant. Advancing runs what falls due on the way:
-        payments and refunds that take time, order expiry, settlement, notification retries.
-      </p>
-      <div className={styles.actions}>
-        {advanceSteps.map((step) => (
-          <Button key={step.seconds} variant="secondary" disabled={busy} onClick={() => void advance(step.seconds, step.label)}>
-            Advance {step.label}
-          </Button>
-        ))}
-      </div>
-      <div className={styles.secondsRow}>
-        <Field id={secondsId} label="Seconds to advance" error={secondsError}>
-          <input
-            id={secondsId}
-            inputMode="numeric"
-            value={seconds}
-            aria-invalid={secondsError ? true : undefined}
-            aria-describedby={describedBy(secondsId, {error: secondsError})}
-            onChange={(event) => dispatch({type: 'secondsEdited', seconds: event.currentTarget.value})}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') advanceBySeconds();
-            }}
-          />
-        </Field>
-        <Button variant="secondary" disabled={busy} onClick={advanceBySeconds}>
-          Advance
-        </Button>
-      </div>
-
-      <h2>Merchant and keys</h2>
-      {view.merchant && (
-        <>
-          <dl className={styles.facts}>
-            <dt>Client ID</dt>
-            <dd>
-              <code>{view.merchant.clientId}</code>
-            </dd>
-            <dt>Created</dt>
-            <dd>{view.merchant.createdAt}</dd>
-            <dt>Default notification URL</dt>
-            <dd>{view.merchant.defaultNotifyUrl ?? 'none'}</dd>
-            <dt>Notification retries</dt>
-            <dd>
-              {view.merchant.compressedRetries ? 'compressed: ten attempts within 300 seconds' : 'the production schedule (about 46 hours)'}
-            </dd>
-          </dl>
-          <ul className={styles.keys} aria-label="Public keys">
-            {view.merchant.keys.map((key, index) => (
-              <li key={key.keyVersion}>
-                Key version {key.keyVersion}, SHA-256 <code className={styles.wrap}>{view.merchant?.fingerprints[index]}</code>
-                <details className={styles.details}>
-                  <summary>Public key (PEM)</summary>
-                  <pre tabIndex={0}>{key.publicKeyPem}</pre>
-                </details>
-              </li>
-            ))}
-          </ul>
+          {hosted ? null : (
+            <>
+              <h2>State</h2>
+              <p>Export saves the whole sandbox of this browser as a JSON file; import replaces it with such a file; reset starts again.</p>
+              <div className={styles.actions}>
+                <Button variant="secondary" disabled={busy} onClick={() => void exportState()}>
+                  Export
+                </Button>
+                {confirmingReset ? (
+                  <div className={styles.confirm} role="group" aria-label="Confirm reset">
+                    <p>Reset deletes every merchant you registered, every order, refund, payout and notification in this browser. Reset?</p>
+                    <div className={styles.actions}>
+                      <Button ref={confirmButton} variant="primary" disabled={busy} onClick={() => void reset()}>
+                        Yes, reset the sandbox
+                      </Button>
+                      <Button variant="secondary" onClick={() => dispatch({type: 'confirmReset', open: false})}>
+                        Cancel
+                      </Button>
+                    </div>
+                  </div>
+                ) : (
+                  <Button ref={resetButton} variant="secondary" onClick={() => dispatch({type: 'confirmReset', open: true})}>
+                    Reset…
+                  </Button>
+                )}
+              </div>
+              <Field id={importId} label="Import a state file" error={importError} errorAlert>
+                <input
+                  id={importId}
+                  type="file"
+                  accept=".json,application/json"
+                  disabled={busy}
+                  aria-invalid={importError ? true : undefined}
+                  aria-describedby={describedBy(importId, {error: importError})}
+                  onChange={(event) => void importFile(event)}
+                />
+              </Field>
+            </>
+          )}
         </>
       )}
-
-      <h2>State</h2>
-      <p>Export saves the whole sandbox of this browser as a JSON file; import replaces it with such a file; reset starts again.</p>
-      <div className={styles.actions}>
-        <Button variant="secondary" disabled={busy} onClick={() => void exportState()}>
-          Export
-        </Button>
-        {confirmingReset ? (
-          <div className={styles.confirm} role="group" aria-label="Confirm reset">
-            <p>Reset deletes every merchant you registered, every order, refund, payout and notification in this browser. Reset?</p>
-            <div className={styles.actions}>
-              <Button ref={confirmButton} variant="primary" disabled={busy} onClick={() => void reset()}>
-                Yes, reset the sandbox
-              </Button>
-              <Button variant="secondary" onClick={() => dispatch({type: 'confirmReset', open: false})}>
-                Cancel
-              </Button>
-            </div>
-          </div>
-        ) : (
-          <Button ref={resetButton} variant="secondary" onClick={() => dispatch({type: 'confirmReset', open: true})}>
-            Reset…
-          </Button>
-        )}
-      </div>
-      <Field id={importId} label="Import a state file" error={importError} errorAlert>
-        <input
-          id={importId}
-          type="file"
-          accept=".json,application/json"
-          disabled={busy}
-          aria-invalid={importError ? true : undefined}
-          aria-describedby={describedBy(importId, {error: importError})}
-          onChange={(event) => void importFile(event)}
-        />
-      </Field>
     </section>
   );
 }

@@ -119,5 +119,9 @@ export const says = {
   imported: (fileName: string, {merchants, records, notifications}: {merchants: number; records: number; notifications: number}) =>
     `Imported ${fileName}: ${plural(merchants, 'merchant', 'merchants')}, ${records} records, ${notifications} notifications.`,
   reset: 'The sandbox was reset: the test merchant starts again with its opening balances, and the inbox is empty.',
+  readingHosted: (clientId: string) => `Reading ${clientId} from the hosted sandbox…`,
+  readHosted: (clientId: string, origin: string) =>
+    `Showing ${clientId} as the hosted sandbox at ${origin} exported it just now, signed by your key. Refresh reads it again.`,
+  hostedUnreadable: (reason: string) => `The hosted sandbox's export could not be read: ${reason}`,
   failed: (error: unknown) => `That did not work: ${error instanceof Error ? error.message : String(error)}`,
 } as const;

@@ -130,7 +130,7 @@ export async function loadCheckers(providerKeyUrl: string, keyVersion: number): 
 
 /** Reads the sandbox for the merchant wanted (the test merchant when it is gone); `operations` are Try it's, for the links. */
 export async function readConsole(
-  sandbox: BrowserSandbox,
+  sandbox: Pick<BrowserSandbox, 'engine' | 'clientId' | 'inbox'>,
   wanted: string,
   checkers: Checkers,
   operations: TryItData['operations'],

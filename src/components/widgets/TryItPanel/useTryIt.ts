@@ -9,8 +9,8 @@ import {useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import tryItJson from '@generated/sandbox-engine/tryit.json';
 import {brand} from '@site/src/brand';
-import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import {hostedMerchant} from '@site/src/lib/hostedMerchant';
+import {useHostedSandboxOrigin} from '@site/src/components/widgets/HostedMerchantPanel/useHostedSandboxOrigin';
 import {generateKeyPair, KeyInputError, readKey} from '@site/src/lib/signatureDiagnosis';
 import {importPrivateKey, importPublicKey} from '@site/src/lib/signing';
 import {httpTarget, TargetUnreachableError} from '@site/src/sandbox/client/overHttp';
@@ -41,8 +41,7 @@ export type TargetOption = {readonly id: TargetId; readonly label: string; reado
 
 /** The three sandboxes Try it can send to; the hosted one at the origin the build was given (docusaurus.config.ts). */
 export function useTargets(): readonly TargetOption[] {
-  const {siteConfig} = useDocusaurusContext();
-  const hosted = String(siteConfig.customFields?.['hostedSandboxOrigin'] ?? `https://${brand.hosts.sandboxApi}`);
+  const hosted = useHostedSandboxOrigin();
   return [
     {id: 'browser', label: 'The sandbox in this browser (no network, nothing to sign up for)'},
     {id: 'local', label: `Your local sandbox (${localSandboxStart}) at ${localSandboxOrigin}`, origin: localSandboxOrigin},

@@ -26,7 +26,7 @@ import {
 } from '../../engine/engine';
 import type {SandboxResponse} from '../../engine/http';
 import type {SandboxStateDocument} from '../../engine/stateDocument';
-import type {RecordValue, SandboxStore} from '../../engine/store';
+import {memoryStore, type RecordValue, type SandboxStore} from '../../engine/store';
 import {indexedDbInbox} from './inboxStore';
 import {indexedDbStore} from './indexedDbStore';
 import {schemaProblems} from './schemaProblems';
@@ -137,6 +137,26 @@ function announcingInbox(store: InboxStorage): InboxStorage {
   };
 }
 
+/** What both engines of this file are made with: the build's spec, validators and keys. */
+const engineBasis = {
+  spec: generated.spec,
+  validator,
+  providerKey: {privateKeyPem: generated.providerPrivateKeyPem, keyVersion: generated.spec.sandbox.merchant.providerKey.keyVersion},
+  defaultMerchantPublicKeyPem: generated.merchantPublicKeyPem,
+  hosts: {cashier: brand.hosts.sandboxCashier, files: brand.hosts.statementFiles},
+};
+
+/**
+ * An engine over a state export, in memory and for reading: the console shows a hosted merchant's export
+ * (GET /_sandbox/export) through it as it shows this browser's sandbox. It stores nothing, sends no
+ * notification and leaves this browser's own sandbox as it was. A malformed export is a refusal, not a throw.
+ */
+export async function engineOfExport(document: unknown): Promise<ActionResult<SandboxEngine>> {
+  const engine = await SandboxEngine.create({...engineBasis, store: memoryStore()});
+  const imported = await engine.importState(document);
+  return imported.ok ? {ok: true, value: engine} : imported;
+}
+
 async function start(): Promise<BrowserSandbox> {
   const clock = createClock();
   // Stamped on the sandbox clock, which the notification's X-Timestamp is on too: after the reader advances it,
@@ -147,11 +167,7 @@ async function start(): Promise<BrowserSandbox> {
   });
   await inbox.load();
   const engine = await SandboxEngine.create({
-    spec: generated.spec,
-    validator,
-    providerKey: {privateKeyPem: generated.providerPrivateKeyPem, keyVersion: generated.spec.sandbox.merchant.providerKey.keyVersion},
-    defaultMerchantPublicKeyPem: generated.merchantPublicKeyPem,
-    hosts: {cashier: brand.hosts.sandboxCashier, files: brand.hosts.statementFiles},
+    ...engineBasis,
     store: announcingStore(await indexedDbStore(databaseName)),
     clock,
     transport: inbox.transport,

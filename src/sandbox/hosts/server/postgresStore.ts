@@ -75,6 +75,7 @@ export interface PostgresStore extends SandboxStore {
   readonly database: string;
   /** The schema version the database is at once loaded. */
   readonly schemaVersion: () => number;
+  replace(records: ReadonlyArray<readonly [string, RecordValue]>): Promise<void>;
   /** Waits for the writes under way, gives back the lock and closes the connection. */
   close(): Promise<void>;
 }
