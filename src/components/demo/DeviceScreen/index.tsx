@@ -14,7 +14,7 @@ export interface DeviceScreenProps {
   readonly address?: string;
   /** Accessible name of the mock-up; defaults to the device and the title. */
   readonly label?: string;
-  /** The screen's content: text and the screen building blocks (AmountSummary, ButtonRow, ...). */
+  /** The screen's content: the blocks a live flow draws (ShopperScreen). */
   readonly children?: ReactNode;
 }
 
