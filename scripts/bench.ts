@@ -5,7 +5,7 @@
  * moment of the shared host falls on both. Writes bench/results.md and .json (against stock,
  * exiting non-zero when a budget of bench/budgets.json is broken) or bench/ab.md and .json.
  *
- * With --sandbox, instead: the sandbox's throughput and p99 in memory (with and without signing threads), on
+ * With --sandbox, instead: the sandbox's throughput and p99 in memory, on
  * the journal, on PostgreSQL and as two instances behind nginx (tooling/bench/sandboxTargets.ts), written to
  * bench/sandbox.md; with --reference also against `prism mock` and its memory for 100,000 orders
  * (tooling/bench/sandbox.ts). Exits non-zero when one of the budgets is broken.

@@ -202,30 +202,10 @@ export function importPublicKey(pem: string): Promise<CryptoKey> {
   return crypto.subtle.importKey('spki', pemBody(pem, 'PUBLIC KEY'), rsaAlgorithm, false, ['verify']);
 }
 
-/**
- * Where the RSA work of signCanonical and verifyCanonical runs. WebCrypto by default, in the browser and in
- * Node; a Node host may install another (the sandbox server's worker threads, hosts/server/signingPool.ts)
- * so that every caller of this module, the engine included, uses it without knowing.
- */
-export interface SigningBackend {
-  sign(data: Uint8Array<ArrayBuffer>, privateKey: CryptoKey): Promise<Uint8Array>;
-  verify(data: Uint8Array<ArrayBuffer>, signature: Uint8Array<ArrayBuffer>, publicKey: CryptoKey): Promise<boolean>;
-}
-
-const webCrypto: SigningBackend = {
-  sign: async (data, privateKey) => new Uint8Array(await crypto.subtle.sign(rsaAlgorithm.name, privateKey, data)),
-  verify: (data, signature, publicKey) => crypto.subtle.verify(rsaAlgorithm.name, publicKey, signature, data),
-};
-let backend: SigningBackend = webCrypto;
-
-/** Installs a backend for this process (undefined: WebCrypto again). */
-export function installSigningBackend(next: SigningBackend | undefined): void {
-  backend = next ?? webCrypto;
-}
-
 /** Signs a canonical string; returns the base64 signature. */
 export async function signCanonical(canonical: string, privateKey: CryptoKey): Promise<string> {
-  return bytesToBase64(await backend.sign(new TextEncoder().encode(canonical), privateKey));
+  const signature = await crypto.subtle.sign(rsaAlgorithm.name, privateKey, new TextEncoder().encode(canonical));
+  return bytesToBase64(new Uint8Array(signature));
 }
 
 export async function verifyCanonical(canonical: string, signatureBase64: string, publicKey: CryptoKey): Promise<boolean> {
@@ -235,5 +215,5 @@ export async function verifyCanonical(canonical: string, signatureBase64: string
   } catch {
     return false;
   }
-  return backend.verify(new TextEncoder().encode(canonical), signature, publicKey);
+  return crypto.subtle.verify(rsaAlgorithm.name, publicKey, signature, new TextEncoder().encode(canonical));
 }

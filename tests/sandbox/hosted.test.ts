@@ -10,9 +10,8 @@
 import {after, before, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {randomUUID} from 'node:crypto';
-import os from 'node:os';
 import {Worker} from 'node:worker_threads';
-import {importPrivateKey, installSigningBackend} from '../../src/lib/signing';
+import {importPrivateKey} from '../../src/lib/signing';
 import {generateKeyPair} from '../../src/lib/signatureDiagnosis';
 import {signRequest, withContentType} from '../../src/sandbox/client/signing';
 import {fixedClock} from '../../src/sandbox/engine/clock';
@@ -29,7 +28,6 @@ import {
   tenant,
   type Tenant,
 } from '../support/hostedTenants';
-import {startSigningPool} from '../../src/sandbox/hosts/server/signingPool';
 
 const sharedMerchant = sandboxFiles().spec.sandbox.merchant.clientId;
 
@@ -264,13 +262,6 @@ describe('the hosted sandbox keeps merchants apart', () => {
     const writes = await Promise.all(
       Array.from({length: 400}, () => signRequest(a.signer, {method: 'POST', target: '/v1/orders', body: hostedOrder(orderNo())}, now)),
     );
-    // Signing threads, as `npm run sandbox` starts them (signingPool.ts): the shed answers' signatures wait behind B's.
-    const pool = startSigningPool(os.availableParallelism());
-    installSigningBackend(pool);
-    after(async () => {
-      installSigningBackend(undefined);
-      await pool.close();
-    });
     const alone = await paced(10);
     // The flooder is a thread of its own, as it would be another machine: only the server's work for it shares B's thread.
     const requests = writes.map((write) => ({target: write.target, body: write.body, headers: withContentType(write)}));

@@ -743,11 +743,6 @@ describe('npm run sandbox', () => {
     assert.deepEqual([badFlag.code, badFlag.stderr], [2, 'sandbox: unknown option --prot; --help lists the options\n']);
     const badPort = await runCli(['--port', 'http']);
     assert.deepEqual([badPort.code, badPort.stderr], [2, 'sandbox: --port must be a whole number from 0 to 65535, got "http"\n']);
-    const badThreads = await runCli(['--signing-threads', 'many']);
-    assert.deepEqual(
-      [badThreads.code, badThreads.stderr],
-      [2, 'sandbox: --signing-threads must be a whole number from 0 to 64, got "many"\n'],
-    );
     const directory = mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-'));
     try {
       const notJournal = path.join(directory, 'data.txt');

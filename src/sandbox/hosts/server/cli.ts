@@ -4,10 +4,7 @@
  * line on stderr and exit code 2; SIGINT or SIGTERM stops it after the requests under way are answered
  * and their batches committed.
  */
-import os from 'node:os';
 import path from 'node:path';
-import {installSigningBackend} from '../../../lib/signing';
-import {startSigningPool, type SigningPool} from './signingPool';
 import {fileStore, JournalFileError} from './fileStore';
 import {postgresStore, SandboxDatabaseError} from './postgresStore';
 import type {HostedSweep} from './hosted';
@@ -32,8 +29,6 @@ interface CliOptions {
   /** Several instances serve the database (--shared), each holding at most cacheMerchants merchants in memory. */
   readonly shared: boolean;
   readonly cacheMerchants: number;
-  /** Worker threads that sign and verify (signingPool.ts); 0 leaves it to WebCrypto (libuv's thread pool). */
-  readonly signingThreads: number;
   readonly help: boolean;
   readonly version: boolean;
 }
@@ -62,8 +57,6 @@ const usage = (command: string): string =>
     '                     balancer); each call locks its merchant, jobs are claimed in the database',
     '  --cache-merchants N  with --shared: merchants kept in memory, least recently used dropped (default 1000)',
     '  --no-rate-limits   do not answer RATE_LIMITED (for load tests)',
-    '  --signing-threads N  worker threads that sign answers, refusals to a flooding merchant last (default with',
-    `                     --hosted: ${os.availableParallelism()}, the cores; otherwise 0: WebCrypto on Node's shared thread pool)`,
     '  --hosted           serve many merchants: registration with a public key, every test tool below signed',
     '                     by the merchant and touching that merchant alone (its clock too), limits and retention',
     '                     enforced; with --shared, merchants and retention live in the database',
@@ -97,14 +90,7 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
     ) {
       if (inline !== undefined) throw new StartError(`${name} takes no value`);
       flags.add(name === '-h' ? '--help' : name);
-    } else if (
-      name === '--port' ||
-      name === '--host' ||
-      name === '--data' ||
-      name === '--database' ||
-      name === '--cache-merchants' ||
-      name === '--signing-threads'
-    ) {
+    } else if (name === '--port' || name === '--host' || name === '--data' || name === '--database' || name === '--cache-merchants') {
       if (values.has(name)) throw new StartError(`${name} is given twice`);
       const value = inline ?? args[(index += 1)];
       if (value === undefined || value === '' || (inline === undefined && value.startsWith('--')))
@@ -130,17 +116,12 @@ function parseArguments(args: readonly string[], environment: NodeJS.ProcessEnv)
   const cacheText = values.get('--cache-merchants') ?? '1000';
   if (!/^[1-9]\d{0,6}$/.test(cacheText))
     throw new StartError(`--cache-merchants must be a whole number from 1 to 9999999, got "${cacheText}"`);
-  // Measured here, the threads sign no faster than WebCrypto (bench/sandbox.md); hosted mode wants their low-priority queue.
-  const threadsText = values.get('--signing-threads') ?? (flags.has('--hosted') ? String(os.availableParallelism()) : '0');
-  if (!/^\d{1,2}$/.test(threadsText) || Number(threadsText) > 64)
-    throw new StartError(`--signing-threads must be a whole number from 0 to 64, got "${threadsText}"`);
   if ((flags.has('--shared') || values.has('--cache-merchants')) && database === undefined)
     throw new StartError('--shared and --cache-merchants need --database: instances share a PostgreSQL database');
   return {
     port,
     shared: flags.has('--shared'),
     cacheMerchants: Number(cacheText),
-    signingThreads: Number(threadsText),
     host: values.get('--host') ?? '127.0.0.1',
     ...(data !== undefined ? {data: path.resolve(data)} : {}),
     ...(database !== undefined ? {database} : {}),
@@ -200,7 +181,6 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
   let shared: SharedStore | undefined;
   let storage = 'in memory: nothing is kept after it stops';
   let server: SandboxServer | undefined;
-  let signing: SigningPool | undefined;
   try {
     const options = parseArguments(args, process.env);
     if (options.help) {
@@ -210,10 +190,6 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
     if (options.version) {
       console.log(versionLine(downloads.sandbox, contractVersion(sandboxFiles())));
       return 0;
-    }
-    if (options.signingThreads > 0) {
-      signing = startSigningPool(options.signingThreads);
-      installSigningBackend(signing);
     }
     if (options.data !== undefined) {
       const file = fileStore(options.data, {log: (line) => console.error(line)});
@@ -251,12 +227,10 @@ export async function runCli(args: readonly string[], command = 'npm run sandbox
     await stopSignal();
     await server.close();
     await store?.close();
-    await signing?.close();
     return 0;
   } catch (error) {
     await server?.close().catch(() => undefined);
     await store?.close().catch(() => undefined);
-    await signing?.close().catch(() => undefined);
     const known = error instanceof StartError || error instanceof JournalFileError || error instanceof SandboxDatabaseError;
     console.error(`sandbox: ${known ? error.message : `could not start: ${(error as Error).message}`.split('\n')[0]}`);
     return known ? 2 : 1;

@@ -5,8 +5,7 @@
  *   of another merchant's calls in the engine's one-call-at-a-time unit of work.
  * - A call whose merchant has spent this second's allowance for the operation's rate class (counting the
  *   calls already in the engine) is answered 429 RATE_LIMITED without verifying its signature or entering
- *   the engine. So a flood costs the server a route match and one signed answer per excess request, and that
- *   signature is made at low priority (signingPool.ts), after every other call's.
+ *   the engine. So a flood costs the server a route match and one signed answer per excess request.
  *
  * The merchant is read from the X-Client-Id header, before anything proves who sent the request. The count
  * it is compared with is the engine's own (pipeline/limits.ts), which only verified calls add to: a forged or
@@ -25,7 +24,6 @@ import type {SandboxEngine} from '../../engine/engine';
 import {matchOperation, pathOf} from '../../engine/pipeline/route';
 import type {EngineSpec} from '../../engine/spec';
 import {msPerSecond} from '../../engine/values';
-import {atLowPriority} from './signingPool';
 import type {Reply, ServerCall} from './server';
 
 /** Runs an API call: answered by `handle` (the engine) in its merchant's turn, or shed with a signed 429. */
@@ -42,7 +40,7 @@ export function rateShedder(engine: SandboxEngine, spec: Pick<EngineSpec, 'opera
 
   function shed(clientId: string, call: ServerCall, rateClass: {name: string; perSecond: number}): Promise<Reply> {
     const message = `More than ${rateClass.perSecond} ${rateClass.name} requests in one second for ${clientId.slice(0, 64)}.`;
-    return atLowPriority(() => engine.refuse(call, 'RATE_LIMITED', message)).then((reply) => ({
+    return engine.refuse(call, 'RATE_LIMITED', message).then((reply) => ({
       ...reply,
       headers: {...reply.headers, 'RateLimit-Limit': String(rateClass.perSecond), 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1'},
       holdSeconds: (msPerSecond - (engine.clock.now() % msPerSecond)) / msPerSecond,
