@@ -70,13 +70,8 @@ export class SandboxEngine {
     this.store = options.store ?? memoryStore();
     this.clock = options.clock ?? createClock();
     const offsetOf = (clientId: string) => merchantOffsetMs(this.merchants.get(clientId)?.merchant);
-    this.jobs = new JobQueue({
-      clock: this.clock,
-      changes: this.changes,
-      run: (job) => this.runJob(job),
-      commit: () => this.commit(),
-      offsetOf,
-    });
+    const run = (job: JobRecord) => this.runJob(job);
+    this.jobs = new JobQueue({clock: this.clock, changes: this.changes, run, commit: () => this.commit(), offsetOf});
     this.transport = options.transport;
     this.providerKeyVersion = options.providerKey.keyVersion;
     this.providerPrivateKeyPem = options.providerKey.privateKeyPem;
