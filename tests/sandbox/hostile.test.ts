@@ -19,7 +19,7 @@
  */
 import {after, before, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {generateKeyPairSync, randomUUID} from 'node:crypto';
+import {randomUUID} from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import fc from 'fast-check';
@@ -1478,8 +1478,9 @@ describe('the sandbox server under hostile input', () => {
   before(async () => {
     engine = await createNodeEngine({rateLimits: false});
     server = await startSandboxServer({engine, port: 0, log: (line) => (line.startsWith('sandbox: ') ? serverLog.push(line) : undefined)});
-    const foreign = generateKeyPairSync('rsa', {modulusLength: 2048}).privateKey.export({type: 'pkcs8', format: 'pem'}).toString();
-    signer = makeSigner(engine, await importPrivateKey(files.merchantPrivateKeyPem), await importPrivateKey(foreign));
+    // The foreign key: the provider's test key, a real 2048-bit key the merchant never registered (a fixture, not
+    // a key generated per run: generating one cost more CPU than the rest of this setup).
+    signer = makeSigner(engine, await importPrivateKey(files.merchantPrivateKeyPem), await importPrivateKey(files.providerPrivateKeyPem));
   });
   after(() => server.close());
 

@@ -93,7 +93,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     {stdio: 'pipe', cwd: folder, ...user},
   );
   const port = await freePort();
-  const serverArgs = ['-D', data, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=60'];
+  // A throwaway cluster needs no durability against an operating-system crash: no fsync waits on a busy disk.
+  // A restart (TestPostgres.restart) still keeps every committed row: the server writes it out as it shuts down.
+  const settings = ['listen_addresses=127.0.0.1', 'max_connections=60', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+  const serverArgs = ['-D', data, '-p', String(port), '-k', folder, ...settings.flatMap((setting) => ['-c', setting])];
   let log = '';
   const launch = () => {
     const child = spawn(path.join(bin, 'postgres'), serverArgs, {stdio: ['ignore', 'pipe', 'pipe'], cwd: folder, ...user});

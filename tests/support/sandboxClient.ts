@@ -77,10 +77,22 @@ export function operationPointerFor(method: string, target: string): string | un
   return operation ? `/paths/${pointerSegment(operation.path.slice(spec.basePath.length))}/${operation.method.toLowerCase()}` : undefined;
 }
 
+/**
+ * Imported signing keys by PEM: a client is made per session (tests/sandbox/properties.test.ts makes 1,000), and
+ * importing the same RSA key again each time was about a millisecond of CPU per client. A CryptoKey is immutable.
+ */
+const privateKeys = new Map<string, Promise<CryptoKey>>();
+
+function privateKeyFor(pem: string): Promise<CryptoKey> {
+  let key = privateKeys.get(pem);
+  if (!key) privateKeys.set(pem, (key = importPrivateKey(pem)));
+  return key;
+}
+
 export function sandboxClient(options: SandboxClientOptions) {
   const files = sandboxFiles();
   const clientId = options.clientId ?? files.spec.sandbox.merchant.clientId;
-  const key = importPrivateKey(options.privateKeyPem ?? files.merchantPrivateKeyPem);
+  const key = privateKeyFor(options.privateKeyPem ?? files.merchantPrivateKeyPem);
   return {
     clientId,
     async call(method: string, target: string, body?: unknown): Promise<CallResult> {
