@@ -1,4 +1,5 @@
 import {useEffect, useState, type ComponentType, type ReactNode} from 'react';
+import useBrokenLinks from '@docusaurus/useBrokenLinks';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Button from '@site/src/components/ui/Button';
 import type {FlowId} from './flows';
@@ -18,16 +19,20 @@ export interface LiveDemoProps {
   readonly flow: PanelProps['flow'];
   /** What the demo shows, one sentence, visible before it starts. */
   readonly summary: string;
+  /** The demo's heading; a page with two demos gives each its own, so their regions have distinct names. */
+  readonly title?: string;
 }
 
 /**
  * A demo that runs on the in-browser sandbox. Before the reader starts it, only this box and its button are
  * on the page; a replay link (?demo=<flow>&outcome=...&amount=...) starts it and plays the run.
  */
-export default function LiveDemo({flow, summary}: LiveDemoProps): ReactNode {
+export default function LiveDemo({flow, summary, title = 'Live demo'}: LiveDemoProps): ReactNode {
   const [loaded, setLoaded] = useState<Loaded>({status: 'idle'});
   // Disabled until hydrated: a press before React is listening would be lost without a word.
   const ready = useIsBrowser();
+  // Replay links end in #live-demo-<flow>: the build's anchor check learns of this heading, which is not Markdown's.
+  useBrokenLinks().collectAnchor(`live-demo-${flow}`);
 
   const start = (autoPlay: boolean) => {
     setLoaded({status: 'loading'});
@@ -52,7 +57,7 @@ export default function LiveDemo({flow, summary}: LiveDemoProps): ReactNode {
       <div className={styles.head}>
         <div>
           <h3 id={`live-demo-${flow}`} className={styles.title}>
-            Live demo
+            {title}
           </h3>
           <p className={styles.lede}>
             {summary} Runs in this browser on the sandbox engine, the same sandbox as Try it and the sandbox console; nothing is sent
