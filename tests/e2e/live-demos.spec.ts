@@ -254,7 +254,7 @@ test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify
   await expect(timeline).toContainText('STATEMENT_NOT_READY');
   await expect(timeline).toContainText('Available GBP rose by 1200.00 GBP');
   await expect(panel).toHaveAttribute('data-screen', 'statement');
-  await expect(panel).toContainText('Invoice INV-DEMO-');
+  await expect(panel.getByText(/^Finished: Invoice INV-DEMO-\S+ paid; the balance shows the credit\.$/)).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
@@ -263,6 +263,7 @@ test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify
 
   const partial = await playReplay(page, '/demos/invoice', 'demo=invoice&outcome=partial');
   await expect(partial).toContainText('Part-paid: 600.00 GBP still due');
+  await expect(partial.getByText(/^Finished: Invoice INV-DEMO-\S+ part-paid, 600\.00 GBP still due;/)).toBeVisible();
 
   await page.goto('/docs/sandbox-console');
   await expect(page.getByRole('region', {name: 'Ledger entries', exact: true})).toContainText('top-up of vam_', {timeout: 30_000});

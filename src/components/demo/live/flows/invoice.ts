@@ -201,8 +201,11 @@ function addStatement(run: FlowRun, invoiceNo: string, ledger: Ledger): void {
     const after = await availableBalance(run);
     const rose = after - (ledger.balanceBefore ?? after);
     run.note('note', `Available ${currency} rose by ${gbp(rose)}, the ${gbp(ledger.received)} received: a VAM top-up is settled money.`);
+    // Its title is also the run's last line ("Finished: …"), so it says where the invoice ended.
+    const due = run.amount - ledger.received;
+    const ended = due > 0 ? `part-paid, ${gbp(due)} still due` : due < 0 ? `paid, with ${gbp(-due)} of credit` : 'paid';
     run.show(
-      desktop('statement', `${merchant}: balance`, [
+      desktop('statement', `Invoice ${invoiceNo} ${ended}; the balance shows the credit`, [
         {kind: 'value', label: `Available ${currency} before`, value: gbp(ledger.balanceBefore ?? 0)},
         {kind: 'value', label: `Available ${currency} now`, value: gbp(after)},
         {
