@@ -5,21 +5,9 @@
  */
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import {loadContract} from '../../src/contract/node/loadContract';
-import {loadSandboxData} from '../../src/contract/node/sandboxData';
-import {tryItData} from '../../plugins/content/sandbox-engine/index';
-import {buildEngineSpec} from '../../src/sandbox/engine/spec';
 import {opensTryIt, prefillFromSearch, tryItLink, withBodyFields} from '../../src/components/widgets/TryItPanel/prefillFromUrl';
-import {repoRoot} from '../support/routeContract';
+import {data} from '../support/tryItFixture';
 
-const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
-const spec = buildEngineSpec(
-  contract.document,
-  loadSandboxData(path.join(repoRoot, 'api', 'sandbox.yaml'), contract),
-  contract.statementColumns,
-);
-const data = tryItData(contract.document, spec, repoRoot);
 const retrieve = data.operations.find((operation) => operation.operationId === 'retrieveOrderDetail');
 
 describe('Try it prefilled from a link', () => {

@@ -5,21 +5,10 @@
  */
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import {loadContract} from '../../src/contract/node/loadContract';
-import {loadSandboxData} from '../../src/contract/node/sandboxData';
-import {tryItData} from '../../plugins/content/sandbox-engine/index';
-import {buildEngineSpec} from '../../src/sandbox/engine/spec';
 import {consoleCollections, openLink, type ConsoleCollection} from '../../src/components/widgets/SandboxConsole/links';
-import {repoRoot} from '../support/routeContract';
+import {data} from '../support/tryItFixture';
 
-const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
-const spec = buildEngineSpec(
-  contract.document,
-  loadSandboxData(path.join(repoRoot, 'api', 'sandbox.yaml'), contract),
-  contract.statementColumns,
-);
-const {operations} = tryItData(contract.document, spec, repoRoot);
+const {operations} = data;
 
 describe('the console opens each object in Try it', () => {
   test('every collection finds its read operation and page, with the ID prefilled', () => {

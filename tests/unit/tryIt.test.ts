@@ -5,12 +5,7 @@
  */
 import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import {loadContract} from '../../src/contract/node/loadContract';
-import {loadSandboxData} from '../../src/contract/node/sandboxData';
-import {tryItData} from '../../plugins/content/sandbox-engine/index';
 import {createContractValidator} from '../../src/contract/validator';
-import {buildEngineSpec} from '../../src/sandbox/engine/spec';
 import {
   creationWindow,
   formRows,
@@ -21,15 +16,8 @@ import {
   type FormRow,
   type TryItOperation,
 } from '../../src/lib/tryIt';
-import {repoRoot} from '../support/routeContract';
+import {contract, data} from '../support/tryItFixture';
 
-const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
-const spec = buildEngineSpec(
-  contract.document,
-  loadSandboxData(path.join(repoRoot, 'api', 'sandbox.yaml'), contract),
-  contract.statementColumns,
-);
-const data = tryItData(contract.document, spec, repoRoot);
 const operation = (id: string): TryItOperation => {
   const found = data.operations.find((candidate) => candidate.operationId === id);
   assert.ok(found, id);
