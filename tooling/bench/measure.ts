@@ -32,7 +32,8 @@ interface LighthouseReport {
 function lighthouse(url: string, chromePath: string): Pick<RunFigures, 'lighthousePerformance' | 'lighthouseLcpMs' | 'lighthouseTbtMs' | 'cpuBlockingMs' | 'lighthouseCls'> {
   const outputDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
   const reportPath = path.join(outputDir, 'run.json');
-  const args = [url, '--output=json', '--quiet', '--only-categories=performance', '--save-assets', `--output-path=${reportPath}`, `--chrome-flags=--headless=new ${chromiumArgs.join(' ')}`];
+  // --ignore-status-code: the not-found page type is served with status 404, as it should be, and is measured like any page.
+  const args = [url, '--output=json', '--quiet', '--only-categories=performance', '--ignore-status-code', '--save-assets', `--output-path=${reportPath}`, `--chrome-flags=--headless=new ${chromiumArgs.join(' ')}`];
   const cli = path.resolve('node_modules', '.bin', 'lighthouse');
   try {
     let result = spawnSync(cli, args, {encoding: 'utf8', env: {...process.env, CHROME_PATH: chromePath}});
