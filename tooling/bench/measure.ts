@@ -11,6 +11,7 @@ import type {Browser} from '@playwright/test';
 import {chromiumArgs} from '../browser';
 import {copyExtension} from '../precompress';
 import {mainThreadCost, type TraceEvent} from './mainThreadCost';
+import {notFoundPath} from './sites';
 import type {RunFigures} from './stats';
 
 /** The real browser's CPU slowdown, as Lighthouse's mobile preset assumes for a phone. */
@@ -118,6 +119,8 @@ export function longTaskTimeBetween(tasks: ReadonlyArray<{start: number; duratio
 function bytesAsSent(buildDir: string, urlPath: string): number {
   let file = path.join(buildDir, decodeURIComponent(urlPath));
   if (!existsSync(file) || statSync(file).isDirectory()) file = path.join(file, 'index.html');
+  // An unknown path is answered with the build's not-found page, as the production server does.
+  if (!existsSync(file) && urlPath.endsWith(notFoundPath)) file = path.join(buildDir, '404.html');
   if (!existsSync(file)) throw new Error(`The page loaded ${urlPath}, which is not a file of ${buildDir}.`);
   const brotli = `${file}.${copyExtension.br}`;
   return statSync(existsSync(brotli) ? brotli : file).size;

@@ -19,6 +19,9 @@ const stockDir = path.join(cacheDir, `stock-${stockVersion}`);
  * template has one doc with code blocks and tables of content, `markdown-features`, its longest; it
  * stands in for the portal's three long reference pages.
  */
+/** A path no build has: both servers answer it with their not-found page (404.html). */
+export const notFoundPath = '/this-page-does-not-exist';
+
 export const pageTypes: Record<string, {portal: string; stock: string}> = {
   home: {portal: '/', stock: '/'},
   guide: {portal: '/docs/integration-guide', stock: '/docs/intro'},
@@ -28,7 +31,7 @@ export const pageTypes: Record<string, {portal: string; stock: string}> = {
   'blog post': {portal: '/blog/long-blog-post', stock: '/blog/long-blog-post'},
   // The console is a docs page laid out as a tool; stock's first doc is its plainest docs page.
   console: {portal: '/docs/sandbox-console', stock: '/docs/intro'},
-  '404': {portal: '/this-page-does-not-exist', stock: '/this-page-does-not-exist'},
+  '404': {portal: notFoundPath, stock: notFoundPath},
 };
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
