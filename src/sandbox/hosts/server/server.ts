@@ -345,13 +345,14 @@ function controlHandlers(
       await exclusive(() => jobs.runDue());
       // Only this notification's attempt: a slow receiver of another one must not hold up the answer.
       await jobs.settleDelivery(simulated.notificationId);
-      const delivery = engine.control.deliveries().find((entry) => entry.notificationId === simulated.notificationId);
+      const log = await engine.control.deliveries(typeof clientId === 'string' && clientId !== '' ? clientId : undefined);
+      const delivery = log.find((entry) => entry.notificationId === simulated.notificationId);
       return jsonReply({...simulated, delivery: delivery ?? null});
     },
 
-    [key(readEndpoints.notifications)]: ({query}) => {
+    [key(readEndpoints.notifications)]: async ({query}) => {
       const clientId = Fields.query(query, ['clientId']).optionalString('clientId');
-      return jsonReply({deliveries: engine.control.deliveries(clientId === undefined ? undefined : knownClient(clientId))});
+      return jsonReply({deliveries: await engine.control.deliveries(clientId === undefined ? undefined : knownClient(clientId))});
     },
 
     [key(readEndpoints.statements)]: async ({params, query}) => {
