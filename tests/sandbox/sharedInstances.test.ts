@@ -436,9 +436,21 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
     await checkMerchantClocksApart(a, one.url, b, two.url);
   });
 
-  test('an idle merchant is removed once, by one instance, and then is unknown to both', async () => {
+  test('an idle merchant is removed once, by one instance, with its delivery log, and then is unknown to both; old attempts go', async () => {
     const idle = await tenant(one.url, two.url);
     const active = await tenant(two.url);
+    // Delivery attempts: the idle merchant's, one of the active merchant's past the events' retention, and one of today.
+    const today = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const attempts = [idle.clientId, active.clientId, active.clientId].map((clientId, index) => [
+      clientId,
+      `ntf_${index}`,
+      index === 1 ? '2020-01-01T00:00:00Z' : today,
+    ]);
+    for (const [clientId, id, at] of attempts)
+      await sql(
+        `INSERT INTO sandbox_delivery (client_id, notification_id, event_type, url, at, acknowledged) VALUES ($1, $2, 'ORDER.PAID', 'https://shop.example.com/n', $3, true)`,
+        [clientId, id, at],
+      );
     await sql('UPDATE sandbox_merchant SET last_used_at = 0 WHERE client_id = $1', [idle.clientId]);
     await sql("UPDATE sandbox_sweep SET due_at = 0 WHERE name = 'hosted'");
     const deadline = Date.now() + 10_000;
@@ -447,6 +459,14 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
     const removals = [one, two].map((instance) => instance.output().match(/removed 1 idle merchants/g)?.length ?? 0);
     assert.deepEqual(removals.sort(), [0, 1], 'one instance removed it, once');
     assert.equal((await sql('SELECT count(*)::int AS n FROM sandbox_record WHERE client_id = $1', [idle.clientId])).rows[0]?.n, 0);
+    const left = await sql('SELECT client_id, notification_id FROM sandbox_delivery WHERE client_id = ANY($1) ORDER BY 1', [
+      [idle.clientId, active.clientId],
+    ]);
+    assert.deepEqual(
+      left.rows,
+      [{client_id: active.clientId, notification_id: 'ntf_2'}],
+      "only the active merchant's recent attempt is left",
+    );
     for (const instance of [one, two]) {
       const gone = await signedControl(instance.url, idle.signer, 'GET', '/_sandbox/export');
       assert.equal(gone.json.code, 'UNKNOWN_CLIENT', instance.url);
