@@ -430,6 +430,29 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
     assert.ok((still.json as unknown as {records: [string, unknown][]}).records.some(([key]) => key === `${a.clientId}/order/${no}`));
   });
 
+  test("one signed delivery log for both instances, each merchant's own: A's attempt is listed to A through either, never to B", async () => {
+    const inbox = await receiver();
+    try {
+      const a = await tenant(one.url, two.url);
+      const b = await tenant(two.url, one.url);
+      const body = JSON.stringify({clientId: a.clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl: inbox.url});
+      const simulated = await signedControl(one.url, a.signer, 'POST', '/_sandbox/notifications/simulate', body);
+      assert.equal(simulated.status, 200, JSON.stringify(simulated.json));
+      const id = String(simulated.json['notificationId']);
+      const listed = async (instance: SandboxInstance, signer: typeof a.signer) =>
+        ((await signedControl(instance.url, signer, 'GET', '/_sandbox/notifications')).json['deliveries'] as DeliveryLogEntry[]).map(
+          (entry) => [entry.clientId, entry.notificationId, entry.acknowledged],
+        );
+      const expected = [[a.clientId, id, true]];
+      const deadline = Date.now() + 10_000;
+      while (JSON.stringify(await listed(two, a.signer)) !== JSON.stringify(expected) && Date.now() < deadline) await sleep(200);
+      assert.deepEqual([await listed(one, a.signer), await listed(two, a.signer)], [expected, expected]);
+      assert.deepEqual([await listed(one, b.signer), await listed(two, b.signer)], [[], []], "none of A's attempts is B's to see");
+    } finally {
+      await inbox.close();
+    }
+  });
+
   test("each merchant's clock is its own across instances: A's move expires A's order, not B's, nor B's settlement", async () => {
     const a = await tenant(one.url);
     const b = await tenant(two.url);

@@ -134,6 +134,7 @@ export function sharedInstance(
   };
 
   const jobs: JobDriver = {
+    claimedInDatabase: true,
     runDue,
     nextJobAt: () => undefined,
     settle: async () => {
