@@ -3,9 +3,9 @@
  * nginx (hosting/sandbox/nginx.conf), one cluster for the whole file (tests/support/sharedSandbox.ts). They
  * prove the design written at the top of src/sandbox/hosts/server/sharedStore.ts: two instances never apply
  * conflicting changes to one merchant; a replay through the other instance answers as the contract says; each
- * due job runs once and each notification arrives at least once; a kill -9 of an instance loses no
- * acknowledged write; a PostgreSQL restart is answered 503 with Retry-After and heals by itself; memory holds
- * at most --cache-merchants merchants.
+ * due job runs once and each notification arrives at least once; every instance lists one delivery log, which
+ * outlives an instance; a kill -9 of an instance loses no acknowledged write; a PostgreSQL restart is answered
+ * 503 with Retry-After and heals by itself; memory holds at most --cache-merchants merchants.
  * Run: node --import tsx --test tests/sandbox/sharedInstances.test.ts
  */
 import {after, before, describe, test} from 'node:test';
@@ -19,6 +19,7 @@ import {freePort} from '../support/postgres';
 import {remoteClient, startInstanceProcess, startSharedSandbox, type SandboxInstance, type SharedSandbox} from '../support/sharedSandbox';
 import {type sandboxClient} from '../support/sandboxClient';
 import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import type {DeliveryLogEntry} from '../../src/sandbox/engine/engine';
 
 const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
 const hostedOrder = (merchantOrderNo: string, extra: Record<string, unknown> = {}) => ({
@@ -32,14 +33,16 @@ const hostedOrder = (merchantOrderNo: string, extra: Record<string, unknown> = {
 type Client = ReturnType<typeof sandboxClient>;
 const orderCode = async (client: Client, no: string) => (await client.call('GET', `/v1/orders/${no}`)).json.code;
 
-/** A notification receiver: acknowledges every delivery and keeps its body. */
-async function receiver(): Promise<{url: string; bodies: string[]; close(): Promise<void>}> {
+/** A notification receiver: acknowledges every delivery (or, `refuseFirst`, all but each notification's first) and keeps its body. */
+async function receiver(refuseFirst = false): Promise<{url: string; bodies: string[]; close(): Promise<void>}> {
   const bodies: string[] = [];
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       bodies.push(body);
+      const id = (JSON.parse(body) as {notificationId: string}).notificationId;
+      if (refuseFirst && bodies.filter((seen) => seen.includes(id)).length === 1) return void response.writeHead(500).end('busy');
       response.writeHead(200, {'Content-Type': 'application/json'}).end('{"code":"SUCCESS"}');
     });
   });
@@ -120,7 +123,16 @@ function writers(client: Client, count: number) {
   };
 }
 
+/** A merchant's delivery log through an instance (`GET /_sandbox/notifications`). */
+async function logOf(instance: SandboxInstance, clientId: string): Promise<DeliveryLogEntry[]> {
+  const answer = await fetchAgain(`${instance.url}/_sandbox/notifications?clientId=${clientId}`);
+  assert.equal(answer.status, 200);
+  return ((await answer.json()) as {deliveries: DeliveryLogEntry[]}).deliveries;
+}
+
 let sandbox: SharedSandbox;
+/** What the delivery log test saw, for the restart after the kill to list again. */
+let loggedBeforeKill: {clientId: string; entries: DeliveryLogEntry[]} | undefined;
 /** The shared sandbox clock's lead over real time, after a clock advance. */
 let clockOffsetMs = 0;
 const offset = () => clockOffsetMs;
@@ -207,6 +219,72 @@ describe('several sandbox instances on one PostgreSQL database', () => {
     }
   });
 
+  test('one delivery log for both instances: attempts, a retry and a redelivery listed once through either; each merchant its own', async () => {
+    const inbox = await receiver(true);
+    const [a, b] = sandbox.instances as [SandboxInstance, SandboxInstance];
+    try {
+      const [owner, other] = [await merchantNotifying(inbox.url), await merchantNotifying(inbox.url)];
+      const attempts = (entries: readonly DeliveryLogEntry[]) =>
+        entries.map((entry) => [entry.clientId, entry.notificationId, entry.acknowledged, entry.httpStatus ?? null]);
+      /** Waits until both instances list `expected` for `clientId`; answers the log. */
+      const bothList = async (clientId: string, expected: unknown[][]) => {
+        const deadline = Date.now() + 10_000;
+        let seen: unknown[] = [];
+        while (Date.now() < deadline) {
+          seen = await Promise.all([a, b].map(async (instance) => attempts(await logOf(instance, clientId))));
+          if (seen.every((log) => JSON.stringify(log) === JSON.stringify(expected))) return logOf(a, clientId);
+          await sleep(100);
+        }
+        assert.deepEqual(seen, [expected, expected], `${clientId}'s log through both instances`);
+        return [];
+      };
+      const simulate = async (instance: SandboxInstance, clientId: string) => {
+        const answer = await fetchAgain(`${instance.url}/_sandbox/notifications/simulate`, {
+          method: 'POST',
+          headers: {'Content-Type': 'application/json'},
+          body: JSON.stringify({clientId, operationId: 'chargeback', scenario: 'opened'}),
+        });
+        assert.equal(answer.status, 200);
+        return ((await answer.json()) as {notificationId: string}).notificationId;
+      };
+      // Raised through A; its first attempt (refused) is listed through B too, whichever instance made it.
+      const id = await simulate(a, owner);
+      await bothList(owner, [[owner, id, false, 500]]);
+      // The contract's first retry is 15 s later: on the shared clock, claimed by either instance.
+      const advanced = await fetch(`${sandbox.url}/_sandbox/clock/advance`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({seconds: 15}),
+      });
+      assert.equal(advanced.status, 200);
+      clockOffsetMs = Date.parse(((await advanced.json()) as {now: string}).now) - Date.now();
+      await bothList(owner, [
+        [owner, id, false, 500],
+        [owner, id, true, 200],
+      ]);
+      const redeliver = await fetchAgain(`${b.url}/_sandbox/notifications/${id}/redeliver`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({clientId: owner}),
+      });
+      assert.equal(redeliver.status, 200);
+      const log = await bothList(owner, [
+        [owner, id, false, 500],
+        [owner, id, true, 200],
+        [owner, id, true, 200],
+      ]);
+      assert.equal(inbox.bodies.filter((body) => body.includes(id)).length, log.length, 'each attempt made is listed once');
+      assert.ok(log.every((entry) => entry.url === inbox.url && entry.eventType === 'CHARGEBACK.OPENED'));
+      // Another merchant's attempt is in its own log only.
+      const otherId = await simulate(b, other);
+      await bothList(other, [[other, otherId, false, 500]]);
+      assert.deepEqual(attempts(await logOf(a, owner)), attempts(log), "the owner's log has none of the other's");
+      loggedBeforeKill = {clientId: owner, entries: log};
+    } finally {
+      await inbox.close();
+    }
+  });
+
   test('memory holds at most --cache-merchants merchants; a dropped one is loaded again when called', async () => {
     const instance = sandbox.instances[1];
     assert.ok(instance);
@@ -263,6 +341,13 @@ describe('several sandbox instances on one PostgreSQL database', () => {
     );
     // Back behind nginx for the tests after this one.
     await sandbox.startInstance(victim.port);
+  });
+
+  test('the delivery log survives an instance restart: the instance restarted after the kill lists it as before', async () => {
+    assert.ok(loggedBeforeKill, 'the delivery log test above records a log first (run the whole file)');
+    const restarted = sandbox.instances.at(-1);
+    assert.ok(restarted && restarted !== sandbox.instances[1]);
+    assert.deepEqual(await logOf(restarted, loggedBeforeKill.clientId), loggedBeforeKill.entries);
   });
 
   test('PostgreSQL restarted under load: 503 SYSTEM_BUSY with Retry-After meanwhile, nothing half-written, back by itself', async (t) => {
@@ -345,15 +430,50 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
     assert.ok((still.json as unknown as {records: [string, unknown][]}).records.some(([key]) => key === `${a.clientId}/order/${no}`));
   });
 
+  test("one signed delivery log for both instances, each merchant's own: A's attempt is listed to A through either, never to B", async () => {
+    const inbox = await receiver();
+    try {
+      const a = await tenant(one.url, two.url);
+      const b = await tenant(two.url, one.url);
+      const body = JSON.stringify({clientId: a.clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl: inbox.url});
+      const simulated = await signedControl(one.url, a.signer, 'POST', '/_sandbox/notifications/simulate', body);
+      assert.equal(simulated.status, 200, JSON.stringify(simulated.json));
+      const id = String(simulated.json['notificationId']);
+      const listed = async (instance: SandboxInstance, signer: typeof a.signer) =>
+        ((await signedControl(instance.url, signer, 'GET', '/_sandbox/notifications')).json['deliveries'] as DeliveryLogEntry[]).map(
+          (entry) => [entry.clientId, entry.notificationId, entry.acknowledged],
+        );
+      const expected = [[a.clientId, id, true]];
+      const deadline = Date.now() + 10_000;
+      while (JSON.stringify(await listed(two, a.signer)) !== JSON.stringify(expected) && Date.now() < deadline) await sleep(200);
+      assert.deepEqual([await listed(one, a.signer), await listed(two, a.signer)], [expected, expected]);
+      assert.deepEqual([await listed(one, b.signer), await listed(two, b.signer)], [[], []], "none of A's attempts is B's to see");
+    } finally {
+      await inbox.close();
+    }
+  });
+
   test("each merchant's clock is its own across instances: A's move expires A's order, not B's, nor B's settlement", async () => {
     const a = await tenant(one.url);
     const b = await tenant(two.url);
     await checkMerchantClocksApart(a, one.url, b, two.url);
   });
 
-  test('an idle merchant is removed once, by one instance, and then is unknown to both', async () => {
+  test('an idle merchant is removed once, by one instance, with its delivery log, and then is unknown to both; old attempts go', async () => {
     const idle = await tenant(one.url, two.url);
     const active = await tenant(two.url);
+    // Delivery attempts: the idle merchant's, one of the active merchant's past the events' retention, and one of today.
+    const today = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const attempts = [idle.clientId, active.clientId, active.clientId].map((clientId, index) => [
+      clientId,
+      `ntf_${index}`,
+      index === 1 ? '2020-01-01T00:00:00Z' : today,
+    ]);
+    for (const [clientId, id, at] of attempts)
+      await sql(
+        `INSERT INTO sandbox_delivery (client_id, notification_id, event_type, url, at, acknowledged) VALUES ($1, $2, 'ORDER.PAID', 'https://shop.example.com/n', $3, true)`,
+        [clientId, id, at],
+      );
     await sql('UPDATE sandbox_merchant SET last_used_at = 0 WHERE client_id = $1', [idle.clientId]);
     await sql("UPDATE sandbox_sweep SET due_at = 0 WHERE name = 'hosted'");
     const deadline = Date.now() + 10_000;
@@ -362,6 +482,14 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
     const removals = [one, two].map((instance) => instance.output().match(/removed 1 idle merchants/g)?.length ?? 0);
     assert.deepEqual(removals.sort(), [0, 1], 'one instance removed it, once');
     assert.equal((await sql('SELECT count(*)::int AS n FROM sandbox_record WHERE client_id = $1', [idle.clientId])).rows[0]?.n, 0);
+    const left = await sql('SELECT client_id, notification_id FROM sandbox_delivery WHERE client_id = ANY($1) ORDER BY 1', [
+      [idle.clientId, active.clientId],
+    ]);
+    assert.deepEqual(
+      left.rows,
+      [{client_id: active.clientId, notification_id: 'ntf_2'}],
+      "only the active merchant's recent attempt is left",
+    );
     for (const instance of [one, two]) {
       const gone = await signedControl(instance.url, idle.signer, 'GET', '/_sandbox/export');
       assert.equal(gone.json.code, 'UNKNOWN_CLIENT', instance.url);

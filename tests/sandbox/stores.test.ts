@@ -18,8 +18,10 @@ import path from 'node:path';
 import pg from 'pg';
 import {httpTarget} from '../../src/sandbox/client/overHttp';
 import {fileStore, JournalFileError} from '../../src/sandbox/hosts/server/fileStore';
-import {createNodeEngine, repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
+import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import type {DeliveryLogEntry} from '../../src/sandbox/engine/engine';
 import {postgresStore, SandboxDatabaseError} from '../../src/sandbox/hosts/server/postgresStore';
+import type {NotificationTransport} from '../../src/sandbox/engine/http';
 import type {SandboxStore} from '../../src/sandbox/engine/store';
 import {sandboxClient} from '../support/sandboxClient';
 import {startPostgres, type TestPostgres} from '../support/postgres';
@@ -35,6 +37,8 @@ interface StoreKind {
   /** Puts something that is not a sandbox's into a fresh place; returns how to see it is untouched. */
   foreign(place: string): Promise<() => Promise<unknown>>;
   readonly refusal: new (...args: never[]) => Error;
+  /** Whether the delivery log outlives the process: PostgreSQL keeps it, the journal does not (it holds records only). */
+  readonly keepsDeliveryLog: boolean;
 }
 
 const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
@@ -51,11 +55,12 @@ async function withEngine<T>(
   kind: StoreKind,
   place: string,
   work: (client: ReturnType<typeof sandboxClient>, engine: Awaited<ReturnType<typeof createNodeEngine>>) => Promise<T>,
+  transport?: NotificationTransport,
 ): Promise<T> {
   const store = kind.open(place);
   try {
     // Without rate limits: a test reads back many orders at once.
-    const engine = await createNodeEngine({store, rateLimits: false});
+    const engine = await createNodeEngine({store, rateLimits: false, ...(transport ? {transport} : {})});
     const client = sandboxClient({handle: (request) => engine.handle(request), now: () => engine.clock.now()});
     return await work(client, engine);
   } finally {
@@ -87,6 +92,7 @@ const kinds: StoreKind[] = [
       return async () => readFileSync(file, 'utf8');
     },
     refusal: JournalFileError,
+    keepsDeliveryLog: false,
   },
   {
     name: 'a PostgreSQL database',
@@ -108,6 +114,7 @@ const kinds: StoreKind[] = [
       };
     },
     refusal: SandboxDatabaseError,
+    keepsDeliveryLog: true,
   },
 ];
 
@@ -192,6 +199,68 @@ for (const kind of kinds) {
         await withEngine(kind, place, async (client) => [await orderCode(client, exportedNo), await orderCode(client, own)]),
         ['SUCCESS', 'ORDER_NOT_FOUND'],
       );
+    });
+
+    test(`the delivery log lists each attempt with its status, a redelivery once, each merchant its own; ${kind.keepsDeliveryLog ? 'it survives a restart' : 'a restart starts it empty'}; a reset empties it`, async () => {
+      const place = await kind.fresh('deliveries');
+      // The receiver refuses each notification's first attempt, then acknowledges.
+      const seen = new Map<string, number>();
+      const transport: NotificationTransport = {
+        deliver: async ({body}) => {
+          const id = (JSON.parse(body) as {notificationId: string}).notificationId;
+          seen.set(id, (seen.get(id) ?? 0) + 1);
+          return seen.get(id) === 1 ? {status: 500, body: 'busy'} : {status: 200, body: '{"code":"SUCCESS"}'};
+        },
+      };
+      const notifyUrl = 'https://shop.example.com/hooks/veloxa';
+      const attemptsOf = (entries: readonly DeliveryLogEntry[]) =>
+        entries.map((entry) => [entry.notificationId, entry.acknowledged, entry.httpStatus ?? null, entry.url]);
+      const {owner, other, ownerId, otherId} = await withEngine(
+        kind,
+        place,
+        async (_client, engine) => {
+          const raise = async (clientId: string) => {
+            const simulated = await engine.control.simulateNotification(clientId, {
+              operationId: 'chargeback',
+              scenario: 'opened',
+              notifyUrl,
+            });
+            assert.ok(simulated.ok, JSON.stringify(simulated));
+            await engine.runDue();
+            await engine.settle();
+            return simulated.value.notificationId;
+          };
+          const ownerId = engine.merchantIds()[0] ?? '';
+          const registered = await engine.control.registerMerchant({publicKeyPem: sandboxFiles().merchantPublicKeyPem});
+          assert.ok(registered.ok);
+          const otherId = registered.value.clientId;
+          const owned = await raise(ownerId);
+          // The first retry is due 15 s later; then a redelivery asked for by hand.
+          await engine.advance(15);
+          assert.equal((await engine.control.redeliver(ownerId, owned)).ok, true);
+          await engine.runDue();
+          await engine.settle();
+          const others = await raise(otherId);
+          const owner = await engine.control.deliveries(ownerId);
+          assert.deepEqual(attemptsOf(owner), [
+            [owned, false, 500, notifyUrl],
+            [owned, true, 200, notifyUrl],
+            [owned, true, 200, notifyUrl],
+          ]);
+          const other = await engine.control.deliveries(otherId);
+          assert.deepEqual(attemptsOf(other), [[others, false, 500, notifyUrl]]);
+          assert.deepEqual(attemptsOf(await engine.control.deliveries()), [...attemptsOf(owner), ...attemptsOf(other)]);
+          return {owner, other, ownerId, otherId};
+        },
+        transport,
+      );
+      await withEngine(kind, place, async (_client, engine) => {
+        assert.deepEqual(await engine.control.deliveries(ownerId), kind.keepsDeliveryLog ? owner : []);
+        assert.deepEqual(await engine.control.deliveries(otherId), kind.keepsDeliveryLog ? other : []);
+        await engine.control.reset();
+        assert.deepEqual(await engine.control.deliveries(), []);
+      });
+      assert.deepEqual(await withEngine(kind, place, (_client, engine) => engine.control.deliveries()), []);
     });
 
     test('refuses a second sandbox while one runs, in one line with exit code 2; starts once the first has stopped', async () => {

@@ -129,7 +129,7 @@ describe('the notification simulator', () => {
     assert.equal(received[1]?.url, notifyUrl);
     assert.equal((JSON.parse(received[1]?.body ?? '{}') as {notificationId: string}).notificationId, result.value.notificationId);
     assert.deepEqual(
-      engine.control.deliveries(clientId).map((entry) => [entry.notificationId, entry.acknowledged]),
+      (await engine.control.deliveries(clientId)).map((entry) => [entry.notificationId, entry.acknowledged]),
       [
         [result.value.notificationId, true],
         [result.value.notificationId, true],

@@ -9,8 +9,9 @@ export type * from './api';
  */
 import {importPrivateKey, signCanonical} from '../../lib/signing';
 import {controlActions, shopperActions, type ActionHost} from './shopperAndControl';
-import type {ActionResult, DeliveryLogEntry, MerchantView, SandboxOptions} from './api';
+import type {ActionResult, MerchantView, SandboxOptions} from './api';
 import {createClock, isoSeconds, type SandboxClock} from './clock';
+import {DeliveryLog} from './deliveryLog';
 import {type DeliveryChannel} from './domain/events';
 import {balancesOf, bookOpeningFunds} from './domain/ledger';
 import {statementCsv, statementFile} from './domain/statements';
@@ -59,7 +60,7 @@ export class SandboxEngine {
   /** The hosted sandbox's per-merchant tools (tenants.ts), over this engine's parts. */
   tenants!: Tenants;
   private readonly providerKeyVersion: number;
-  private readonly deliveryLog: DeliveryLogEntry[] = [];
+  private readonly deliveryLog: DeliveryLog;
   /** Serialises store commits, so batches are durable in the order they were made. */
   private commitChain: Promise<void> = Promise.resolve();
   private readonly defaultMerchantKeyPem: string;
@@ -69,6 +70,7 @@ export class SandboxEngine {
     this.spec = options.spec;
     this.store = options.store ?? memoryStore();
     this.clock = options.clock ?? createClock();
+    this.deliveryLog = new DeliveryLog(this.store);
     const offsetOf = (clientId: string) => merchantOffsetMs(this.merchants.get(clientId)?.merchant);
     const run = (job: JobRecord) => this.runJob(job);
     this.jobs = new JobQueue({clock: this.clock, changes: this.changes, run, commit: () => this.commit(), offsetOf});
@@ -156,7 +158,8 @@ export class SandboxEngine {
     const offset = this.clock.offsetMs;
     this.changes.touch(engineKey('clock', 'offset'), () => offset);
     const batch = this.changes.drain();
-    this.commitChain = this.commitChain.then(() => this.store.commit(batch));
+    const log = this.deliveryLog.drain();
+    this.commitChain = this.commitChain.then(() => (log ? this.store.commit(batch, log) : this.store.commit(batch)));
     return this.commitChain;
   }
 
@@ -306,7 +309,7 @@ export class SandboxEngine {
     commit: () => this.commit(),
     addFault: (fault) => this.faults.add(fault),
     reset: () => this.reset(),
-    deliveries: () => this.deliveryLog,
+    deliveries: (clientId) => this.deliveryLog.list(clientId),
   };
 
   /** What customers, payees and banks do; each is a domain action run as one unit of work. */
@@ -331,7 +334,7 @@ export class SandboxEngine {
     this.jobs.clear();
     this.faults.entries.length = 0;
     this.limiter.clear();
-    this.deliveryLog.length = 0;
+    this.deliveryLog.clear();
   }
 
   /** The whole state as a versioned JSON document of every record the store would hold, copied. */

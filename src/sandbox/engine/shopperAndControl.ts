@@ -24,7 +24,8 @@ export interface ActionHost {
   commit(): Promise<void>;
   addFault(fault: {resultCode: string; operationId?: string; count?: number}): ActionResult<Fault>;
   reset(): Promise<void>;
-  deliveries(): readonly DeliveryLogEntry[];
+  /** One merchant's delivery attempts (every merchant's without `clientId`), oldest first (deliveryLog.ts). */
+  deliveries(clientId?: string): Promise<readonly DeliveryLogEntry[]>;
 }
 
 /** What customers, payees and banks do. */
@@ -100,9 +101,8 @@ export function controlActions(host: ActionHost) {
     simulateNotification: (clientId: string, input: SimulateNotificationInput) =>
       act(clientId, (state, tx) => simulateNotification(tx, state, input)),
 
-    /** Every notification delivery attempt, newest last. */
-    deliveries: (clientId?: string): readonly DeliveryLogEntry[] =>
-      host.deliveries().filter((entry) => clientId === undefined || entry.clientId === clientId),
+    /** Notification delivery attempts, one merchant's or every merchant's, newest last. */
+    deliveries: (clientId?: string): Promise<readonly DeliveryLogEntry[]> => host.deliveries(clientId),
 
     /** Delivers one event again now, like Redeliver event, without a signed request. */
     redeliver: (clientId: string, notificationId: string) =>

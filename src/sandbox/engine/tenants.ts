@@ -6,7 +6,8 @@
  * (api/sandbox.yaml `hosted`). The local and in-browser sandboxes never use this: there the whole sandbox is
  * the reader's.
  */
-import type {ActionResult, DeliveryLogEntry, Fault} from './api';
+import type {ActionResult, Fault} from './api';
+import type {DeliveryLog} from './deliveryLog';
 import type {SandboxClock} from './clock';
 import {bookOpeningFunds} from './domain/ledger';
 import {lowerCaseHeaders, type SandboxRequest} from './http';
@@ -35,7 +36,7 @@ export interface TenantHost extends MerchantClockHost {
   readonly merchants: Map<string, MerchantRecords>;
   readonly jobs: JobQueue;
   readonly faults: FaultQueue;
-  readonly deliveryLog: DeliveryLogEntry[];
+  readonly deliveryLog: DeliveryLog;
   readonly changes: ChangeSet;
   readonly pipeline: PipelineParts;
   commit(): Promise<void>;
@@ -148,8 +149,8 @@ export class Tenants {
   }
 
   /**
-   * Removes merchants that signed nothing for `idleMerchantDays` (never the shared test merchant) and the events
-   * of every merchant older than the events' retention; answers what it removed.
+   * Removes merchants that signed nothing for `idleMerchantDays` (never the shared test merchant), and the events
+   * and delivery attempts of every merchant older than the events' retention; answers what it removed.
    */
   async sweep(): Promise<{merchantsRemoved: string[]; eventsRemoved: number}> {
     const {spec, clock, merchants} = this.host;
@@ -164,6 +165,9 @@ export class Tenants {
     let eventsRemoved = 0;
     await this.host.gate.run(() => {
       for (const clientId of idle) this.removeNow(clientId);
+      this.host.deliveryLog.expire(
+        new Map([...merchants.values()].map((state) => [state.merchant.clientId, isoSeconds(oldestEvent(state))])),
+      );
       for (const state of merchants.values()) {
         for (const [id, record] of [...state.events]) {
           if (Date.parse(record.event.createdAt) >= oldestEvent(state)) continue;
@@ -187,8 +191,7 @@ export class Tenants {
     this.host.jobs.removeWhere((job) => job.clientId === clientId);
     const keepFaults = faults.entries.filter((fault) => fault.clientId !== clientId);
     faults.entries.splice(0, faults.entries.length, ...keepFaults);
-    const keepLog = deliveryLog.filter((entry) => entry.clientId !== clientId);
-    deliveryLog.splice(0, deliveryLog.length, ...keepLog);
+    deliveryLog.forget(clientId);
     this.windows.delete(clientId);
     merchants.delete(clientId);
   }

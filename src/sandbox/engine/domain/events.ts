@@ -1,7 +1,8 @@
 /** Events: raising notifications, routing them to a URL, signed delivery with retries, List events, Redeliver event, and the notification simulator. */
 import {canonicalString, formatSignatureHeader} from '../../../lib/signing';
-import type {DeliveryLogEntry, SimulatedNotification, SimulateNotificationInput} from '../api';
+import type {SimulatedNotification, SimulateNotificationInput} from '../api';
 import {isoSeconds} from '../clock';
+import type {DeliveryLog} from '../deliveryLog';
 import {isAcknowledgement, type DeliveryResult, type NotificationTransport} from '../http';
 import {randomId, randomNonce} from '../ids';
 import type {NotifySource} from '../spec';
@@ -106,7 +107,7 @@ export interface DeliveryChannel {
   sign(canonical: string): Promise<string>;
   readonly keyVersion: number;
   readonly transport: NotificationTransport | undefined;
-  readonly log: DeliveryLogEntry[];
+  readonly log: Pick<DeliveryLog, 'record'>;
 }
 
 /** One delivery attempt that was sent, and what the receiver answered. */
@@ -201,7 +202,7 @@ export function recordDelivery(tx: Tx, channel: DeliveryChannel, state: Merchant
     delivery.status = 'FAILED';
   }
   tx.touch(state, 'event', record.event.notificationId);
-  channel.log.push({
+  channel.log.record({
     clientId: state.merchant.clientId,
     notificationId: record.event.notificationId,
     eventType: record.event.eventType,
@@ -211,7 +212,6 @@ export function recordDelivery(tx: Tx, channel: DeliveryChannel, state: Merchant
     ...(attempt.httpStatus !== undefined ? {httpStatus: attempt.httpStatus} : {}),
     ...(attempt.error !== undefined ? {error: attempt.error} : {}),
   });
-  if (channel.log.length > 10_000) channel.log.splice(0, channel.log.length - 10_000);
 }
 
 export function simulateNotification(tx: Tx, state: MerchantState, input: SimulateNotificationInput): SimulatedNotification {

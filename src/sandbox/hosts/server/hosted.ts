@@ -200,7 +200,7 @@ export function hostedMode(
       case 'POST /_sandbox/faults':
         return setFault(caller, body);
       case 'GET /_sandbox/notifications':
-        return answer({deliveries: engine.control.deliveries(caller)});
+        return answer({deliveries: await engine.control.deliveries(caller)});
       case 'POST /_sandbox/import':
         return refuse(
           'PERMISSION_DENIED',

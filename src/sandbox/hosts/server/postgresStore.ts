@@ -9,7 +9,8 @@
  * that holds tables of something else is refused and left as it was.
  */
 import pg from 'pg';
-import type {RecordChange, RecordValue, SandboxStore} from '../../engine/store';
+import type {DeliveryLogEntry} from '../../engine/api';
+import type {DeliveryLogChanges, RecordChange, RecordValue, SandboxStore} from '../../engine/store';
 
 /** The database cannot be used: one line naming the database (password left out) and the problem. */
 export class SandboxDatabaseError extends Error {
@@ -63,6 +64,24 @@ export const migrations: ReadonlyArray<{readonly version: number; readonly name:
     CREATE INDEX sandbox_merchant_clock ON sandbox_merchant (client_id) WHERE clock_offset_ms > 0;
     CREATE TABLE sandbox_sweep (name text PRIMARY KEY, due_at double precision NOT NULL);
     INSERT INTO sandbox_sweep VALUES ('hosted', 0)`,
+  },
+  {
+    version: 4,
+    name: 'delivery log',
+    // Every notification attempt (engine/deliveryLog.ts), written in the transaction that records its outcome and
+    // read by every instance: a merchant's newest first by (client_id, id). `at` is the attempt's time as the
+    // entry shows it, ISO seconds on the merchant's clock, so text order is time order (the sweep's retention).
+    sql: `CREATE TABLE sandbox_delivery (
+      client_id text NOT NULL,
+      id bigserial NOT NULL,
+      notification_id text NOT NULL,
+      event_type text NOT NULL,
+      url text NOT NULL,
+      at text NOT NULL,
+      acknowledged boolean NOT NULL,
+      http_status integer,
+      error text,
+      PRIMARY KEY (client_id, id))`,
   },
 ];
 
@@ -156,6 +175,73 @@ export function splitBatch(changes: readonly RecordChange[]): {keys: string[]; v
   return {keys, values, deleted};
 }
 
+/** Writes a batch's delivery log changes (engine/deliveryLog.ts) in the caller's transaction: removals first, then new attempts in order. */
+export async function writeDeliveries(client: pg.ClientBase, log: DeliveryLogChanges | undefined): Promise<void> {
+  if (!log) return;
+  if (log.removed.length > 0)
+    await client.query(
+      `DELETE FROM sandbox_delivery d USING unnest($1::text[], $2::text[]) AS r(client_id, before)
+       WHERE d.client_id = r.client_id AND (r.before IS NULL OR d.at < r.before)`,
+      [log.removed.map((entry) => entry.clientId), log.removed.map((entry) => entry.before ?? null)],
+    );
+  if (log.added.length === 0) return;
+  const column = <K extends keyof DeliveryLogEntry>(name: K) => log.added.map((entry) => entry[name] ?? null);
+  await client.query(
+    `INSERT INTO sandbox_delivery (client_id, notification_id, event_type, url, at, acknowledged, http_status, error)
+     SELECT c, n, e, u, a, k, h, r FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::integer[], $8::text[])
+       WITH ORDINALITY AS added(c, n, e, u, a, k, h, r, position) ORDER BY position`,
+    [
+      column('clientId'),
+      column('notificationId'),
+      column('eventType'),
+      column('url'),
+      column('at'),
+      column('acknowledged'),
+      column('httpStatus'),
+      column('error'),
+    ],
+  );
+}
+
+type DeliveryRow = {
+  client_id: string;
+  notification_id: string;
+  event_type: string;
+  url: string;
+  at: string;
+  acknowledged: boolean;
+  http_status: number | null;
+  error: string | null;
+};
+
+/** One merchant's newest `limit` attempts (every merchant's without `clientId`), oldest first, as the engine's entries. */
+export async function readDeliveries(
+  client: Pick<pg.ClientBase, 'query'>,
+  clientId: string | undefined,
+  limit: number,
+): Promise<DeliveryLogEntry[]> {
+  const columns = 'client_id, id, notification_id, event_type, url, at, acknowledged, http_status, error';
+  const newest =
+    clientId === undefined
+      ? client.query<DeliveryRow>(`SELECT * FROM (SELECT ${columns} FROM sandbox_delivery ORDER BY id DESC LIMIT $1) n ORDER BY id`, [
+          limit,
+        ])
+      : client.query<DeliveryRow>(
+          `SELECT * FROM (SELECT ${columns} FROM sandbox_delivery WHERE client_id = $2 ORDER BY id DESC LIMIT $1) n ORDER BY id`,
+          [limit, clientId],
+        );
+  return (await newest).rows.map((row) => ({
+    clientId: row.client_id,
+    notificationId: row.notification_id,
+    eventType: row.event_type,
+    url: row.url,
+    at: row.at,
+    acknowledged: row.acknowledged,
+    ...(row.http_status !== null ? {httpStatus: row.http_status} : {}),
+    ...(row.error !== null ? {error: row.error} : {}),
+  }));
+}
+
 export function postgresStore(url: string): PostgresStore {
   const database = describeDatabase(url);
   const client = new pg.Client({connectionString: url, application_name: 'veloxa-sandbox'});
@@ -213,11 +299,26 @@ export function postgresStore(url: string): PostgresStore {
       const rows = await client.query<{key: string; value: RecordValue}>('SELECT key, value FROM sandbox_record');
       return rows.rows.map((row) => [row.key, row.value] as const);
     },
-    commit: (changes) => (changes.length === 0 ? Promise.resolve() : inTransaction(() => write(splitBatch(changes)))),
-    clear: () => inTransaction(async () => void (await client.query('DELETE FROM sandbox_record'))),
+    commit: (changes, log) =>
+      changes.length === 0 && !log
+        ? Promise.resolve()
+        : inTransaction(async () => {
+            await write(splitBatch(changes));
+            await writeDeliveries(client, log);
+          }),
+    deliveries(clientId, limit) {
+      // In the write chain: a read sees every batch committed before it, and never lands inside a transaction.
+      const read = queue.then(async () => {
+        await open();
+        return readDeliveries(client, clientId, limit);
+      });
+      queue = read.catch(() => undefined);
+      return read;
+    },
+    clear: () => inTransaction(async () => void (await client.query('DELETE FROM sandbox_record; DELETE FROM sandbox_delivery'))),
     replace: (records) =>
       inTransaction(async () => {
-        await client.query('DELETE FROM sandbox_record');
+        await client.query('DELETE FROM sandbox_record; DELETE FROM sandbox_delivery');
         await write(splitBatch(records.map(([key, value]) => ({key, value}))));
       }),
     async close() {

@@ -63,7 +63,13 @@ export interface ServerCall {
 
 export type CallWrapper = (call: ServerCall, work: () => Promise<Reply>) => Promise<Reply>;
 
-export type JobDriver = Pick<SandboxEngine, 'runDue' | 'settle' | 'settleDelivery' | 'nextJobAt'>;
+export type JobDriver = Pick<SandboxEngine, 'runDue' | 'settle' | 'settleDelivery' | 'nextJobAt'> & {
+  /**
+   * Jobs are claimed in a shared database, each in a transaction of its own (sharedInstance.ts): a call, which
+   * holds its merchant's transaction, must not wait for the job timer, which may be waiting for that transaction.
+   */
+  readonly claimedInDatabase?: boolean;
+};
 
 /** The merchant a request is for: the API's X-Client-Id, or a control call's clientId (JSON member, query or path). */
 export function merchantOfCall(call: ServerCall): string | undefined {
@@ -342,16 +348,17 @@ function controlHandlers(
       const reply = await (handlers['POST /_sandbox/notifications/simulate'] as ControlHandler)(call);
       if (reply.status !== 200) return reply;
       const simulated = JSON.parse(String(reply.body)) as {notificationId: string};
-      await exclusive(() => jobs.runDue());
+      if (!jobs.claimedInDatabase) await exclusive(() => jobs.runDue());
       // Only this notification's attempt: a slow receiver of another one must not hold up the answer.
       await jobs.settleDelivery(simulated.notificationId);
-      const delivery = engine.control.deliveries().find((entry) => entry.notificationId === simulated.notificationId);
+      const log = await engine.control.deliveries(typeof clientId === 'string' && clientId !== '' ? clientId : undefined);
+      const delivery = log.find((entry) => entry.notificationId === simulated.notificationId);
       return jsonReply({...simulated, delivery: delivery ?? null});
     },
 
-    [key(readEndpoints.notifications)]: ({query}) => {
+    [key(readEndpoints.notifications)]: async ({query}) => {
       const clientId = Fields.query(query, ['clientId']).optionalString('clientId');
-      return jsonReply({deliveries: engine.control.deliveries(clientId === undefined ? undefined : knownClient(clientId))});
+      return jsonReply({deliveries: await engine.control.deliveries(clientId === undefined ? undefined : knownClient(clientId))});
     },
 
     [key(readEndpoints.statements)]: async ({params, query}) => {

@@ -134,6 +134,7 @@ export function sharedInstance(
   };
 
   const jobs: JobDriver = {
+    claimedInDatabase: true,
     runDue,
     nextJobAt: () => undefined,
     settle: async () => {
@@ -181,7 +182,7 @@ export function sharedInstance(
     const simulated = JSON.parse(String(reply.body)) as {notificationId: string};
     await runDue();
     await jobs.settleDelivery(simulated.notificationId);
-    const delivery = engine.control.deliveries(clientId).find((entry) => entry.notificationId === simulated.notificationId);
+    const delivery = (await engine.control.deliveries(clientId)).find((entry) => entry.notificationId === simulated.notificationId);
     return jsonReply({...simulated, delivery: delivery ?? null});
   };
 

@@ -24,13 +24,16 @@
  *   the leased job, which another instance sends again when the lease ends: at least once.
  * - The clock offset is one record, read by every transaction and written only by a clock advance, under a
  *   lock of its own (the engine's own batches leave it out).
+ * - The delivery log is one table (sandbox_delivery): an attempt's entry is written in the transaction that
+ *   records its outcome, whichever instance sent it, and every instance lists a merchant's log from there. It
+ *   is not part of a merchant's version: no instance holds a copy of it.
  *
  * One instance runs one such transaction at a time (its engine's units run one at a time anyway); instances
  * run in parallel, and contend only on a merchant they both serve.
  */
 import pg from 'pg';
 import type {RecordChange, RecordValue, SandboxStore} from '../../engine/store';
-import {describeDatabase, migrate, ownerLock, SandboxDatabaseError, splitBatch} from './postgresStore';
+import {describeDatabase, migrate, ownerLock, readDeliveries, SandboxDatabaseError, splitBatch, writeDeliveries} from './postgresStore';
 
 /** The database failed or is unreachable during a call: answered 503 with Retry-After, nothing half-written. */
 export class DatabaseUnavailable extends Error {
@@ -304,15 +307,16 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
       );
       return rows.rows.map((row) => [row.key, row.value] as const);
     },
-    async commit(changes) {
+    async commit(changes, log) {
       const rows = rowsOf(changes);
-      if (rows.keys.length + rows.deleted.length === 0) return;
+      if (rows.keys.length + rows.deleted.length === 0 && !log) return;
       const tx = current;
       if (tx) {
         // Inside a call: written in its transaction. A failure is kept for the transaction to report, so the
         // engine's commit chain stays usable for the next call.
         try {
           await write(tx.client, rows);
+          await writeDeliveries(tx.client, log);
           for (const clientId of merchantsOf(changes)) tx.touched.add(clientId);
         } catch (error) {
           tx.failed ??= error;
@@ -324,6 +328,7 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
       try {
         await client.query('BEGIN');
         await write(client, rows);
+        await writeDeliveries(client, log);
         for (const clientId of merchantsOf(changes)) await bump(client, clientId);
         await client.query('COMMIT');
       } catch (error) {
@@ -333,6 +338,8 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
         client.release();
       }
     },
+    // Outside any transaction of this instance: committed attempts, whichever instance made them.
+    deliveries: (clientId, limit) => db(open().then(() => readDeliveries(pool, clientId, limit))),
     clear: () => Promise.reject(new SandboxDatabaseError(database, 'reset is not available when several instances share the database')),
     replace: () => Promise.reject(new SandboxDatabaseError(database, 'import is not available when several instances share the database')),
 

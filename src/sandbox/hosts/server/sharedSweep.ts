@@ -1,6 +1,6 @@
 /**
  * The hosted sandbox's retention when several instances share one database (`--hosted --shared`): idle merchants
- * removed and old events forgotten, as a due job claimed by one instance at a time. The job is the one row of
+ * removed (with their delivery log) and old events and delivery attempts forgotten, as a due job claimed by one instance at a time. The job is the one row of
  * sandbox_sweep: an instance claims it with FOR UPDATE SKIP LOCKED when it is due, sweeps, and sets it due again
  * a sweep interval later, in one transaction; the others skip it. Each merchant it changes is locked as a call
  * locks it and gets a new version, so an instance holding a copy loads it again (or, removed, drops it).
@@ -32,15 +32,28 @@ async function removeIdle(client: pg.ClientBase, idleBefore: number, keep: strin
     const gone = await client.query('DELETE FROM sandbox_merchant WHERE client_id = $1 AND last_used_at < $2', [clientId, idleBefore]);
     if (!gone.rowCount) continue;
     await client.query('DELETE FROM sandbox_record WHERE client_id = $1', [clientId]);
+    await client.query('DELETE FROM sandbox_delivery WHERE client_id = $1', [clientId]);
     removed.push(clientId);
   }
   return removed;
 }
 
+// createdAt and a delivery's `at` are the API's YYYY-MM-DDTHH:MM:SSZ, so text order is time order.
+const cutoff = `to_char(to_timestamp(($1::double precision + m.clock_offset_ms - $2::double precision) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
+/**
+ * Forgets delivery attempts older than the retention on their merchant's own clock. No merchant lock: no
+ * instance holds a copy of the log, so nothing is loaded again.
+ */
+async function removeOldDeliveries(client: pg.ClientBase, realNow: number, retentionMs: number): Promise<void> {
+  await client.query(`DELETE FROM sandbox_delivery d USING sandbox_merchant m WHERE d.client_id = m.client_id AND d.at < ${cutoff}`, [
+    realNow,
+    retentionMs,
+  ]);
+}
+
 /** Forgets events older than the retention on their merchant's own clock; answers how many went. */
 async function removeOldEvents(client: pg.ClientBase, realNow: number, retentionMs: number): Promise<number> {
-  // createdAt is the API's YYYY-MM-DDTHH:MM:SSZ, so text order is time order.
-  const cutoff = `to_char(to_timestamp(($1::double precision + m.clock_offset_ms - $2::double precision) / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
   const old = `starts_with(r.key, m.client_id || '/event/') AND (r.value->'event'->>'createdAt') < ${cutoff}`;
   const holding = await client.query<{client_id: string}>(
     `SELECT DISTINCT m.client_id FROM sandbox_merchant m JOIN sandbox_record r ON r.client_id = m.client_id WHERE ${old} ORDER BY 1`,
@@ -77,6 +90,7 @@ export function sharedSweep(
       if (!claimed.rowCount) return undefined;
       const merchantsRemoved = await removeIdle(client, realNow - limits.idleMerchantDays * msPerDay, options.keepClientId);
       const eventsRemoved = await removeOldEvents(client, realNow, options.eventRetentionDays * msPerDay);
+      await removeOldDeliveries(client, realNow, options.eventRetentionDays * msPerDay);
       await client.query("UPDATE sandbox_sweep SET due_at = $1 WHERE name = 'hosted'", [realNow + limits.sweepIntervalSeconds * 1000]);
       return {merchantsRemoved, eventsRemoved};
     });
