@@ -586,18 +586,26 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   // ---- The job timer: runDue() whenever a job is due, never two runs at once -------------------------
 
   let timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires (performance time), so a request can bring it forward but never push it back. */
+  let timerAt = Infinity;
   let running = false;
   let lastLoopError = '';
 
+  // Called after every request: re-arming a poll 200 ms later each time would starve the jobs of an instance whose
+  // requests come more often than that (instances sharing a database know no next due time, and poll).
   function planJobs(): void {
     if (closing || running) return;
-    clearTimeout(timer);
     const next = jobs.nextJobAt();
     const wait = next === undefined ? jobPollMs : Math.min(jobPollMs, Math.max(0, next - engine.clock.now()));
+    if (timer !== undefined && timerAt <= performance.now() + wait) return;
+    clearTimeout(timer);
+    timerAt = performance.now() + wait;
     timer = setTimeout(runJobs, wait);
   }
 
   function runJobs(): void {
+    timer = undefined;
+    timerAt = Infinity;
     running = true;
     exclusive(() => jobs.runDue())
       .then(
