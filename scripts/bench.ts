@@ -5,9 +5,9 @@
  * moment of the shared host falls on both. Writes bench/results.md and .json (against stock,
  * exiting non-zero when a budget of bench/budgets.json is broken) or bench/ab.md and .json.
  *
- * With --sandbox, instead: the sandbox's throughput and p99 in memory, on
- * the journal, on PostgreSQL and as two instances behind nginx (tooling/bench/sandboxTargets.ts), written to
- * bench/sandbox.md; with --reference also against `prism mock` and its memory for 100,000 orders
+ * With --sandbox, instead: the sandbox's throughput at saturation and its p50/p99 at one fixed offered rate, in
+ * memory, on the journal, on PostgreSQL and as two instances behind nginx (tooling/bench/sandboxTargets.ts), with
+ * --merchants N a many-merchant run on two hosted instances, written to bench/sandbox.md; with --reference also against `prism mock` and its memory for 100,000 orders
  * (tooling/bench/sandbox.ts). Exits non-zero when one of the budgets is broken.
  *
  * Every run against stock also records, per page type, the bytes of the HTML page and of its Markdown twin
@@ -18,7 +18,7 @@
  * non-zero when a portal median passes the e2e suite's budget of 0.02. It takes minutes, not the full run's hour.
  *
  * Usage: npm run bench [-- --runs N --only TYPES --ab GROUP --skip-build --portal-dir DIR --layout-shift]
- *        npm run bench -- --sandbox [--seconds N --reference --orders N]
+ *        npm run bench -- --sandbox [--seconds N --rate N --merchants N --reference --orders N]
  *        npm run bench -- --twins [DIR]
  *   --runs N       interleaved runs of each build (default 5)
  *   --only TYPES   comma-separated page types, for example "guide,demo"
@@ -26,8 +26,9 @@
  *   --skip-build   reuse the portal builds in the cache when present
  *   --portal-dir   measure this portal build (for example build-test) instead of building one
  *   --layout-shift layout shift only, at both screen sizes
- *   --sandbox      the sandbox benchmark; --seconds per measured window (default 10); --reference adds Prism and
- *                  memory, --orders for memory (default 100000)
+ *   --sandbox      the sandbox benchmark; --seconds per measured window (default 10); --rate the fixed offered
+ *                  rate in requests/s (default 60% of the slowest saturation figure of the run); --merchants N adds
+ *                  the many-merchant run; --reference adds Prism and memory, --orders for memory (default 100000)
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {chromium} from '@playwright/test';
@@ -38,7 +39,7 @@ import {comparisonTable, tableLegend, type PairedRuns} from '../tooling/bench/re
 import {benchSandbox} from '../tooling/bench/sandbox';
 import {benchSandboxTargets} from '../tooling/bench/sandboxTargets';
 import {startPostgres} from '../tests/support/postgres';
-import {startSharedSandbox} from '../tests/support/sharedSandbox';
+import {seedRecords, startSharedSandbox} from '../tests/support/sharedSandbox';
 import {pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
 import {brokenBudgets, median, medians, parseBudgets, ratio} from '../tooling/bench/stats';
 import {twinBytes, twinBytesTable} from '../tooling/bench/twinBytes';
@@ -71,8 +72,16 @@ async function sandboxBench(argv: string[]): Promise<void> {
   };
   const seconds = value('--seconds');
   const orders = value('--orders');
+  const rate = value('--rate');
+  const merchants = value('--merchants');
   const log = (line: string) => console.log(line);
-  const targets = await benchSandboxTargets({...(seconds ? {seconds} : {}), deployments: {startPostgres, startSharedSandbox}, log});
+  const targets = await benchSandboxTargets({
+    ...(seconds ? {seconds} : {}),
+    ...(rate ? {rate} : {}),
+    ...(merchants ? {merchants} : {}),
+    deployments: {startPostgres, startSharedSandbox, seedRecords},
+    log,
+  });
   writeFileSync('bench/sandbox.md', targets.report);
   console.log(`\n${targets.report}\nWritten to bench/sandbox.md.\n`);
   const budgets = [...targets.budgets];

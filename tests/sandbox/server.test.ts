@@ -516,6 +516,34 @@ describe('the sandbox server', () => {
     assert.ok(Date.now() - closing < 5000, 'close() does not wait out the 40-second hold');
   });
 
+  test('a job driver with no next due time (instances sharing a database) is still polled while requests keep coming', async () => {
+    let polls = 0;
+    const engine = await createNodeEngine();
+    const own = await startSandboxServer({
+      engine,
+      port: 0,
+      jobs: {
+        runDue: async () => ((polls += 1), 0),
+        nextJobAt: () => undefined,
+        settle: async () => undefined,
+        settleDelivery: async () => undefined,
+      },
+    });
+    try {
+      // A request every 20 ms for 1.2 s: each one used to push the 200 ms poll back, so it never ran.
+      const started = Date.now();
+      polls = 0;
+      while (Date.now() - started < 1200) {
+        assert.equal((await control(own.url, 'GET', '/_sandbox/health')).status, 200);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(polls >= 4, `polled ${polls} times in 1.2 s of requests`);
+      console.log(`polled ${polls} times in 1.2 s of requests`);
+    } finally {
+      await own.close();
+    }
+  });
+
   test('serves the statement file with its SHA-256, and the ledger and balances', async () => {
     const day = String((await control(base, 'GET', '/_sandbox/clock')).json['now']).slice(0, 10);
     const response = await fetch(`${base}/_sandbox/statements/${day}?clientId=${testMerchant}&currency=USD`);

@@ -18,6 +18,8 @@ import {sandboxClient} from './sandboxClient';
 
 export interface SandboxInstance {
   readonly port: number;
+  /** The instance's process (the bench reads its memory). */
+  readonly pid: number | undefined;
   readonly url: string;
   /** Everything it printed (the JSON request lines on stdout, problems on stderr). */
   output(): string;
@@ -86,6 +88,7 @@ export function startInstanceProcess(database: string, port: number, flags: read
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const instance: SandboxInstance = {
     port,
+    pid: child.pid,
     url: `http://127.0.0.1:${port}`,
     output: () => output,
     stop: (signal) =>

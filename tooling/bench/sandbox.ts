@@ -219,35 +219,23 @@ export async function prepareMix(count: number, seeded: readonly string[], merch
   return prepared;
 }
 
-/** Sends `requests` with `clients` keep-alive clients until they run out or `seconds` pass; the first `warmUp` are not measured. */
-export async function load(target: string, port: number, requests: readonly Prepared[], options: {clients: number; seconds: number; warmUp: number; stripServerPath: boolean}): Promise<LoadFigures> {
-  const agent = new http.Agent({keepAlive: true, maxSockets: options.clients});
-  const samples: Array<{operation: Operation; ms: number; at: number}> = [];
-  const notOk: Record<string, number> = {};
-  let next = 0;
-  let started = 0;
-  let deadline = Infinity;
-  const worker = async () => {
-    for (let index = next++; index < requests.length && performance.now() < deadline; index = next++) {
-      const request = requests[index] as Prepared;
-      if (index === options.warmUp) {
-        started = performance.now();
-        deadline = started + options.seconds * 1000;
-      }
-      const begin = performance.now();
-      const answer = await send(agent, port, {...request, target: options.stripServerPath ? request.target.replace(/^\/v1/, '') : request.target});
-      const end = performance.now();
-      if (index < options.warmUp) continue;
-      samples.push({operation: request.operation, ms: end - begin, at: end - started});
-      if (answer.status !== 200) {
-        const key = `${answer.status} ${/"code":"([A-Z_]+)"/.exec(answer.body)?.[1] ?? answer.body.slice(0, 60)}`;
-        notOk[key] = (notOk[key] ?? 0) + 1;
-      }
-    }
-  };
-  await Promise.all(Array.from({length: options.clients}, worker));
+/** One measured answer: its operation, its latency and when it ended (ms after the window started). */
+interface Sample {
+  readonly operation: Operation;
+  readonly ms: number;
+  readonly at: number;
+}
+
+/** Counts an answer other than HTTP 200 under its status and code. */
+function countNotOk(notOk: Record<string, number>, answer: {status: number; body: string}): void {
+  if (answer.status === 200) return;
+  const key = `${answer.status} ${/"code":"([A-Z_]+)"/.exec(answer.body)?.[1] ?? answer.body.slice(0, 60)}`;
+  notOk[key] = (notOk[key] ?? 0) + 1;
+}
+
+/** The figures of a window from its samples; `windowSeconds` is how long it was meant to last. */
+function figuresOf(target: string, samples: readonly Sample[], notOk: Readonly<Record<string, number>>, windowSeconds: number): LoadFigures {
   const seconds = (Math.max(...samples.map((sample) => sample.at)) || 1) / 1000;
-  agent.destroy();
   const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
   const byOperation: Record<string, {count: number; p50Ms: number; p99Ms: number}> = {};
   for (const {operation} of mix) {
@@ -266,8 +254,77 @@ export async function load(target: string, port: number, requests: readonly Prep
     notOk,
     byOperation,
     perSecondSeries: series,
-    exhausted: seconds < options.seconds * 0.95,
+    exhausted: seconds < windowSeconds * 0.95,
   };
+}
+
+/** Sends `requests` with `clients` keep-alive clients until they run out or `seconds` pass; the first `warmUp` are not measured. */
+export async function load(target: string, port: number, requests: readonly Prepared[], options: {clients: number; seconds: number; warmUp: number; stripServerPath: boolean}): Promise<LoadFigures> {
+  const agent = new http.Agent({keepAlive: true, maxSockets: options.clients});
+  const samples: Sample[] = [];
+  const notOk: Record<string, number> = {};
+  let next = 0;
+  let started = 0;
+  let deadline = Infinity;
+  const worker = async () => {
+    for (let index = next++; index < requests.length && performance.now() < deadline; index = next++) {
+      const request = requests[index] as Prepared;
+      if (index === options.warmUp) {
+        started = performance.now();
+        deadline = started + options.seconds * 1000;
+      }
+      const begin = performance.now();
+      const answer = await send(agent, port, {...request, target: options.stripServerPath ? request.target.replace(/^\/v1/, '') : request.target});
+      const end = performance.now();
+      if (index < options.warmUp) continue;
+      samples.push({operation: request.operation, ms: end - begin, at: end - started});
+      countNotOk(notOk, answer);
+    }
+  };
+  await Promise.all(Array.from({length: options.clients}, worker));
+  agent.destroy();
+  return figuresOf(target, samples, notOk, options.seconds);
+}
+
+/**
+ * The open-loop window: request i is sent when it is due, at start + i / rate, whatever has come back by then,
+ * and its latency counts from that moment, so time spent waiting for a connection or in the server's queue
+ * counts too (a closed loop of N clients would send the next request only after an answer, and its latency
+ * would then be N / throughput by Little's law, set by N rather than by the server). The first `warmUpSeconds`
+ * are sent at the same rate and not measured. `connections` bounds the keep-alive connections; a request
+ * due while all are busy waits for one, its wait counted.
+ */
+export async function openLoad(target: string, port: number, requests: readonly Prepared[], options: {rate: number; seconds: number; warmUpSeconds: number; connections: number}): Promise<LoadFigures> {
+  const agent = new http.Agent({keepAlive: true, maxSockets: options.connections});
+  const samples: Sample[] = [];
+  const notOk: Record<string, number> = {};
+  const warmUp = Math.round(options.rate * options.warmUpSeconds);
+  const total = Math.min(requests.length, warmUp + Math.round(options.rate * options.seconds));
+  const interval = 1000 / options.rate;
+  const begin = performance.now();
+  const measuredFrom = begin + warmUp * interval;
+  const sent: Promise<void>[] = [];
+  for (let index = 0; index < total; ) {
+    const now = performance.now();
+    // Every request due by now goes out, so a late timer does not lower the offered rate.
+    for (; index < total && begin + index * interval <= now; index += 1) {
+      const request = requests[index] as Prepared;
+      const due = begin + index * interval;
+      const measured = index >= warmUp;
+      sent.push(
+        send(agent, port, request).then((answer) => {
+          if (!measured) return;
+          const end = performance.now();
+          samples.push({operation: request.operation, ms: end - due, at: end - measuredFrom});
+          countNotOk(notOk, answer);
+        }),
+      );
+    }
+    if (index < total) await new Promise((resolve) => setTimeout(resolve, Math.max(0, begin + index * interval - performance.now())));
+  }
+  await Promise.all(sent);
+  agent.destroy();
+  return figuresOf(target, samples, notOk, options.seconds);
 }
 
 /**

@@ -45,8 +45,6 @@ export interface TenantHost extends MerchantClockHost {
 }
 
 export class Tenants {
-  /** Test-tool calls per merchant in the current second of the sandbox clock. */
-  private readonly windows = new Map<string, {second: number; count: number}>();
   /**
    * Whether a merchant's clock move sends the notification attempts it makes due. Instances sharing a database
    * set it false: the move runs holding the merchant's lock, and the attempts are claimed and sent after it.
@@ -57,14 +55,15 @@ export class Tenants {
 
   /**
    * The merchant that signed a test-tool request, by the API's authenticate step: its nonce is remembered as
-   * an API call's is, and the call is counted against the merchant's test-tool rate (RATE_LIMITED beyond it).
+   * an API call's is, and the call is counted in the limiter's test-tool class (RATE_LIMITED beyond it), which the
+   * hosted server's admission sheds on before the signature check (hosts/server/shedding.ts).
    */
   async caller(request: SandboxRequest): Promise<ActionResult<string>> {
     const {pipeline} = this.host;
     const result = await pipeline.inUnit(async (unit): Promise<ActionResult<string>> => {
       try {
         const state = await pipeline.authenticator.authenticate(unit, request, lowerCaseHeaders(request.headers));
-        this.count(state.merchant.clientId);
+        pipeline.limiter.countIn(state.merchant.clientId, pipeline.limiter.testTools);
         unit.end('done');
         return {ok: true, value: state.merchant.clientId};
       } catch (error) {
@@ -75,15 +74,6 @@ export class Tenants {
     });
     await pipeline.commit();
     return result;
-  }
-
-  private count(clientId: string): void {
-    const perSecond = this.host.spec.sandbox.hosted.controlRequestsPerSecond;
-    const second = Math.floor(this.host.clock.now() / msPerSecond);
-    const window = this.windows.get(clientId);
-    const count = window && window.second === second ? window.count + 1 : 1;
-    this.windows.set(clientId, {second, count});
-    if (count > perSecond) throw new Rejected('RATE_LIMITED', `More than ${perSecond} test tool requests in one second for ${clientId}.`);
   }
 
   /** A fault that answers only this merchant's calls. */
@@ -192,7 +182,6 @@ export class Tenants {
     const keepFaults = faults.entries.filter((fault) => fault.clientId !== clientId);
     faults.entries.splice(0, faults.entries.length, ...keepFaults);
     deliveryLog.forget(clientId);
-    this.windows.delete(clientId);
     merchants.delete(clientId);
   }
 }

@@ -14,6 +14,12 @@ export interface RateAllowance {
   readonly remaining: number;
 }
 
+/** A number of calls a merchant may make per second: one of the contract's x-rate-limits classes, or the hosted test tools'. */
+export interface RateClass {
+  readonly name: string;
+  readonly perSecond: number;
+}
+
 export class RateLimiter {
   private readonly windows = new Map<string, {second: number; count: number}>();
 
@@ -24,24 +30,37 @@ export class RateLimiter {
     private readonly enforce: boolean,
   ) {}
 
-  rateClassOf(operation: OperationSpec | undefined): {name: string; perSecond: number} | undefined {
+  /** Whether a call over its allowance is refused (false with --no-rate-limits). */
+  get enforced(): boolean {
+    return this.enforce;
+  }
+
+  rateClassOf(operation: OperationSpec | undefined): RateClass | undefined {
     return operation ? this.spec.rateLimits.find((entry) => entry.name === operation.rateClass) : undefined;
+  }
+
+  /** The hosted sandbox's signed test tools (api/sandbox.yaml hosted.controlRequestsPerSecond), counted like an API class. */
+  get testTools(): RateClass {
+    return {name: 'test tool', perSecond: this.spec.sandbox.hosted.controlRequestsPerSecond};
   }
 
   /** Counts a call; RATE_LIMITED once this second's allowance is spent. */
   count(state: MerchantState, operation: OperationSpec): RateAllowance | undefined {
     const rateClass = this.rateClassOf(operation);
-    if (!rateClass) return undefined;
+    return rateClass ? this.countIn(state.merchant.clientId, rateClass) : undefined;
+  }
+
+  /** Counts a verified call of `clientId` in `rateClass`; RATE_LIMITED once this second's allowance is spent. */
+  countIn(clientId: string, rateClass: RateClass): RateAllowance {
     const second = Math.floor(this.clock.now() / msPerSecond);
-    const key = `${state.merchant.clientId}/${rateClass.name}`;
+    // Past seconds are forgotten now and then, so the map holds the merchants of the moment, not all ever served.
+    if (this.windows.size > 10_000) for (const [seen, entry] of this.windows) if (entry.second !== second) this.windows.delete(seen);
+    const key = `${clientId}/${rateClass.name}`;
     const window = this.windows.get(key);
     const count = window && window.second === second ? window.count + 1 : 1;
     this.windows.set(key, {second, count});
     if (this.enforce && count > rateClass.perSecond) {
-      throw new Rejected(
-        'RATE_LIMITED',
-        `More than ${rateClass.perSecond} ${rateClass.name} requests in one second for ${state.merchant.clientId}.`,
-      );
+      throw new Rejected('RATE_LIMITED', `More than ${rateClass.perSecond} ${rateClass.name} requests in one second for ${clientId}.`);
     }
     return {limit: rateClass.perSecond, remaining: Math.max(0, rateClass.perSecond - count)};
   }
@@ -50,7 +69,7 @@ export class RateLimiter {
    * What is left of this second's allowance for a request that was not counted (refused before it was
    * authenticated, or rate-limited): the real figure, never a made-up 0 that would stall a client pacing on it.
    */
-  remainingUncounted(clientId: string, rateClass: {name: string; perSecond: number}): number {
+  remainingUncounted(clientId: string, rateClass: RateClass): number {
     const window = this.windows.get(`${clientId}/${rateClass.name}`);
     const used = window && window.second === Math.floor(this.clock.now() / msPerSecond) ? window.count : 0;
     return Math.max(0, rateClass.perSecond - used);

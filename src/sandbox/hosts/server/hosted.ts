@@ -66,6 +66,9 @@ const answer = (value: unknown): HostedDecision => ({kind: 'answer', value});
 const openRoutes = new Set(['GET /_sandbox/health', 'GET /_sandbox/clock']);
 const registration = 'POST /_sandbox/merchants';
 
+/** Whether a control route ("POST /_sandbox/reset") is a test tool its merchant signs, counted at the test tools' rate. */
+export const isSignedTool = (route: string): boolean => !openRoutes.has(route) && route !== registration;
+
 /** The JSON object a body holds, or undefined (the endpoint's handler then refuses it with its own sentence). */
 function bodyObject(body: string): Record<string, unknown> | undefined {
   try {
@@ -215,8 +218,8 @@ export function hostedMode(
 
   return {
     async decide(call) {
-      if (openRoutes.has(call.route)) return next;
       if (call.route === registration) return register(call);
+      if (!isSignedTool(call.route)) return next;
       const has = (name: string) => Boolean(call.headers[name]);
       if (!has('x-client-id') || !has('x-signature')) {
         return refuse(

@@ -22,7 +22,7 @@ import type {DeliveryResult, NotificationTransport} from '../../engine/http';
 import {randomId} from '../../engine/ids';
 import {matchOperation, pathOf} from '../../engine/pipeline/route';
 import {brand} from '../../../brand';
-import {hostedMode, type HostedDecision, type HostedSweep} from './hosted';
+import {hostedMode, isSignedTool, type HostedDecision, type HostedSweep} from './hosted';
 import {rateShedder} from './shedding';
 import {sandboxFiles} from './loadEngine';
 
@@ -572,7 +572,17 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   const hosted = options.hosted
     ? hostedMode(engine, spec.sandbox.hosted, spec.sandbox.merchant.clientId, log, options.hostedSweep)
     : undefined;
-  const admit = options.hosted ? rateShedder(engine, spec) : undefined;
+  // One admission for API calls and signed test tools: the class a call would be counted in once verified.
+  const admit = options.hosted
+    ? rateShedder(engine, ({method, target}) => {
+        if (!target.startsWith('/_sandbox')) {
+          const match = matchOperation(spec.operations, method, pathOf(target));
+          return match.found ? engine.limiter.rateClassOf(match.operation) : undefined;
+        }
+        const match = matchOperation(controlEndpoints, method, pathOf(target));
+        return match.found && isSignedTool(`${match.operation.method} ${match.operation.path}`) ? engine.limiter.testTools : undefined;
+      })
+    : undefined;
 
   let closing = false;
   const inFlight = new Set<Promise<void>>();
@@ -583,18 +593,26 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   // ---- The job timer: runDue() whenever a job is due, never two runs at once -------------------------
 
   let timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires (performance time), so a request can bring it forward but never push it back. */
+  let timerAt = Infinity;
   let running = false;
   let lastLoopError = '';
 
+  // Called after every request: re-arming a poll 200 ms later each time would starve the jobs of an instance whose
+  // requests come more often than that (instances sharing a database know no next due time, and poll).
   function planJobs(): void {
     if (closing || running) return;
-    clearTimeout(timer);
     const next = jobs.nextJobAt();
     const wait = next === undefined ? jobPollMs : Math.min(jobPollMs, Math.max(0, next - engine.clock.now()));
+    if (timer !== undefined && timerAt <= performance.now() + wait) return;
+    clearTimeout(timer);
+    timerAt = performance.now() + wait;
     timer = setTimeout(runJobs, wait);
   }
 
   function runJobs(): void {
+    timer = undefined;
+    timerAt = Infinity;
     running = true;
     exclusive(() => jobs.runDue())
       .then(
@@ -658,8 +676,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     }
     const call: ServerCall = {method, target, headers: requestHeaders(request), body};
     const work = async (): Promise<Reply> => {
-      if (!(target === '/_sandbox' || target.startsWith('/_sandbox/') || target.startsWith('/_sandbox?')))
-        return admit ? admit(call, () => engine.handle(call)) : engine.handle(call);
+      if (!(target === '/_sandbox' || target.startsWith('/_sandbox/') || target.startsWith('/_sandbox?'))) return engine.handle(call);
       try {
         return await control(request, method, target, body);
       } catch (error) {
@@ -668,7 +685,9 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       }
     };
     const merchant = merchantOfCall(call);
-    return {reply: await (options.around?.(call, work) ?? work()), closeAfter: false, ...(merchant !== undefined ? {merchant} : {})};
+    // Shed before the merchant's turn, so a shed call costs no transaction on a shared database.
+    const run = () => options.around?.(call, work) ?? work();
+    return {reply: await (admit ? admit(call, run) : run()), closeAfter: false, ...(merchant !== undefined ? {merchant} : {})};
   }
 
   function hold(seconds: number): Promise<void> {

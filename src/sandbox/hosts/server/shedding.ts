@@ -1,11 +1,14 @@
 /**
- * Shedding before the signature check (issue 33, point 3), in hosted mode, for API calls:
+ * Shedding before the signature check (issue 33, points 3 and 7), in hosted mode, for API calls and signed test
+ * tools alike (one admission, wrapped around the whole call, database transaction included):
  * - At most callsInEnginePerMerchant calls of one merchant are in the engine at once; the rest wait here, in
  *   their merchant's own line, so a merchant sending many calls at once queues behind itself, not in front
  *   of another merchant's calls in the engine's one-call-at-a-time unit of work.
- * - A call whose merchant has spent this second's allowance for the operation's rate class (counting the
- *   calls already in the engine) is answered 429 RATE_LIMITED without verifying its signature or entering
- *   the engine. So a flood costs the server a route match and one signed answer per excess request.
+ * - A call whose merchant has spent this second's allowance for its rate class (an API operation's class, or
+ *   the test tools' hosted.controlRequestsPerSecond; counting the calls already in the engine) is answered 429
+ *   RATE_LIMITED without verifying its signature, entering the engine or opening a database transaction. So a
+ *   flood costs the server a route match and one signed answer per excess request.
+ * - With --no-rate-limits (load tests) nothing is shed: the line per merchant stays.
  *
  * The merchant is read from the X-Client-Id header, before anything proves who sent the request. The count
  * it is compared with is the engine's own (pipeline/limits.ts), which only verified calls add to: a forged or
@@ -21,12 +24,11 @@
  * connection per second, instead of as many as the server can sign. A held answer costs a timer, not work.
  */
 import type {SandboxEngine} from '../../engine/engine';
-import {matchOperation, pathOf} from '../../engine/pipeline/route';
-import type {EngineSpec} from '../../engine/spec';
+import type {RateClass} from '../../engine/pipeline/limits';
 import {msPerSecond} from '../../engine/values';
 import type {Reply, ServerCall} from './server';
 
-/** Runs an API call: answered by `handle` (the engine) in its merchant's turn, or shed with a signed 429. */
+/** Runs a call: answered by `handle` (the engine) in its merchant's turn, or shed with a signed 429. */
 export type Admission = (call: ServerCall, handle: () => Promise<Reply>) => Promise<Reply>;
 
 /**
@@ -35,10 +37,17 @@ export type Admission = (call: ServerCall, handle: () => Promise<Reply>) => Prom
  */
 export const callsInEnginePerMerchant = 2;
 
-export function rateShedder(engine: SandboxEngine, spec: Pick<EngineSpec, 'operations'>): Admission {
+/**
+ * `rateClassOf` names the class a call is counted in once verified (undefined: not counted, never shed or
+ * queued, as registration, the clock and health).
+ */
+export function rateShedder(
+  engine: Pick<SandboxEngine, 'clock' | 'limiter' | 'refuse'>,
+  rateClassOf: (call: ServerCall) => RateClass | undefined,
+): Admission {
   const merchants = new Map<string, {inEngine: number; waiting: (() => void)[]}>();
 
-  function shed(clientId: string, call: ServerCall, rateClass: {name: string; perSecond: number}): Promise<Reply> {
+  function shed(clientId: string, call: ServerCall, rateClass: RateClass): Promise<Reply> {
     const message = `More than ${rateClass.perSecond} ${rateClass.name} requests in one second for ${clientId.slice(0, 64)}.`;
     return engine.refuse(call, 'RATE_LIMITED', message).then((reply) => ({
       ...reply,
@@ -49,8 +58,7 @@ export function rateShedder(engine: SandboxEngine, spec: Pick<EngineSpec, 'opera
 
   return async (call, handle) => {
     const clientId = call.headers['x-client-id'];
-    const match = clientId ? matchOperation(spec.operations, call.method, pathOf(call.target)) : undefined;
-    const rateClass = match?.found ? engine.limiter.rateClassOf(match.operation) : undefined;
+    const rateClass = clientId ? rateClassOf(call) : undefined;
     if (!clientId || !rateClass) return handle();
     const merchant = merchants.get(clientId) ?? {inEngine: 0, waiting: []};
     merchants.set(clientId, merchant);
@@ -64,7 +72,7 @@ export function rateShedder(engine: SandboxEngine, spec: Pick<EngineSpec, 'opera
       if (merchant.inEngine === 0) merchants.delete(clientId);
     };
     // Its turn: the merchant's other calls in the engine will be counted too, so they take from what is left.
-    if (engine.limiter.remainingUncounted(clientId, rateClass) - (merchant.inEngine - 1) <= 0) {
+    if (engine.limiter.enforced && engine.limiter.remainingUncounted(clientId, rateClass) - (merchant.inEngine - 1) <= 0) {
       release();
       return shed(clientId, call, rateClass);
     }
