@@ -322,6 +322,9 @@ test.describe('API page layout', () => {
       }
     });
 
+    // Light mode is not scanned again here: routes.spec.ts scans the whole of /docs/createorder at 1280 px in light
+    // mode with every rule of these tags and more, endpoint block and pane included (in dark mode it runs the colour rules only).
+    if (mode === 'light') continue;
     test(`at 1280 px the endpoint block and pane are axe clean in ${mode} mode`, async ({page}) => {
       test.setTimeout(60_000);
       await page.setViewportSize({width: 1280, height: 800});
