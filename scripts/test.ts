@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check, stopping at the first that fails, then the time each step took (CI prints it
- * too, through .ci/run). Cheap checks start first so a mistake fails in seconds, not after the build.
+ * too, through .ci/run). The checks start first, and all of them end before the build does, so a mistake fails early.
  *
  * Steps that do not depend on each other run side by side, two at a time on two cores (TEST_JOBS=<n>
  * changes it; TEST_JOBS=1 runs them one by one, in the order below): most of them are single-threaded
@@ -22,20 +22,25 @@ interface Step {
   readonly alone?: boolean;
 }
 
-/** npm scripts, in the order they start when a slot is free. */
+/**
+ * npm scripts, in the order they start when a slot is free. The test build goes right after the type-check: it
+ * heads the longest chain (the HTML check, the clients, MCP and the end-to-end suite wait for it), so starting
+ * it 12 s earlier, before the two checks of seconds, ends the steps before the end-to-end suite earlier; the
+ * steps that wait for it start longest first, so the two slots end close together.
+ */
 const steps: readonly Step[] = [
   {name: 'typecheck'},
   {name: 'lint'},
+  {name: 'build:test'},
   {name: 'check:deps'},
   {name: 'lint:contract'},
-  {name: 'build:test'},
   {name: 'test:unit'},
   {name: 'test:sandbox'},
   {name: 'test:samples'},
+  {name: 'check:html', after: ['build:test']},
   // Reads build-test/; writes tests/clients/typescript/generated, which tsc, ESLint and knip must not see half-written.
   {name: 'test:clients', after: ['build:test', 'typecheck', 'lint', 'check:deps']},
   {name: 'test:mcp', after: ['build:test']},
-  {name: 'check:html', after: ['build:test']},
   {name: 'test:e2e', after: ['build:test'], alone: true},
 ];
 

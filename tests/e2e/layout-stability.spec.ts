@@ -48,10 +48,10 @@ async function heightsWhileRead(page: Page): Promise<number[]> {
 /** Sums the layout shifts not caused by input (as CLS does), from the first paint on. Call before goto. */
 async function watchLayoutShift(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const seen = window as Window & {layoutShift?: {total: number; sources: string[]}};
+    const seen = window as ShiftWatch;
     seen.layoutShift = {total: 0, sources: []};
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<
+    const add = (entries: PerformanceEntryList) => {
+      for (const entry of entries as Array<
         PerformanceEntry & {value: number; hadRecentInput: boolean; sources?: Array<{node?: Node | null}>}
       >) {
         if (entry.hadRecentInput || !seen.layoutShift) continue;
@@ -62,7 +62,22 @@ async function watchLayoutShift(page: Page): Promise<void> {
             seen.layoutShift.sources.push(`${node.tagName.toLowerCase()}.${[...node.classList].join('.')} (${entry.value.toFixed(3)})`);
         }
       }
-    }).observe({type: 'layout-shift', buffered: true});
+    };
+    const observer = new PerformanceObserver((list) => add(list.getEntries()));
+    observer.observe({type: 'layout-shift', buffered: true});
+    seen.takeLayoutShifts = () => add(observer.takeRecords());
+  });
+}
+
+/** What watchLayoutShift keeps on the page's window. */
+type ShiftWatch = Window & {layoutShift?: {total: number; sources: string[]}; takeLayoutShifts?: () => void};
+
+/** The layout shift so far, counting the entries the browser has recorded but not yet handed to the observer. */
+async function layoutShiftSoFar(page: Page): Promise<{total: number; sources: string[]} | undefined> {
+  return page.evaluate(() => {
+    const seen = window as ShiftWatch;
+    seen.takeLayoutShifts?.();
+    return seen.layoutShift;
   });
 }
 
@@ -70,21 +85,22 @@ async function hydrated(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true', {timeout: 20_000});
 }
 
-/** Resolves once the page has not scrolled for a few frames (smooth scrolling, a late re-scroll). */
-async function scrollSettled(page: Page): Promise<void> {
+/** Resolves once the page has not scrolled for `frames` frames in a row (smooth scrolling, a late re-scroll). */
+async function scrollSettled(page: Page, frames = 10): Promise<void> {
   await page.evaluate(
-    () =>
+    (needed) =>
       new Promise<void>((resolve) => {
         let last = window.scrollY;
         let still = 0;
         const check = () => {
           still = window.scrollY === last ? still + 1 : 0;
           last = window.scrollY;
-          if (still >= 10) resolve();
+          if (still >= needed) resolve();
           else requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
       }),
+    frames,
   );
 }
 
@@ -118,10 +134,14 @@ for (const [sizeName, viewport] of Object.entries(sizes)) {
         await watchLayoutShift(page);
         await page.goto(path);
         await hydrated(page);
-        // Late work (idle-time rendering, lazy buttons, fonts) comes within a moment of hydration.
+        // Late work (lazy chunks and buttons, images, fonts) comes over the network: none for half a second
+        // (networkidle), the fonts in use loaded and two frames drawn, and every shift so far is counted.
         await page.waitForLoadState('networkidle');
-        await page.waitForTimeout(1000);
-        const shift = await page.evaluate(() => (window as Window & {layoutShift?: {total: number; sources: string[]}}).layoutShift);
+        await page.evaluate(async () => {
+          await document.fonts.ready;
+          for (let frame = 0; frame < 2; frame += 1) await new Promise((resolve) => requestAnimationFrame(resolve));
+        });
+        const shift = await layoutShiftSoFar(page);
         expect(shift?.total ?? NaN, `shifted: ${shift?.sources.slice(0, 8).join(', ')}`).toBeLessThanOrEqual(maxLayoutShift);
         // The same load, read to the end: a block laid out late at a guessed size changes the page's height.
         if (!read) return;
@@ -152,9 +172,8 @@ test.describe('table-of-contents links land on their headings', () => {
           .locator(`.table-of-contents a[href="#${encodeURIComponent(id)}"]`)
           .first()
           .click();
-        await scrollSettled(page);
-        await page.waitForTimeout(150);
-        await scrollSettled(page);
+        // Still for 20 frames (a third of a second): a late re-scroll after the jump would show.
+        await scrollSettled(page, 20);
         const where = await landing(page, id);
         expectLanded(where, `${path}#${id}`);
         return where;
@@ -162,8 +181,8 @@ test.describe('table-of-contents links land on their headings', () => {
       // Every link from the top of one loaded page: a heading placed wrong by the page's own layout shows here.
       const reachesTheTop: string[] = [];
       for (const id of targets) {
-        await page.evaluate(() => window.scrollTo({top: 0, behavior: 'instant'}));
-        await scrollSettled(page);
+        // An instant scroll is done when scrollTo returns (the navbar does not hide on scroll): nothing to wait for.
+        expect(await page.evaluate(() => (window.scrollTo({top: 0, behavior: 'instant'}), window.scrollY))).toBe(0);
         if (!endOfPage(await click(id))) reachesTheTop.push(id);
       }
       // A fresh load is where a block laid out late at a guessed height moves the target. The deepest link whose

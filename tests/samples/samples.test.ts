@@ -35,7 +35,7 @@ import {after, before, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {spawn, type ChildProcess} from 'node:child_process';
 import {generateKeyPairSync, randomUUID} from 'node:crypto';
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import http, {type IncomingMessage} from 'node:http';
 import {createServer, type AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
@@ -468,6 +468,8 @@ async function requestRecords(): Promise<Array<[string, RecordValue]>> {
 // Preparing each language: write every sample, then compile what needs compiling, all at once.
 
 const nodeFiles = new Map<string, string>();
+/** Short runs: the quick JIT tier only and the simplest collector start soonest. */
+const javaRunFlags = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 const javaClasses = path.join(workDir, 'java-classes');
 const goBinary = path.join(workDir, 'go-build', 'samples');
 const goEnv = {GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod', GOPATH: path.join(workDir, 'gopath'), GOCACHE: path.join(workDir, 'gocache')};
@@ -494,12 +496,35 @@ function prepareNode(): ts.Diagnostic[] {
   return [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
 }
 
-function prepareJava(): Promise<Finished> {
+/**
+ * The JVM's start-up is most of a Java sample's run, and there are some fifty runs: the compiled samples go
+ * into one jar, and a first run records the classes it loads (Jackson, HTTP, signing, the sample's own) in a
+ * class-data archive (CDS, JDK 13+) that every later run maps instead of loading and verifying them again: about
+ * 30 % less CPU per run. The archive only speeds loading; a run without it behaves the same.
+ */
+const javaJar = path.join(workDir, 'java-samples.jar');
+const javaArchive = path.join(workDir, 'java-samples.jsa');
+const javaClassPath = () => [javaJar, ...(jackson ? [jackson] : [])].join(path.delimiter);
+let javaArchiveMade = false;
+
+async function prepareJava(): Promise<Finished> {
   const files = all.map(({samples}) => {
     const rendered = sample(samples, 'java');
     return writeFile(path.join(workDir, 'java', rendered.fileName), rendered.code);
   });
-  return run('javac', ['-cp', jackson ?? '', '-d', javaClasses, ...files]);
+  const compiled = await run('javac', ['-cp', jackson ?? '', '-d', javaClasses, ...files]);
+  if (compiled.status !== 0) return compiled;
+  const packed = await run('jar', ['cf', javaJar, '-C', javaClasses, '.']);
+  if (packed.status !== 0) return packed;
+  // The recording run signs and serialises a Create order, then finds no server (port 9 refuses): it fails, as
+  // it should, after loading nearly every class a real run loads.
+  await run(
+    'java',
+    [...javaRunFlags, `-XX:ArchiveClassesAtExit=${javaArchive}`, '-cp', javaClassPath(), pascalCase('createOrder')],
+    requestEnv({origin: 'http://127.0.0.1:9', exchanges: []}, merchantFor('java', 'createOrder')),
+  );
+  javaArchiveMade = existsSync(javaArchive);
+  return compiled;
 }
 
 /**
@@ -598,10 +623,10 @@ function command(language: SampleLanguage, operationId: string): {command: strin
       return {
         command: 'java',
         args: [
-          '-XX:TieredStopAtLevel=1',
-          '-XX:+UseSerialGC',
+          ...javaRunFlags,
+          ...(javaArchiveMade ? [`-XX:SharedArchiveFile=${javaArchive}`] : []),
           '-cp',
-          `${javaClasses}${path.delimiter}${jackson ?? ''}`,
+          javaClassPath(),
           pascalCase(operationId),
         ],
       };
