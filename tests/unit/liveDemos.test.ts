@@ -11,7 +11,7 @@ import {hosted} from '../../src/components/demo/live/flows/hosted';
 import {iframe} from '../../src/components/demo/live/flows/iframe';
 import {paylink} from '../../src/components/demo/live/flows/paylink';
 import {type Outcome} from '../../src/components/demo/live/flow';
-import {DemoRun, readReplayQuery, replayQuery, type RunView} from '../../src/components/demo/live/runner';
+import {DemoRun, readReplayQuery, replayQuery, resetRuns, type RunView} from '../../src/components/demo/live/runner';
 import {handedMessage, handoverFragment} from '../../src/lib/signatureDiagnosis/handover';
 import {allVerify, demoSetUp as setUp, eventTypes, sandboxData} from '../support/liveDemo';
 
@@ -163,7 +163,8 @@ describe('live demo: the other outcomes', () => {
     assert.equal(JSON.parse(other.response.body).code, 'SUCCESS');
     const run = new DemoRun(ports, hosted, outcome('abandon'));
     await run.runToEnd();
-    await run.closeOpenOrders();
+    const report = await resetRuns([run]);
+    assert.deepEqual(report, {cancelled: [run.merchantOrderNo], restored: [], problems: []});
     const status = async (no: string) =>
       (JSON.parse((await client.call({method: 'GET', target: `/v1/orders/${no}`, body: ''})).response.body) as {data: {status: string}})
         .data.status;

@@ -8,7 +8,7 @@
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
 import {formatUsd, orderOf, type FlowDefinition, type FlowRun, type Outcome} from '../flow';
 import type {Block, Screen} from '../screen';
-import {advanceToExpiry, createOrder, endingOutcomes, orderPageScreen, retrieve, withOrder} from './checkout';
+import {advanceToExpiry, createOrder, endingOutcomes, orderPageScreen, retrieve, toExpiry, withOrder} from './checkout';
 
 const merchant = 'Juniper Outdoor';
 const subject = 'Rain jacket';
@@ -161,6 +161,7 @@ function addLateVisit(run: FlowRun, voucher: Voucher): void {
       await advanceToExpiry(run);
       run.show(till(run, voucher, run.amount, [], 'Record the cash'));
     }),
+    {movesClock: toExpiry(run)},
   );
   run.add(
     'The cashier enters the reference after the deadline: the sandbox refuses it',
@@ -194,6 +195,7 @@ function addConfirmation(run: FlowRun, voucher: Voucher): void {
       withOrder(run, async () => {
         await advanceToExpiry(run);
       }),
+      {movesClock: toExpiry(run)},
     );
     return;
   }
@@ -217,6 +219,7 @@ function addConfirmation(run: FlowRun, voucher: Voucher): void {
         ]),
       );
     }),
+    {movesClock: () => seconds},
   );
 }
 
