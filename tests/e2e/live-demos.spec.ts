@@ -236,7 +236,7 @@ test('live demo cash: the voucher, the till, Play to PAID after the cash seconds
   await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo, {timeout: 30_000});
 });
 
-test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify, the statement is not ready, axe at 360 px (dark), the credit is in the console', async ({
+test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify, the statement is not ready, axe at 360 px (dark), Reset unsets the notification URL it set, the credit is in the console', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -258,6 +258,10 @@ test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
+  // The run set the default notification URL this fresh sandbox lacked; Reset takes it away again.
+  await expect(timeline.locator('li[data-kind="setting"]')).toContainText('Reset sets defaultNotifyUrl to null again');
+  await panel.getByRole('button', {name: 'Reset'}).click();
+  await expect(panel.getByTestId('live-demo-reset')).toHaveText(/^Reset set defaultNotifyUrl back to null\. The sandbox clock stays/);
 
   expect(errors).toEqual([]);
 

@@ -264,12 +264,14 @@ export const clockWarning = (seconds: number): string =>
 /** What a reset did, in one line. */
 export function resetSentence(report: ResetReport): string {
   const did = [
-    report.cancelled.length > 0
-      ? `cancelled ${report.cancelled.length === 1 ? 'order' : 'orders'} ${report.cancelled.join(', ')}`
-      : 'found no open order to cancel',
+    ...(report.cancelled.length > 0
+      ? [`cancelled ${report.cancelled.length === 1 ? 'order' : 'orders'} ${report.cancelled.join(', ')}`]
+      : []),
     ...(report.restored.length > 0 ? [`set ${report.restored.join(' and ')}`] : []),
   ];
-  return `Reset ${did.join(' and ')}. The sandbox clock stays where it is: sandbox time only goes forward.${report.problems.length > 0 ? ` ${report.problems.join(' ')}` : ''}`;
+  const undone =
+    did.length > 0 ? `Reset ${did.join(' and ')}.` : 'Reset found nothing of this demo to undo: no open order, no changed setting.';
+  return [undone, 'The sandbox clock stays where it is: sandbox time only goes forward.', ...report.problems].join(' ');
 }
 
 type PanelState = {status: 'starting'} | {status: 'failed'; message: string} | {status: 'ready'; view: RunView};
