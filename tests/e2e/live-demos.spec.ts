@@ -86,8 +86,14 @@ for (const demo of demos) {
     expect(errors).toEqual([]);
 
     if (demo.flow === 'hosted') {
+      // Deliver again: your server calls Redeliver event; the same notification arrives again, verified and marked.
+      await paid.first().getByRole('button', {name: 'Deliver again: ORDER.PAID'}).click();
+      const again = timeline.locator('li[data-kind="notification"]').filter({hasText: 'delivered again'});
+      await expect(again).toContainText('ORDER.PAID');
+      await expect(again.getByRole('list')).toContainText('signature verifies with the provider test key');
+      await expect(panel.getByTestId('copy-as-code')).toContainText('/redeliver');
       // The notification opens in the signature debugger, with the provider test key, and verifies there.
-      await paid.getByRole('link', {name: 'Open this notification in the signature debugger'}).click();
+      await paid.first().getByRole('link', {name: 'Open this notification in the signature debugger'}).click();
       const tool = page.getByRole('region', {name: 'Check a signature'});
       await expect(tool.getByLabel('The notification as received (raw HTTP)')).toHaveValue(/"eventType":"ORDER.PAID"/);
       await expect(tool.getByLabel('The provider public key (PEM)')).toHaveValue(/BEGIN PUBLIC KEY/);
@@ -129,6 +135,20 @@ for (const theme of ['light', 'dark'] as const) {
     expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
   });
 }
+
+test('live demo: when the in-browser sandbox cannot start, the panel says so in one sentence and the page stays readable', async ({
+  page,
+}) => {
+  // A browser without IndexedDB (storage refused, an old browser): the engine cannot keep its state.
+  await page.addInitScript(() => Object.defineProperty(window, 'indexedDB', {value: undefined}));
+  const errors = consoleErrors(page);
+  await startDemo(page, '/demos/paylink');
+  await expect(page.getByRole('alert')).toHaveText(
+    /^The in-browser sandbox could not start here \(.+\), so this demo cannot run; the steps below explain the flow\.$/,
+  );
+  await expect(page.getByRole('heading', {level: 2}).first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
 
 /** The notification of that event type in the timeline verifies: signature with the provider test key, client ID, nothing failing. */
 async function expectVerifies(timeline: Locator, eventType: string) {

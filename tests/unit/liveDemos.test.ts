@@ -172,6 +172,25 @@ describe('live demo: the other outcomes', () => {
     assert.equal(await status('ORD-NOT-THE-DEMO'), 'PENDING');
   });
 
+  test('Deliver again: Redeliver event is a signed call, and the same notificationId arrives again, verified and marked', async () => {
+    const {ports} = await setUp();
+    const run = new DemoRun(ports, hosted, outcome('approve'));
+    const paid = await run.runToEnd();
+    const first = paid.events.find((event) => event.kind === 'notification');
+    assert.ok(first?.kind === 'notification' && !first.again);
+    const view = await run.redeliver(first.checked.notificationId);
+    const call = [...view.events].reverse().find((event) => event.kind === 'call');
+    assert.ok(call?.kind === 'call');
+    assert.equal(`${call.operationId} ${call.code} ${call.call.verification.outcome}`, 'redeliverEvent SUCCESS verified');
+    const again = view.events.at(-1);
+    assert.ok(again?.kind === 'notification', JSON.stringify(again));
+    assert.equal(again.checked.notificationId, first.checked.notificationId);
+    assert.equal(again.again, true);
+    assert.ok(allVerify(view));
+    const unknown = await run.redeliver('ntf_00000000000000000000');
+    assert.ok(unknown.events.some((event) => event.kind === 'refused' && event.text.startsWith('EVENT_NOT_FOUND')));
+  });
+
   test("the replay query restores flow, outcome and amount, and ignores another flow's or a malformed one", () => {
     const decline = outcome('decline-58');
     const query = replayQuery({flow: 'iframe', outcome: decline, amount: 4258});

@@ -114,7 +114,14 @@ function CallDetails({event}: {event: Extract<TimelineEvent, {kind: 'call'}>}): 
   );
 }
 
-function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: string}): ReactNode {
+interface EventItemProps {
+  readonly event: TimelineEvent;
+  readonly debuggerUrl: string;
+  /** Has your server ask for a notification again (Redeliver event); absent while the demo is busy. */
+  readonly onRedeliver: ((notificationId: string) => void) | undefined;
+}
+
+function EventItem({event, debuggerUrl, onRedeliver}: EventItemProps): ReactNode {
   switch (event.kind) {
     case 'call':
       return (
@@ -136,6 +143,13 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
         <>
           <p className={styles.eventLine}>
             <Badge tone="info">Notification</Badge> <code>{parsed.eventType}</code> reached <code>{event.entry.url}</code>
+            {event.again ? (
+              <>
+                {' '}
+                <Badge tone="warning">delivered again</Badge> The same notificationId as before, newly signed: your handler answers 200 and
+                does not act twice.
+              </>
+            ) : null}
           </p>
           <ul className={styles.checks} aria-label="Checks your handler makes">
             {[checked.signature, checked.timestamp, checked.clientId, checked.body].map((check) => (
@@ -158,6 +172,19 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
               Open this notification in the signature debugger
             </Link>
           </p>
+          {event.again ? null : (
+            <p className={styles.eventLine}>
+              <Button
+                size="sm"
+                onClick={() => onRedeliver?.(checked.notificationId)}
+                disabled={!onRedeliver}
+                aria-label={`Deliver again: ${parsed.eventType ?? 'this notification'}`}
+              >
+                Deliver again
+              </Button>{' '}
+              <span className={styles.small}>Your server calls Redeliver event, as you would to test duplicate handling.</span>
+            </p>
+          )}
         </>
       );
     }
@@ -386,6 +413,15 @@ function Panel({
     return () => clearTimeout(timer);
   }, [playing, busy, state, step]);
 
+  const redeliver = (notificationId: string) => {
+    const current = run.current;
+    if (!current) return;
+    setBusy(true);
+    void current.redeliver(notificationId).then((view) => {
+      if (run.current === current) setState({status: 'ready', view});
+      setBusy(false);
+    });
+  };
   const choose = (next: Outcome) => {
     setResetReport(undefined);
     setOutcome(next);
@@ -554,7 +590,7 @@ function Panel({
               <ol className={styles.timeline} data-testid="live-demo-timeline">
                 {view.events.map((event) => (
                   <li key={event.id} data-kind={event.kind}>
-                    <EventItem event={event} debuggerUrl={debuggerUrl} />
+                    <EventItem event={event} debuggerUrl={debuggerUrl} onRedeliver={busy || playing ? undefined : redeliver} />
                   </li>
                 ))}
               </ol>

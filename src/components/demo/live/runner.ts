@@ -49,7 +49,14 @@ export type TimelineEvent =
       readonly channel: string;
       readonly data: Readonly<Record<string, unknown>>;
     }
-  | {readonly kind: 'notification'; readonly id: number; readonly entry: InboxNotification; readonly checked: CheckedNotification};
+  | {
+      readonly kind: 'notification';
+      readonly id: number;
+      readonly entry: InboxNotification;
+      readonly checked: CheckedNotification;
+      /** An earlier delivery of the same notificationId is in the timeline: a retry or a redelivery. */
+      readonly again: boolean;
+    };
 
 export interface StepView {
   readonly title: string;
@@ -332,6 +339,22 @@ export class DemoRun implements FlowRun {
     this.push({kind: 'setting', text: `${text} Reset sets ${putBack} again.`});
   }
 
+  /**
+   * Your server asks for one of this run's notifications again (Redeliver event), as you would to test that
+   * your handler does nothing twice; the new delivery joins the timeline. A refusal is a line, never a throw.
+   */
+  async redeliver(notificationId: string): Promise<RunView> {
+    try {
+      const target = `/v1/events/${encodeURIComponent(notificationId)}/redeliver`;
+      const json = await this.call('redeliverEvent', 'Redeliver event', 'POST', target);
+      if (json.code !== 'SUCCESS') this.note('refused', `${json.code}: ${json.message}`);
+      await this.collectNotifications();
+    } catch (error) {
+      this.note('refused', `Redeliver event could not be sent: ${messageOf(error)}`);
+    }
+    return this.view();
+  }
+
   follow(reference: string): void {
     this.followed.add(reference);
   }
@@ -436,7 +459,9 @@ export class DemoRun implements FlowRun {
         (merchantOrderNo !== undefined && this.created.includes(merchantOrderNo)) ||
         (bankReference !== undefined && this.followed.has(bankReference));
       if (!own) continue;
-      this.push({kind: 'notification', entry, checked: await this.ports.check(entry)});
+      const checked = await this.ports.check(entry);
+      const again = this.events.some((event) => event.kind === 'notification' && event.checked.notificationId === checked.notificationId);
+      this.push({kind: 'notification', entry, checked, again});
     }
   }
 }
