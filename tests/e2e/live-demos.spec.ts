@@ -150,6 +150,13 @@ test('live demo: when the in-browser sandbox cannot start, the panel says so in 
   expect(errors).toEqual([]);
 });
 
+/** A replay link plays the flow's decline by amount ending 51: the order stays PENDING, ORDER.PAYMENT_FAILED verifies. */
+async function expectDeclineReplay(page: Page, path: string, flow: string) {
+  const declined = await playReplay(page, path, `demo=${flow}&outcome=decline-51`);
+  await expect(declined).toHaveAttribute('data-order-status', 'PENDING');
+  await expectVerifies(declined.getByTestId('live-demo-timeline'), 'ORDER.PAYMENT_FAILED');
+}
+
 /** The notification of that event type in the timeline verifies: signature with the provider test key, client ID, nothing failing. */
 async function expectVerifies(timeline: Locator, eventType: string) {
   const item = timeline.getByRole('listitem').filter({hasText: eventType}).first();
@@ -192,7 +199,9 @@ test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER
   await expect(panel).toHaveAttribute('data-order-status', 'CLOSED');
 });
 
-test('live demo smart-code: the customer types the amount in the wallet, Play runs it to PAID, ORDER.PAID verifies', async ({page}) => {
+test('live demo smart-code: the customer types the amount in the wallet, Play runs it to PAID, ORDER.PAID verifies; a replay of ending 51 is declined', async ({
+  page,
+}) => {
   const panel = await startDemo(page, '/demos/smart-code');
   await expect(panel.getByTestId('qr-code')).toHaveAttribute('data-content', 'https://shop.example.com/pay/store-12');
   await panel.getByRole('button', {name: 'Scan the sign with the wallet'}).click();
@@ -207,13 +216,16 @@ test('live demo smart-code: the customer types the amount in the wallet, Play ru
   await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 20_000});
   await expect(panel).toHaveAttribute('data-order-status', 'PAID');
   await expectVerifies(panel.getByTestId('live-demo-timeline'), 'ORDER.PAID');
+  await expectDeclineReplay(page, '/demos/smart-code', 'smart-code');
 });
 
 for (const [flow, path, theme] of [
   ['ewallet', '/demos/ewallet', 'light'],
   ['jsapi', '/demos/jsapi', 'dark'],
 ] as const) {
-  test(`live demo ${flow}: a replay link plays it to PAID, ORDER.PAID verifies, axe finds nothing at 360 px (${theme})`, async ({page}) => {
+  test(`live demo ${flow}: a replay link plays it to PAID, ORDER.PAID verifies, axe finds nothing at 360 px (${theme}); ending 51 is declined`, async ({
+    page,
+  }) => {
     await page.setViewportSize({width: 360, height: 800});
     const panel = await playReplay(page, path, `docusaurus-theme=${theme}&demo=${flow}&outcome=approve`);
     await expect(panel).toHaveAttribute('data-order-status', 'PAID');
@@ -223,6 +235,7 @@ for (const [flow, path, theme] of [
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
+    await expectDeclineReplay(page, path, flow);
   });
 }
 
@@ -293,10 +306,13 @@ test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify
   await expect(page.getByRole('region', {name: 'Ledger entries', exact: true})).toContainText('top-up of vam_', {timeout: 30_000});
 });
 
-test('live demo ewallet-desktop: a replay link redirects to the cashier, the phone pays, PAID; ORDER.PAID verifies', async ({page}) => {
+test('live demo ewallet-desktop: a replay link redirects to the cashier, the phone pays, PAID; ORDER.PAID verifies; ending 51 is declined', async ({
+  page,
+}) => {
   const panel = await playReplay(page, '/demos/ewallet', 'demo=ewallet-desktop&outcome=approve');
   await expect(panel).toHaveAttribute('data-order-status', 'PAID');
   const timeline = panel.getByTestId('live-demo-timeline');
   await expect(timeline).toContainText('window.location = cashierUrl');
   await expectVerifies(timeline, 'ORDER.PAID');
+  await expectDeclineReplay(page, '/demos/ewallet', 'ewallet-desktop');
 });
