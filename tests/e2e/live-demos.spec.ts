@@ -86,8 +86,14 @@ for (const demo of demos) {
     expect(errors).toEqual([]);
 
     if (demo.flow === 'hosted') {
+      // Deliver again: your server calls Redeliver event; the same notification arrives again, verified and marked.
+      await paid.first().getByRole('button', {name: 'Deliver again: ORDER.PAID'}).click();
+      const again = timeline.locator('li[data-kind="notification"]').filter({hasText: 'delivered again'});
+      await expect(again).toContainText('ORDER.PAID');
+      await expect(again.getByRole('list')).toContainText('signature verifies with the provider test key');
+      await expect(panel.getByTestId('copy-as-code')).toContainText('/redeliver');
       // The notification opens in the signature debugger, with the provider test key, and verifies there.
-      await paid.getByRole('link', {name: 'Open this notification in the signature debugger'}).click();
+      await paid.first().getByRole('link', {name: 'Open this notification in the signature debugger'}).click();
       const tool = page.getByRole('region', {name: 'Check a signature'});
       await expect(tool.getByLabel('The notification as received (raw HTTP)')).toHaveValue(/"eventType":"ORDER.PAID"/);
       await expect(tool.getByLabel('The provider public key (PEM)')).toHaveValue(/BEGIN PUBLIC KEY/);
@@ -128,6 +134,27 @@ for (const theme of ['light', 'dark'] as const) {
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
   });
+}
+
+test('live demo: when the in-browser sandbox cannot start, the panel says so in one sentence and the page stays readable', async ({
+  page,
+}) => {
+  // A browser without IndexedDB (storage refused, an old browser): the engine cannot keep its state.
+  await page.addInitScript(() => Object.defineProperty(window, 'indexedDB', {value: undefined}));
+  const errors = consoleErrors(page);
+  await startDemo(page, '/demos/paylink');
+  await expect(page.getByRole('alert')).toHaveText(
+    /^The in-browser sandbox could not start here \(.+\), so this demo cannot run; the steps below explain the flow\.$/,
+  );
+  await expect(page.getByRole('heading', {level: 2}).first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+/** A replay link plays the flow's decline by amount ending 51: the order stays PENDING, ORDER.PAYMENT_FAILED verifies. */
+async function expectDeclineReplay(page: Page, path: string, flow: string) {
+  const declined = await playReplay(page, path, `demo=${flow}&outcome=decline-51`);
+  await expect(declined).toHaveAttribute('data-order-status', 'PENDING');
+  await expectVerifies(declined.getByTestId('live-demo-timeline'), 'ORDER.PAYMENT_FAILED');
 }
 
 /** The notification of that event type in the timeline verifies: signature with the provider test key, client ID, nothing failing. */
@@ -172,7 +199,9 @@ test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER
   await expect(panel).toHaveAttribute('data-order-status', 'CLOSED');
 });
 
-test('live demo smart-code: the customer types the amount in the wallet, Play runs it to PAID, ORDER.PAID verifies', async ({page}) => {
+test('live demo smart-code: the customer types the amount in the wallet, Play runs it to PAID, ORDER.PAID verifies; a replay of ending 51 is declined', async ({
+  page,
+}) => {
   const panel = await startDemo(page, '/demos/smart-code');
   await expect(panel.getByTestId('qr-code')).toHaveAttribute('data-content', 'https://shop.example.com/pay/store-12');
   await panel.getByRole('button', {name: 'Scan the sign with the wallet'}).click();
@@ -187,13 +216,16 @@ test('live demo smart-code: the customer types the amount in the wallet, Play ru
   await expect(panel).toHaveAttribute('data-state', 'finished', {timeout: 20_000});
   await expect(panel).toHaveAttribute('data-order-status', 'PAID');
   await expectVerifies(panel.getByTestId('live-demo-timeline'), 'ORDER.PAID');
+  await expectDeclineReplay(page, '/demos/smart-code', 'smart-code');
 });
 
 for (const [flow, path, theme] of [
   ['ewallet', '/demos/ewallet', 'light'],
   ['jsapi', '/demos/jsapi', 'dark'],
 ] as const) {
-  test(`live demo ${flow}: a replay link plays it to PAID, ORDER.PAID verifies, axe finds nothing at 360 px (${theme})`, async ({page}) => {
+  test(`live demo ${flow}: a replay link plays it to PAID, ORDER.PAID verifies, axe finds nothing at 360 px (${theme}); ending 51 is declined`, async ({
+    page,
+  }) => {
     await page.setViewportSize({width: 360, height: 800});
     const panel = await playReplay(page, path, `docusaurus-theme=${theme}&demo=${flow}&outcome=approve`);
     await expect(panel).toHaveAttribute('data-order-status', 'PAID');
@@ -203,6 +235,7 @@ for (const [flow, path, theme] of [
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
+    await expectDeclineReplay(page, path, flow);
   });
 }
 
@@ -236,7 +269,7 @@ test('live demo cash: the voucher, the till, Play to PAID after the cash seconds
   await expect(page.getByRole('region', {name: 'Orders', exact: true})).toContainText(orderNo, {timeout: 30_000});
 });
 
-test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify, the statement is not ready, axe at 360 px (dark), the credit is in the console', async ({
+test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify, the statement is not ready, axe at 360 px (dark), Reset unsets the notification URL it set, the credit is in the console', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -258,6 +291,10 @@ test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21aa']})).toEqual([]);
+  // The run set the default notification URL this fresh sandbox lacked; Reset takes it away again.
+  await expect(timeline.locator('li[data-kind="setting"]')).toContainText('Reset sets defaultNotifyUrl to null again');
+  await panel.getByRole('button', {name: 'Reset'}).click();
+  await expect(panel.getByTestId('live-demo-reset')).toHaveText(/^Reset set defaultNotifyUrl back to null\. The sandbox clock stays/);
 
   expect(errors).toEqual([]);
 
@@ -269,10 +306,13 @@ test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify
   await expect(page.getByRole('region', {name: 'Ledger entries', exact: true})).toContainText('top-up of vam_', {timeout: 30_000});
 });
 
-test('live demo ewallet-desktop: a replay link redirects to the cashier, the phone pays, PAID; ORDER.PAID verifies', async ({page}) => {
+test('live demo ewallet-desktop: a replay link redirects to the cashier, the phone pays, PAID; ORDER.PAID verifies; ending 51 is declined', async ({
+  page,
+}) => {
   const panel = await playReplay(page, '/demos/ewallet', 'demo=ewallet-desktop&outcome=approve');
   await expect(panel).toHaveAttribute('data-order-status', 'PAID');
   const timeline = panel.getByTestId('live-demo-timeline');
   await expect(timeline).toContainText('window.location = cashierUrl');
   await expectVerifies(timeline, 'ORDER.PAID');
+  await expectDeclineReplay(page, '/demos/ewallet', 'ewallet-desktop');
 });

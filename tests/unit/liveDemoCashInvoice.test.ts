@@ -32,7 +32,7 @@ describe('live demo: cash top-up', () => {
   test('is registered; its outcomes come from the endings and the CASH method of the sandbox data', () => {
     assert.equal(flows.cash, cash);
     const ids = cash.outcomes(sandboxData).map((outcome) => outcome.id);
-    assert.deepEqual(ids, ['approve', 'no-decline-51', 'partial', 'rejected-59', 'expiry', 'timeout-95', 'late']);
+    assert.deepEqual(ids, ['approve', 'no-decline-51', 'partial', 'rejected-59', 'expiry', 'timeout-95', 'late', 'refund']);
     assert.equal(cashMethod(sandboxData).declines, false);
     assert.equal(outcomeOf(cash, 'timeout-95').processingSeconds, cashMethod(sandboxData).processingSeconds);
   });
@@ -87,6 +87,15 @@ describe('live demo: cash top-up', () => {
       texts(view).join('\n'),
     );
     assert.deepEqual(eventTypes(view), ['ORDER.CLOSED']);
+    assert.ok(allVerify(view));
+  });
+
+  test('paid at the store, then refunded: REFUND.SUCCEEDED verifies after ORDER.PAID', async () => {
+    const {ports} = await demoSetUp();
+    const view = await new DemoRun(ports, cash, outcomeOf(cash, 'refund')).runToEnd();
+    assert.equal(view.error, undefined);
+    assert.equal(view.refundStatus, 'SUCCEEDED');
+    assert.deepEqual(eventTypes(view), ['ORDER.PAID', 'REFUND.SUCCEEDED']);
     assert.ok(allVerify(view));
   });
 

@@ -11,7 +11,7 @@ import {hosted} from '../../src/components/demo/live/flows/hosted';
 import {iframe} from '../../src/components/demo/live/flows/iframe';
 import {paylink} from '../../src/components/demo/live/flows/paylink';
 import {type Outcome} from '../../src/components/demo/live/flow';
-import {DemoRun, readReplayQuery, replayQuery, type RunView} from '../../src/components/demo/live/runner';
+import {DemoRun, readReplayQuery, replayQuery, resetRuns, type RunView} from '../../src/components/demo/live/runner';
 import {handedMessage, handoverFragment} from '../../src/lib/signatureDiagnosis/handover';
 import {allVerify, demoSetUp as setUp, eventTypes, sandboxData} from '../support/liveDemo';
 
@@ -163,12 +163,32 @@ describe('live demo: the other outcomes', () => {
     assert.equal(JSON.parse(other.response.body).code, 'SUCCESS');
     const run = new DemoRun(ports, hosted, outcome('abandon'));
     await run.runToEnd();
-    await run.closeOpenOrders();
+    const report = await resetRuns([run]);
+    assert.deepEqual(report, {cancelled: [run.merchantOrderNo], restored: [], problems: []});
     const status = async (no: string) =>
       (JSON.parse((await client.call({method: 'GET', target: `/v1/orders/${no}`, body: ''})).response.body) as {data: {status: string}})
         .data.status;
     assert.equal(await status(run.merchantOrderNo), 'CLOSED');
     assert.equal(await status('ORD-NOT-THE-DEMO'), 'PENDING');
+  });
+
+  test('Deliver again: Redeliver event is a signed call, and the same notificationId arrives again, verified and marked', async () => {
+    const {ports} = await setUp();
+    const run = new DemoRun(ports, hosted, outcome('approve'));
+    const paid = await run.runToEnd();
+    const first = paid.events.find((event) => event.kind === 'notification');
+    assert.ok(first?.kind === 'notification' && !first.again);
+    const view = await run.redeliver(first.checked.notificationId);
+    const call = [...view.events].reverse().find((event) => event.kind === 'call');
+    assert.ok(call?.kind === 'call');
+    assert.equal(`${call.operationId} ${call.code} ${call.call.verification.outcome}`, 'redeliverEvent SUCCESS verified');
+    const again = view.events.at(-1);
+    assert.ok(again?.kind === 'notification', JSON.stringify(again));
+    assert.equal(again.checked.notificationId, first.checked.notificationId);
+    assert.equal(again.again, true);
+    assert.ok(allVerify(view));
+    const unknown = await run.redeliver('ntf_00000000000000000000');
+    assert.ok(unknown.events.some((event) => event.kind === 'refused' && event.text.startsWith('EVENT_NOT_FOUND')));
   });
 
   test("the replay query restores flow, outcome and amount, and ignores another flow's or a malformed one", () => {

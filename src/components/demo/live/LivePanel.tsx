@@ -11,7 +11,16 @@ import {handoverFragment} from '@site/src/lib/signatureDiagnosis/handover';
 import {withContentType} from '@site/src/sandbox/client/signing';
 import {flows, type FlowId} from './flows';
 import {formatMoney, type FlowDefinition, type Outcome} from './flow';
-import {DemoRun, readReplayQuery, replayQuery, type RunView, type TimelineEvent} from './runner';
+import {
+  DemoRun,
+  formatClockMove,
+  readReplayQuery,
+  replayQuery,
+  resetRuns,
+  type ResetReport,
+  type RunView,
+  type TimelineEvent,
+} from './runner';
 import ShopperScreen from './ShopperScreen';
 import {browserPorts, machineWith, sandboxData} from './ports';
 import styles from './styles.module.css';
@@ -105,7 +114,14 @@ function CallDetails({event}: {event: Extract<TimelineEvent, {kind: 'call'}>}): 
   );
 }
 
-function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: string}): ReactNode {
+interface EventItemProps {
+  readonly event: TimelineEvent;
+  readonly debuggerUrl: string;
+  /** Has your server ask for a notification again (Redeliver event); absent while the demo is busy. */
+  readonly onRedeliver: ((notificationId: string) => void) | undefined;
+}
+
+function EventItem({event, debuggerUrl, onRedeliver}: EventItemProps): ReactNode {
   switch (event.kind) {
     case 'call':
       return (
@@ -127,6 +143,13 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
         <>
           <p className={styles.eventLine}>
             <Badge tone="info">Notification</Badge> <code>{parsed.eventType}</code> reached <code>{event.entry.url}</code>
+            {event.again ? (
+              <>
+                {' '}
+                <Badge tone="warning">delivered again</Badge> The same notificationId as before, newly signed: your handler answers 200 and
+                does not act twice.
+              </>
+            ) : null}
           </p>
           <ul className={styles.checks} aria-label="Checks your handler makes">
             {[checked.signature, checked.timestamp, checked.clientId, checked.body].map((check) => (
@@ -149,6 +172,19 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
               Open this notification in the signature debugger
             </Link>
           </p>
+          {event.again ? null : (
+            <p className={styles.eventLine}>
+              <Button
+                size="sm"
+                onClick={() => onRedeliver?.(checked.notificationId)}
+                disabled={!onRedeliver}
+                aria-label={`Deliver again: ${parsed.eventType ?? 'this notification'}`}
+              >
+                Deliver again
+              </Button>{' '}
+              <span className={styles.small}>Your server calls Redeliver event, as you would to test duplicate handling.</span>
+            </p>
+          )}
         </>
       );
     }
@@ -170,7 +206,14 @@ function EventItem({event, debuggerUrl}: {event: TimelineEvent; debuggerUrl: str
     case 'clock':
       return (
         <p className={styles.eventLine}>
-          <Badge tone="warning">Sandbox clock</Badge> {event.text}
+          <Badge tone="warning">Sandbox clock +{formatClockMove(event.seconds)}</Badge> {event.text} Sandbox time is now{' '}
+          <code>{event.now}</code>; everything pending in your sandbox aged with it.
+        </p>
+      );
+    case 'setting':
+      return (
+        <p className={styles.eventLine}>
+          <Badge tone="warning">Sandbox setting</Badge> {event.text}
         </p>
       );
     case 'shopper':
@@ -241,6 +284,23 @@ function CopyAsCode({event}: {event: Extract<TimelineEvent, {kind: 'call'}> | un
   );
 }
 
+/** What the status line says before a step that moves the sandbox clock. */
+export const clockWarning = (seconds: number): string =>
+  `This step moves your sandbox clock ${formatClockMove(seconds)} forward: it is the one clock of this browser’s sandbox, so every pending order, refund and notification retry in it ages with it.`;
+
+/** What a reset did, in one line. */
+export function resetSentence(report: ResetReport): string {
+  const did = [
+    ...(report.cancelled.length > 0
+      ? [`cancelled ${report.cancelled.length === 1 ? 'order' : 'orders'} ${report.cancelled.join(', ')}`]
+      : []),
+    ...(report.restored.length > 0 ? [`set ${report.restored.join(' and ')}`] : []),
+  ];
+  const undone =
+    did.length > 0 ? `Reset ${did.join(' and ')}.` : 'Reset found nothing of this demo to undo: no open order, no changed setting.';
+  return [undone, 'The sandbox clock stays where it is: sandbox time only goes forward.', ...report.problems].join(' ');
+}
+
 type PanelState = {status: 'starting'} | {status: 'failed'; message: string} | {status: 'ready'; view: RunView};
 
 /**
@@ -286,6 +346,7 @@ function Panel({
   const [state, setState] = useState<PanelState>({status: 'starting'});
   const [playing, setPlaying] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [resetReport, setResetReport] = useState<ResetReport | undefined>(undefined);
   const run = useRef<DemoRun | undefined>(undefined);
   const runs = useRef<DemoRun[]>([]);
 
@@ -352,25 +413,33 @@ function Panel({
     return () => clearTimeout(timer);
   }, [playing, busy, state, step]);
 
+  const redeliver = (notificationId: string) => {
+    const current = run.current;
+    if (!current) return;
+    setBusy(true);
+    void current.redeliver(notificationId).then((view) => {
+      if (run.current === current) setState({status: 'ready', view});
+      setBusy(false);
+    });
+  };
   const choose = (next: Outcome) => {
+    setResetReport(undefined);
     setOutcome(next);
     setAmount(undefined);
     setPlaying(false);
     begin(next, undefined);
   };
   const restart = () => {
+    setResetReport(undefined);
     setPlaying(false);
     begin(outcome, amount);
   };
   const reset = async () => {
     setPlaying(false);
     setBusy(true);
-    try {
-      for (const earlier of runs.current) await earlier.closeOpenOrders();
-    } catch {
-      // A failed close leaves an open order that expires by itself; the reset goes on.
-    }
+    const report = await resetRuns(runs.current);
     runs.current = [];
+    setResetReport(report);
     setBusy(false);
     if (typeof window !== 'undefined' && window.location.search)
       window.history.replaceState(null, '', window.location.pathname + window.location.hash);
@@ -449,8 +518,13 @@ function Panel({
               ? flow.orderless
                 ? `Finished: ${view.screen.title}.`
                 : `Finished: ${view.orders.length > 0 ? `order ${view.orders.at(-1) ?? ''} is ${view.orderStatus ?? 'unknown'}` : 'no order was created'}${view.refundStatus ? `, the refund ${view.refundStatus}` : ''}.`
-              : `Next: ${nextStep?.title ?? ''}`}
+              : `Next: ${nextStep?.title ?? ''}.${nextStep?.clockSeconds ? ` ${clockWarning(nextStep.clockSeconds)}` : ''}`}
       </p>
+      {resetReport ? (
+        <p className={styles.small} data-testid="live-demo-reset">
+          {resetSentence(resetReport)}
+        </p>
+      ) : null}
       {view ? (
         <>
           <div className={styles.sides}>
@@ -484,6 +558,12 @@ function Panel({
                             : 'waiting'}
                     </Badge>{' '}
                     {candidate.title}
+                    {candidate.clockSeconds ? (
+                      <>
+                        {' '}
+                        <Badge tone="warning">moves the sandbox clock {formatClockMove(candidate.clockSeconds)}</Badge>
+                      </>
+                    ) : null}
                   </li>
                 ))}
               </ol>
@@ -510,15 +590,16 @@ function Panel({
               <ol className={styles.timeline} data-testid="live-demo-timeline">
                 {view.events.map((event) => (
                   <li key={event.id} data-kind={event.kind}>
-                    <EventItem event={event} debuggerUrl={debuggerUrl} />
+                    <EventItem event={event} debuggerUrl={debuggerUrl} onRedeliver={busy || playing ? undefined : redeliver} />
                   </li>
                 ))}
               </ol>
             )}
             <p className={styles.small}>
               Every order here is in this browser’s sandbox: see it in the <Link to={consoleUrl}>sandbox console</Link>, or link to this
-              run: <Link to={link}>{link}</Link>. Reset cancels this demo’s open orders and starts again; the rest of your sandbox stays as
-              it is.
+              run: <Link to={link}>{link}</Link>. Reset cancels this demo’s open orders, puts back any setting the demo changed, and starts
+              again; the rest of your sandbox stays as it is. Reset does not turn the sandbox clock back: sandbox time only goes forward,
+              and your other pending orders and retries keep the time the demo added.
             </p>
           </section>
         </>

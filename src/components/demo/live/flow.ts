@@ -3,6 +3,7 @@
  * and what a flow sees of its run while its steps run (FlowRun). The runner (runner.ts) implements FlowRun.
  */
 import type {CurrencyCode} from '@site/src/lib/money';
+import type {MerchantSettings} from '@site/src/sandbox/engine/domain/merchants';
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
 import type {DemoPorts} from './runner';
 import type {Screen} from './screen';
@@ -66,6 +67,12 @@ export const orderOf = (data: unknown): OrderLike => {
   return value.order ?? value;
 };
 
+/**
+ * How far a step will move the sandbox clock, in seconds, from the sandbox time after the last step
+ * (undefined before the first) or undefined while that is not known yet. Shown before the step runs.
+ */
+export type ClockMove = (now: number | undefined) => number | undefined;
+
 /** What a flow module sees of its run: the chosen outcome and amount, and the means to act, call and show. */
 export interface FlowRun {
   readonly ports: DemoPorts;
@@ -83,8 +90,13 @@ export interface FlowRun {
    * besides those of the run's orders.
    */
   follow(reference: string): void;
-  /** Adds a step; a flow's plan adds them all before the run starts. */
-  add(title: string, actor: Actor, run: () => Promise<void>): void;
+  /** The order the run works on now: its expiry time, once Create order has answered. */
+  readonly orderExpiresAt: string | undefined;
+  /**
+   * Adds a step; a flow's plan adds them all before the run starts. A step that moves the sandbox clock
+   * says by how much (movesClock), so the reader is told before it runs.
+   */
+  add(title: string, actor: Actor, run: () => Promise<void>, options?: {movesClock?: ClockMove}): void;
   show(screen: Screen): void;
   note(kind: 'note' | 'shopper' | 'refused', text: string): void;
   /** A message on the customer's side, for example ('Frame → page', 'postMessage from https://…', {...}). */
@@ -98,9 +110,14 @@ export interface FlowRun {
     input: Readonly<Record<string, unknown>>,
     text: string,
   ): Promise<{ok: true; value: unknown} | {ok: false; code: string; message: string}>;
+  /** Moves the sandbox clock (the whole in-browser sandbox's) and records it in the timeline. */
   advance(seconds: number, text: string): Promise<void>;
+  /** The merchant's settings as they are (control.configure with no change); nothing is recorded. */
+  readSettings(): Promise<MerchantSettings>;
+  /** Changes the merchant's settings and records it in the timeline; Reset puts back what it changed. */
+  configure(settings: MerchantSettings, text: string): Promise<void>;
   /** Records a new order of this run (after a successful Create order), which starts new on the state machine. */
-  adopt(merchantOrderNo: string, status: string | undefined): void;
+  adopt(merchantOrderNo: string, status: string | undefined, expiresAt?: string): void;
   /** Moves the run to another order number before creating it. */
   switchTo(merchantOrderNo: string): void;
   setOrderStatus(status: string | undefined): void;

@@ -3,12 +3,22 @@
  * reference, amount, expiry), and at a store's till the cashier types the reference and takes the cash
  * (the sandbox's Pay cash reference, shopper.payCash). Cash confirms slowly: the order is PROCESSING for the
  * CASH method's seconds on the sandbox clock. Cash has no card or wallet to decline, so the outcomes are the
- * endings that do apply to it, short cash at the till, and a visit after the order's expiry time.
+ * endings that do apply to it, short cash at the till, a visit after the order's expiry time, and a refund.
  */
 import type {SandboxData} from '@site/src/sandbox/engine/rules/types';
 import {formatUsd, orderOf, type FlowDefinition, type FlowRun, type Outcome} from '../flow';
 import type {Block, Screen} from '../screen';
-import {advanceToExpiry, createOrder, endingOutcomes, orderPageScreen, retrieve, withOrder} from './checkout';
+import {
+  addRefundStep,
+  advanceToExpiry,
+  createOrder,
+  endingOutcomes,
+  orderPageScreen,
+  refundedScreen,
+  retrieve,
+  toExpiry,
+  withOrder,
+} from './checkout';
 
 const merchant = 'Juniper Outdoor';
 const subject = 'Rain jacket';
@@ -78,6 +88,14 @@ export function cashOutcomes(data: SandboxData): Outcome[] {
     summary:
       'At expiresAt the order closes (ORDER.CLOSED); the till then enters the reference and the sandbox refuses it with ORDER_CLOSED.',
   });
+  const refund = byEnding.find((outcome) => outcome.kind === 'refund');
+  if (refund)
+    outcomes.push({
+      ...refund,
+      label: 'Paid at the store, then refunded',
+      processingSeconds: seconds,
+      summary: `${confirm} Then Refund order returns it: a cash order is refunded like any other.`,
+    });
   return outcomes;
 }
 
@@ -161,6 +179,7 @@ function addLateVisit(run: FlowRun, voucher: Voucher): void {
       await advanceToExpiry(run);
       run.show(till(run, voucher, run.amount, [], 'Record the cash'));
     }),
+    {movesClock: toExpiry(run)},
   );
   run.add(
     'The cashier enters the reference after the deadline: the sandbox refuses it',
@@ -194,6 +213,7 @@ function addConfirmation(run: FlowRun, voucher: Voucher): void {
       withOrder(run, async () => {
         await advanceToExpiry(run);
       }),
+      {movesClock: toExpiry(run)},
     );
     return;
   }
@@ -217,6 +237,7 @@ function addConfirmation(run: FlowRun, voucher: Voucher): void {
         ]),
       );
     }),
+    {movesClock: () => seconds},
   );
 }
 
@@ -287,7 +308,8 @@ export const cash: FlowDefinition = {
       }),
     );
     addConfirmation(run, voucher);
-    addOrderPage(run);
+    if (outcome.kind === 'refund') addRefundStep(run, () => refundedScreen(run, 'phone', 'the customer'));
+    else addOrderPage(run);
   },
 };
 

@@ -4,7 +4,7 @@
  * success. A flow module composes these with its own screens.
  */
 import type {PaymentEndingRule, SandboxData} from '@site/src/sandbox/engine/rules/types';
-import {formatUsd, orderOf, type FlowRun, type OrderLike, type Outcome} from '../flow';
+import {formatUsd, orderOf, type ClockMove, type FlowRun, type OrderLike, type Outcome} from '../flow';
 import type {Screen} from '../screen';
 
 export const shopOrigin = 'https://shop.example.com';
@@ -130,7 +130,7 @@ export async function createOrder(
     return undefined;
   }
   const order = orderOf(json.data);
-  run.adopt(merchantOrderNo, order.status);
+  run.adopt(merchantOrderNo, order.status, order.expiresAt);
   // The answer carries what the customer's side needs next (cashier URL, QR content, deep link) beside the order.
   const nextAction = (json.data as {nextAction?: Readonly<Record<string, unknown>>} | undefined)?.nextAction;
   return {...order, ...(nextAction ? {nextAction} : {})};
@@ -177,6 +177,7 @@ export function addClockSteps(run: FlowRun, screens: SettleScreens): void {
         screens.onSettled?.(outcome.kind === 'slow' ? 'paid' : 'failed');
         run.show(outcome.kind === 'slow' ? screens.paid() : screens.failed(outcome.failureCode ?? 'Failed'));
       }),
+      {movesClock: () => seconds},
     );
   }
   if (outcome.kind === 'expiry') {
@@ -188,16 +189,25 @@ export function addClockSteps(run: FlowRun, screens: SettleScreens): void {
         screens.onSettled?.('expired');
         run.show(screens.expired());
       }),
+      {movesClock: toExpiry(run)},
     );
   }
 }
+
+/** The seconds from the sandbox time to the current order's expiresAt, as the step moving there announces it. */
+export const toExpiry =
+  (run: FlowRun): ClockMove =>
+  (now) =>
+    run.orderExpiresAt === undefined || now === undefined ? undefined : secondsUntil(run.orderExpiresAt, now);
+
+const secondsUntil = (at: string, now: number) => Math.max(1, Math.ceil((Date.parse(at) - now) / 1000));
 
 /** Moves the sandbox clock to the current order's expiresAt, read from the sandbox. */
 export async function advanceToExpiry(run: FlowRun): Promise<void> {
   const detail = await run.ports.client.call({method: 'GET', target: `/v1/orders/${encodeURIComponent(run.currentOrderNo)}`, body: ''});
   const expiresAt = orderOf((JSON.parse(detail.response.body) as {data?: unknown}).data).expiresAt;
   const now = await run.ports.target.clock.now();
-  const seconds = Math.max(1, Math.ceil(((expiresAt ? Date.parse(expiresAt) : now) - now) / 1000));
+  const seconds = expiresAt ? secondsUntil(expiresAt, now) : 1;
   await run.advance(
     seconds,
     `The sandbox clock moves ${seconds} s to the order's expiresAt (${expiresAt ?? 'unknown'}). Only the sandbox clock moves, not yours.`,
@@ -207,8 +217,11 @@ export async function advanceToExpiry(run: FlowRun): Promise<void> {
 /** Refund order for the whole amount, the refund's processing time on the sandbox clock, Query a refund and the order again. */
 export function addRefundStep(run: FlowRun, done: () => Screen): void {
   if (run.outcome.kind !== 'refund') return;
+  const refundSeconds = run.ports.data.refunds.endings.rules.find((rule) => rule.kind === 'SUCCEEDED')?.processingSeconds ?? 0;
   run.add(
-    'Your server refunds the order',
+    refundSeconds > 0
+      ? `Your server refunds the order; the sandbox clock moves ${refundSeconds} s while the refund is PROCESSING`
+      : 'Your server refunds the order',
     'server',
     withOrder(run, async () => {
       const refundNo = `RFD-DEMO-${run.suffix}`;
@@ -221,14 +234,13 @@ export function addRefundStep(run: FlowRun, done: () => Screen): void {
       if (json.code !== 'SUCCESS') throw new Error(`Refund order answered ${json.code}: ${json.message}`);
       const data = json.data as {status?: string; refund?: {status?: string}} | undefined;
       run.setRefundStatus(data?.refund?.status ?? data?.status);
-      const refundRule = run.ports.data.refunds.endings.rules.find((rule) => rule.kind === 'SUCCEEDED');
-      const seconds = refundRule?.processingSeconds ?? 0;
-      if (seconds > 0) await run.advance(seconds, `The sandbox clock moves ${seconds} s while the refund is PROCESSING.`);
+      if (refundSeconds > 0) await run.advance(refundSeconds, `The sandbox clock moves ${refundSeconds} s while the refund is PROCESSING.`);
       const refund = await run.call('queryRefund', 'Query a refund', 'GET', `/v1/refunds/${encodeURIComponent(refundNo)}`);
       run.setRefundStatus((refund.data as {status?: string} | undefined)?.status);
       await retrieve(run);
       run.show(done());
     }),
+    {movesClock: () => (refundSeconds > 0 ? refundSeconds : undefined)},
   );
 }
 

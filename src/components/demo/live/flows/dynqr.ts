@@ -59,15 +59,18 @@ function addCancelStep(run: FlowRun, title: string, reason: string, screen: () =
   );
 }
 
+/** Seconds from `now` to one second past the code's qrExpiresAt. */
+const pastQrExpiry = (expiresAt: string, now: number) => Math.max(1, Math.ceil((Date.parse(expiresAt) - now) / 1000) + 1);
+
 function addExpiredScan(run: FlowRun, code: {content: string; expiresAt: string}): void {
   run.add(
     'The sandbox clock moves past the code’s qrExpiresAt',
     'sandbox',
     withOrder(run, async () => {
-      const now = await run.ports.target.clock.now();
-      const seconds = Math.max(1, Math.ceil((Date.parse(code.expiresAt) - now) / 1000) + 1);
+      const seconds = pastQrExpiry(code.expiresAt, await run.ports.target.clock.now());
       await run.advance(seconds, `The sandbox clock moves ${seconds} s, past qrExpiresAt (${code.expiresAt}). Nobody has scanned.`);
     }),
+    {movesClock: (now) => (code.expiresAt && now !== undefined ? pastQrExpiry(code.expiresAt, now) : undefined)},
   );
   run.add(
     'The customer scans the expired code: the sandbox refuses it',

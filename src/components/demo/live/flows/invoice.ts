@@ -127,18 +127,20 @@ function invoiceScreen(run: FlowRun, invoiceNo: string, ledger: Ledger, action?:
   );
 }
 
-/** VAM top-ups go only to the default notification URL (the contract's routing): read it, and set it when there is none. */
+/**
+ * VAM top-ups go only to the default notification URL (the contract's routing): read it, and set it when
+ * there is none. The run records the change, so Reset leaves the merchant without one again.
+ */
 async function ensureDefaultNotifyUrl(run: FlowRun): Promise<void> {
-  const clientId = run.ports.client.clientId;
-  const current = (await run.act('control.configure', {clientId}, 'Your server checks its default notification URL.')) as {
-    defaultNotifyUrl?: string | null;
-  };
+  const current = await run.readSettings();
   if (current.defaultNotifyUrl) {
-    run.note('note', `VAM.TOP_UP goes to your default notification URL, ${current.defaultNotifyUrl}.`);
+    run.note('note', `Your server's default notification URL is ${current.defaultNotifyUrl}; VAM.TOP_UP goes there.`);
     return;
   }
-  await run.act('control.configure', {clientId, defaultNotifyUrl: notifyUrl}, `The default notification URL is set to ${notifyUrl}.`);
-  run.note('note', `VAM.TOP_UP goes only to your default notification URL, and this sandbox had none: it is now ${notifyUrl}.`);
+  await run.configure(
+    {defaultNotifyUrl: notifyUrl},
+    `VAM.TOP_UP goes only to your default notification URL, and this sandbox had none: the demo sets it to ${notifyUrl}.`,
+  );
 }
 
 /** Get balance in the invoice's currency: the available amount, from a real call. */
@@ -170,9 +172,14 @@ function addTransfer(run: FlowRun, account: VirtualAccount, invoiceNo: string, l
     );
   });
   const seconds = run.ports.data.virtualAccounts.creditSeconds;
-  run.add(`The sandbox clock moves ${seconds} s: the transfer is credited and VAM.TOP_UP is sent`, 'sandbox', async () => {
-    await run.advance(seconds, `The sandbox clock moves ${seconds} s, the virtual account's credit time.`);
-  });
+  run.add(
+    `The sandbox clock moves ${seconds} s: the transfer is credited and VAM.TOP_UP is sent`,
+    'sandbox',
+    async () => {
+      await run.advance(seconds, `The sandbox clock moves ${seconds} s, the virtual account's credit time.`);
+    },
+    {movesClock: () => seconds},
+  );
   run.add('Your server matches VAM.TOP_UP to the invoice by customerReference and amount', 'server', async () => {
     ledger.received += amount;
     const due = run.amount - ledger.received;
