@@ -136,6 +136,13 @@ test.describe('response code catalogue', () => {
     const rows = page.locator('tbody tr[data-result-code]');
     const total = await rows.count();
     expect(total).toBeGreaterThan(25);
+    // It uses the page's full width and fits it at 1280 px: no column is cut off behind a sideways scroll.
+    expect(page.viewportSize()?.width).toBe(1280);
+    const scroller = page.getByRole('region', {name: 'Response code catalogue'});
+    expect(
+      await scroller.evaluate((element) => element.scrollWidth - element.clientWidth),
+      'sideways overflow at 1280 px',
+    ).toBeLessThanOrEqual(0);
     const filter = page.getByLabel('Filter codes');
     await filter.fill('refund');
     await expect(page.locator('tr[data-result-code="REFUND_AMOUNT_EXCEEDED"]')).toBeVisible();

@@ -1,4 +1,4 @@
-import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
+import {Fragment, useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {ResultCode} from '@site/src/contract/openapiTypes';
 import styles from './styles.module.css';
@@ -19,6 +19,19 @@ export function matchesQuery(entry: CatalogueEntry, query: string): boolean {
     .split(/\s+/)
     .filter(Boolean)
     .every((word) => haystack.includes(word));
+}
+
+/**
+ * A code such as REFUND_AMOUNT_EXCEEDED with a line-break opportunity after each underscore, never inside a word:
+ * the Code column then takes the width of its longest word, and the catalogue fits the page at 1280 px.
+ */
+function codeWithBreaks(code: string): ReactNode {
+  return code.split(/(?<=_)/).map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
 }
 
 /** The whole response code catalogue, server-rendered, with a filter box. */
@@ -72,7 +85,7 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
             {visible.map((entry) => (
               <tr key={entry.code} id={`code-${entry.code}`} data-result-code={entry.code}>
                 <td>
-                  <code>{entry.code}</code>
+                  <code>{codeWithBreaks(entry.code)}</code>
                 </td>
                 <td data-label="HTTP" data-inline="">
                   {entry.httpStatus}
