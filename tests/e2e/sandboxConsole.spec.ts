@@ -59,6 +59,11 @@ test('sandbox console: a Try it journey shows up, notifications verify, the cloc
   await showTab(widget, 'Refunds');
   await expect(refunds.locator('tbody tr')).toHaveCount(1);
   await expect(ledger.locator('tbody tr').filter({hasNotText: 'opening balance'}).first()).toBeVisible();
+  // Every ledger cell sits under a column heading, and the movement's description under "What".
+  expect(await ledger.locator('tbody tr').first().locator('td').count()).toBe(await ledger.locator('thead th').count());
+  await expect(ledger.locator('tbody tr').filter({hasText: 'opening balance'}).first().locator('td[data-label="What"]')).toContainText(
+    'opening balance',
+  );
   await showTab(widget, 'Notifications');
   const paid = inbox.getByRole('listitem').filter({hasText: 'ORDER.PAID'});
   await expect(paid).toHaveCount(1);
