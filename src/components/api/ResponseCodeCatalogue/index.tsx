@@ -1,9 +1,10 @@
-import {Fragment, useEffect, useId, useRef, useState, type ReactNode} from 'react';
+import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import type {ResultCode} from '@site/src/contract/openapiTypes';
 import styles from './styles.module.css';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import TableScroller from '@site/src/components/ui/TableScroller';
+import BreakAfter from '@site/src/components/ui/BreakAfter';
 
 export interface CatalogueEntry extends ResultCode {
   readonly returnedBy: ReadonlyArray<{operationId: string; summary: string; url: string}>;
@@ -19,19 +20,6 @@ export function matchesQuery(entry: CatalogueEntry, query: string): boolean {
     .split(/\s+/)
     .filter(Boolean)
     .every((word) => haystack.includes(word));
-}
-
-/**
- * A code such as REFUND_AMOUNT_EXCEEDED with a line-break opportunity after each underscore, never inside a word:
- * the Code column then takes the width of its longest word, and the catalogue fits the page at 1280 px.
- */
-function codeWithBreaks(code: string): ReactNode {
-  return code.split(/(?<=_)/).map((part, index) => (
-    <Fragment key={index}>
-      {index > 0 && <wbr />}
-      {part}
-    </Fragment>
-  ));
 }
 
 /** The whole response code catalogue, server-rendered, with a filter box. */
@@ -85,7 +73,10 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
             {visible.map((entry) => (
               <tr key={entry.code} id={`code-${entry.code}`} data-result-code={entry.code}>
                 <td>
-                  <code>{codeWithBreaks(entry.code)}</code>
+                  {/* Breaks only after an underscore: the Code column takes its longest word, and the catalogue fits 1280 px. */}
+                  <code>
+                    <BreakAfter text={entry.code} characters="_" />
+                  </code>
                 </td>
                 <td data-label="HTTP" data-inline="">
                   {entry.httpStatus}
