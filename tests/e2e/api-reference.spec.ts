@@ -287,6 +287,11 @@ test.describe('API page layout', () => {
     const text = await page.locator('#api-request').boundingBox();
     const paneBox = await pane.boundingBox();
     expect((paneBox?.x ?? 0) > (text?.x ?? 0) + (text?.width ?? 0) - 1, 'the pane sits beside the text').toBe(true);
+    // Beside the pane, every field table fits the explanation column (518 px): no Description cut off behind a sideways scroll.
+    const cut = await page
+      .locator('[data-api-reference] [role="region"]:has([data-field])')
+      .evaluateAll((boxes) => boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.getAttribute('aria-label')));
+    expect(cut, 'tables wider than the explanation column at 1280 px').toEqual([]);
     await page.getByRole('button', {name: 'Try Create order in the sandbox'}).click();
     await expect(pane.getByRole('region', {name: 'Try it'})).toBeVisible();
     const panelTop = await pane.getByRole('region', {name: 'Try it'}).evaluate((element) => element.getBoundingClientRect().top);
