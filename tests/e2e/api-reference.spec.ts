@@ -136,6 +136,13 @@ test.describe('response code catalogue', () => {
     const rows = page.locator('tbody tr[data-result-code]');
     const total = await rows.count();
     expect(total).toBeGreaterThan(25);
+    // It uses the page's full width and fits it at 1280 px: no column is cut off behind a sideways scroll.
+    expect(page.viewportSize()?.width).toBe(1280);
+    const scroller = page.getByRole('region', {name: 'Response code catalogue'});
+    expect(
+      await scroller.evaluate((element) => element.scrollWidth - element.clientWidth),
+      'sideways overflow at 1280 px',
+    ).toBeLessThanOrEqual(0);
     const filter = page.getByLabel('Filter codes');
     await filter.fill('refund');
     await expect(page.locator('tr[data-result-code="REFUND_AMOUNT_EXCEEDED"]')).toBeVisible();
@@ -283,6 +290,11 @@ test.describe('API page layout', () => {
     const text = await page.locator('#api-request').boundingBox();
     const paneBox = await pane.boundingBox();
     expect((paneBox?.x ?? 0) > (text?.x ?? 0) + (text?.width ?? 0) - 1, 'the pane sits beside the text').toBe(true);
+    // Beside the pane, every field table fits the explanation column (518 px): no Description cut off behind a sideways scroll.
+    const cut = await page
+      .locator('[data-api-reference] [role="region"]:has([data-field])')
+      .evaluateAll((boxes) => boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.getAttribute('aria-label')));
+    expect(cut, 'tables wider than the explanation column at 1280 px').toEqual([]);
     await page.getByRole('button', {name: 'Try Create order in the sandbox'}).click();
     await expect(pane.getByRole('region', {name: 'Try it'})).toBeVisible();
     const panelTop = await pane.getByRole('region', {name: 'Try it'}).evaluate((element) => element.getBoundingClientRect().top);

@@ -40,6 +40,13 @@ for (const size of sizes) {
     await aboveTheFold(page, 'See the demos', 'link');
     const tagline = await page.locator('header p').filter({hasText: 'One Create order call'}).boundingBox();
     expect((tagline?.y ?? Infinity) + (tagline?.height ?? 0)).toBeLessThanOrEqual(size.height);
+    // Under "Create a sandbox order" the steps follow at the panel's own padding: no empty band kept for a status line.
+    const panel = page.getByRole('region', {name: 'Try it now: a real signed order'});
+    const button = await panel.getByRole('button', {name: 'Create a sandbox order'}).boundingBox();
+    const steps = await panel.getByRole('list').first().boundingBox();
+    const padding = await panel.evaluate((element) => parseFloat(getComputedStyle(element).paddingTop));
+    const band = (steps?.y ?? Infinity) - ((button?.y ?? 0) + (button?.height ?? 0));
+    expect(band, `space under the action (the panel's padding is ${padding} px)`).toBeLessThanOrEqual(padding + 1);
   });
 }
 

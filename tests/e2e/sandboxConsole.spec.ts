@@ -56,9 +56,16 @@ test('sandbox console: a Try it journey shows up, notifications verify, the cloc
   await expect(orders.locator('tbody tr')).toHaveCount(1);
   await expect(orders.locator('tbody tr td').nth(1)).toHaveText(/^(PAID|PARTIALLY_REFUNDED|REFUNDED)$/);
   await expect(orders.locator('tbody tr td').nth(2)).toHaveText(/^\d{1,3}(,\d{3})*\.\d{2} [A-Z]{3}$/);
+  // At 1280 px the orders table, "Open in Try it" included, fits the console's width (timestamps wrap at their T).
+  expect(await orders.evaluate((element) => element.scrollWidth - element.clientWidth), 'orders table overflow').toBeLessThanOrEqual(0);
   await showTab(widget, 'Refunds');
   await expect(refunds.locator('tbody tr')).toHaveCount(1);
   await expect(ledger.locator('tbody tr').filter({hasNotText: 'opening balance'}).first()).toBeVisible();
+  // Every ledger cell sits under a column heading, and the movement's description under "What".
+  expect(await ledger.locator('tbody tr').first().locator('td').count()).toBe(await ledger.locator('thead th').count());
+  await expect(ledger.locator('tbody tr').filter({hasText: 'opening balance'}).first().locator('td[data-label="What"]')).toContainText(
+    'opening balance',
+  );
   await showTab(widget, 'Notifications');
   const paid = inbox.getByRole('listitem').filter({hasText: 'ORDER.PAID'});
   await expect(paid).toHaveCount(1);

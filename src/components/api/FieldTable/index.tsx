@@ -37,7 +37,12 @@ function TypeLabel({field}: {field: FieldView}): ReactNode {
   return (
     <>
       {field.type}
-      {field.typeName && field.typeName !== field.type && <span className={styles.typeName}> ({field.typeName})</span>}
+      {field.typeName && field.typeName !== field.type && (
+        <>
+          {/* The space outside the name: the only place the Type column may wrap. */}{' '}
+          <span className={styles.typeName}>({field.typeName})</span>
+        </>
+      )}
     </>
   );
 }
@@ -127,7 +132,7 @@ function VariantBlock({variant, depth, prefix}: {variant: VariantView; depth: nu
   return (
     <>
       <tr className={styles.variant}>
-        <td colSpan={3} style={{paddingLeft: `${0.75 + depth * 1.25}rem`}}>
+        <td colSpan={3} style={{paddingLeft: `${0.75 + depth}rem`}}>
           <VariantTitle variant={variant} />
         </td>
       </tr>
@@ -140,7 +145,7 @@ function VariantBlock({variant, depth, prefix}: {variant: VariantView; depth: nu
 function FieldRow({field, depth, fullName}: {field: FieldView; depth: number; fullName: string}): ReactNode {
   return (
     <tr>
-      <td style={{paddingLeft: `${0.75 + depth * 1.25}rem`}}>
+      <td style={{paddingLeft: `${0.75 + depth}rem`}}>
         <code className={styles.name} data-field={fullName}>
           {field.name}
         </code>

@@ -4,6 +4,7 @@ import type {ResultCode} from '@site/src/contract/openapiTypes';
 import styles from './styles.module.css';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
 import TableScroller from '@site/src/components/ui/TableScroller';
+import BreakAfter from '@site/src/components/ui/BreakAfter';
 
 export interface CatalogueEntry extends ResultCode {
   readonly returnedBy: ReadonlyArray<{operationId: string; summary: string; url: string}>;
@@ -72,7 +73,10 @@ export default function ResponseCodeCatalogue({codes}: {codes: readonly Catalogu
             {visible.map((entry) => (
               <tr key={entry.code} id={`code-${entry.code}`} data-result-code={entry.code}>
                 <td>
-                  <code>{entry.code}</code>
+                  {/* Breaks only after an underscore: the Code column takes its longest word, and the catalogue fits 1280 px. */}
+                  <code>
+                    <BreakAfter text={entry.code} characters="_" />
+                  </code>
                 </td>
                 <td data-label="HTTP" data-inline="">
                   {entry.httpStatus}

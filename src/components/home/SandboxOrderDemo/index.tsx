@@ -31,7 +31,7 @@ function prettyJson(text: string): string {
 /** One step of the flow: a fixed-height box, so the panel keeps its size from first paint to the end. */
 function Step({index, title, done, children}: {index: number; title: string; done: boolean; children: ReactNode}): ReactNode {
   return (
-    <li className={styles.step} data-done={done}>
+    <li className={styles.step} data-done={done} data-step={index}>
       <p className={styles.stepTitle}>
         <span className={styles.stepNumber} aria-hidden="true">
           {index}
@@ -67,8 +67,20 @@ export default function SandboxOrderDemo(): ReactNode {
   };
 
   const {request, response, paid, notification} = events;
-  /** What a step will show, in its box until it runs, so the four boxes read as the flow before anything happens. */
-  const waiting = (preview: string) => <span className={styles.waiting}>{run.status === 'running' ? 'Working…' : preview}</span>;
+  /** The first step without its result: where a failed run stopped. */
+  const stoppedAt = [request, response, paid, notification].findIndex((event) => !event) + 1;
+  /**
+   * What a step will show, in its box until it runs, so the four boxes read as the flow before anything happens.
+   * A failed run says why in the box of the step it stopped at, so no line of the panel is kept empty for it.
+   */
+  const waiting = (index: number, preview: string) =>
+    run.status === 'failed' && index === stoppedAt ? (
+      <span className={styles.waiting} data-failed="">
+        The sandbox could not finish: {run.message}
+      </span>
+    ) : (
+      <span className={styles.waiting}>{run.status === 'running' ? 'Working…' : preview}</span>
+    );
   return (
     <section className={styles.panel} aria-labelledby="sandbox-order-title" data-run={run.status}>
       <div className={styles.head}>
@@ -79,10 +91,15 @@ export default function SandboxOrderDemo(): ReactNode {
           <p className={styles.lede}>Runs in this browser against the sandbox engine. No account, nothing sent anywhere.</p>
         </div>
         <Button variant="primary" onClick={() => void start()} disabled={!ready || run.status === 'running'}>
-          {run.status === 'done' || run.status === 'failed' ? 'Create another sandbox order' : 'Create a sandbox order'}
+          {run.status === 'done' || run.status === 'failed'
+            ? 'Create another sandbox order'
+            : run.status === 'running'
+              ? 'Creating and paying…'
+              : 'Create a sandbox order'}
         </Button>
       </div>
-      <p className={styles.status} role="status">
+      {/* Read out by screen readers; on screen the button and the four steps show the same progress. */}
+      <p className="sr-only" role="status">
         {run.status === 'running'
           ? 'Creating and paying a sandbox order…'
           : run.status === 'done'
@@ -98,7 +115,7 @@ export default function SandboxOrderDemo(): ReactNode {
               {requestText(request.request)}
             </pre>
           ) : (
-            waiting('POST /v1/orders with X-Client-Id, X-Timestamp, X-Nonce and X-Signature, signed with the test merchant key')
+            waiting(1, 'POST /v1/orders with X-Client-Id, X-Timestamp, X-Nonce and X-Signature, signed with the test merchant key')
           )}
         </Step>
         <Step index={2} title="Veloxa Pay answers, signed" done={Boolean(response)}>
@@ -113,7 +130,7 @@ export default function SandboxOrderDemo(): ReactNode {
               </pre>
             </>
           ) : (
-            waiting('HTTP 200, code SUCCESS, the order PENDING with its cashier URL, signed by Veloxa Pay')
+            waiting(2, 'HTTP 200, code SUCCESS, the order PENDING with its cashier URL, signed by Veloxa Pay')
           )}
         </Step>
         <Step index={3} title="The shopper pays" done={Boolean(paid)}>
@@ -127,7 +144,7 @@ export default function SandboxOrderDemo(): ReactNode {
               ))}
             </p>
           ) : (
-            waiting('The shopper pays with a sandbox test card: PENDING → PAID')
+            waiting(3, 'The shopper pays with a sandbox test card: PENDING → PAID')
           )}
         </Step>
         <Step index={4} title="Your endpoint receives the signed notification" done={Boolean(notification)}>
@@ -152,7 +169,7 @@ export default function SandboxOrderDemo(): ReactNode {
               </pre>
             </>
           ) : (
-            waiting('ORDER.PAID arrives, and its signature is checked with the provider public key')
+            waiting(4, 'ORDER.PAID arrives, and its signature is checked with the provider public key')
           )}
         </Step>
       </ol>

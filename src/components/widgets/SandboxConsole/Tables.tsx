@@ -5,6 +5,7 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import TableScroller from '@site/src/components/ui/TableScroller';
+import BreakAfter from '@site/src/components/ui/BreakAfter';
 import type {Balance, Cell, Money, Row} from './view';
 import styles from './styles.module.css';
 
@@ -17,6 +18,8 @@ function Amount({money}: {money: Money}): ReactNode {
 }
 
 const isMoney = (cell: Cell): cell is Money => typeof cell !== 'string';
+/** An ISO timestamp may wrap between its date and its time, so a table of them fits the console's width. */
+const isTimestamp = (cell: string): boolean => /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(cell);
 
 export function Table({
   label,
@@ -56,10 +59,18 @@ export function Table({
               {row.cells.map((cell, index) => (
                 <td
                   key={columns[index]}
-                  className={moneyColumn[index] ? styles.money : index === 1 ? styles.state : undefined}
+                  className={
+                    moneyColumn[index]
+                      ? styles.money
+                      : index === 1
+                        ? styles.state
+                        : typeof cell === 'string' && isTimestamp(cell)
+                          ? styles.time
+                          : undefined
+                  }
                   data-label={columns[index]}
                 >
-                  {isMoney(cell) ? <Amount money={cell} /> : cell}
+                  {isMoney(cell) ? <Amount money={cell} /> : isTimestamp(cell) ? <BreakAfter text={cell} characters="T" /> : cell}
                 </td>
               ))}
               {opens ? (

@@ -92,13 +92,13 @@ function ledgerRow(entry: LedgerEntry): Row {
   const leg = (amount: number | undefined) => (amount ? (moneyParts(amount, entry.currency) ?? '') : '');
   return {
     key: entry.id,
+    // Under the console's columns Time, What, Available, Pending, Frozen; each amount carries its currency.
     cells: [
       new Date(entry.at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      entry.currency,
+      entry.memo,
       leg(entry.legs.available),
       leg(entry.legs.pending),
       leg(entry.legs.frozen),
-      entry.memo,
     ],
   };
 }

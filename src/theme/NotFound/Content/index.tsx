@@ -68,6 +68,9 @@ export default function NotFoundContent({className}: Props): ReactNode {
             and the sidebar on any docs page lists every guide and API call.
           </p>
           <NotFoundHelp />
+          <Heading as="h2" className={styles.sectionsTitle}>
+            Start from a section
+          </Heading>
           <ul className={styles.sections}>
             {sections.map((section) => (
               <li key={section.to}>
