@@ -40,7 +40,7 @@ import {benchSandbox} from '../tooling/bench/sandbox';
 import {benchSandboxTargets} from '../tooling/bench/sandboxTargets';
 import {startPostgres} from '../tests/support/postgres';
 import {seedRecords, startSharedSandbox} from '../tests/support/sharedSandbox';
-import {pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
+import {notFoundPath, pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
 import {brokenBudgets, median, medians, parseBudgets, ratio} from '../tooling/bench/stats';
 import {twinBytes, twinBytesTable} from '../tooling/bench/twinBytes';
 
@@ -103,7 +103,10 @@ async function sandboxBench(argv: string[]): Promise<void> {
 function twinSection(buildDir: string): string {
   const rows = twinBytes(
     buildDir,
-    Object.entries(pageTypes).map(([type, {portal}]) => [type, portal] as const),
+    // The not-found page has no Markdown twin: there is no page to mirror.
+    Object.entries(pageTypes)
+      .filter(([, {portal}]) => portal !== notFoundPath)
+      .map(([type, {portal}]) => [type, portal] as const),
   );
   return `Bytes of each page type's HTML and of its Markdown twin (${buildDir}; gzip at level 6 for both):\n\n${twinBytesTable(rows)}`;
 }
