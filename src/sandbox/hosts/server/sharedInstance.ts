@@ -115,11 +115,11 @@ export function sharedInstance(
     if (insideCall.getStore()) return ran;
     while (ran < jobsPerTick) {
       let claimed;
-      const held = [...versions.keys()];
+      const held = new Map(versions);
       try {
         claimed = await store.claimDueJob(Date.now(), held, refresh, async (job) => {
           // Rare while every instance is up (claim affinity): a merchant nobody holds, or whose instance is down.
-          if (!held.includes(job.clientId))
+          if (held.get(job.clientId) !== versions.get(job.clientId))
             log(`sandbox: ran job ${job.id} of ${job.clientId}, not held here and over ${claimGraceMs} ms overdue`);
           // Leases count on the merchant's clock, which job times are on (its own, on the hosted sandbox).
           if (job.kind === 'event.deliver') return job.lease(engine.cache.now(job.clientId) + deliveryLeaseMs);

@@ -18,8 +18,9 @@
  *   them after its reload and answers as the contract says.
  * - Due jobs are the rows with a due_at. An instance claims the earliest due one with FOR UPDATE SKIP LOCKED
  *   in a transaction that then locks its merchant and runs it, so each job runs once however many instances
- *   poll. It claims only jobs of merchants it holds, and others' once `claimGraceMs` overdue (claim affinity). A notification attempt is recorded before it is sent: its claim moves the job's due time on by a
- *   lease and commits; the attempt is sent with no lock held; its result is recorded in a transaction of its
+ *   poll. It claims jobs of merchants whose current version it holds (it made their last write), and others' only
+ *   once `claimGraceMs` overdue (claim affinity). A notification attempt is recorded before it is sent: its claim
+ *   moves the job's due time on by a lease and commits; the attempt is sent with no lock held; its result is recorded in a transaction of its
  *   own, which deletes the job and schedules the contract's retry. An instance killed after sending leaves
  *   the leased job, which another instance sends again when the lease ends: at least once.
  * - The clock offset is one record, read by every transaction and written only by a clock advance, under a
@@ -78,11 +79,11 @@ export interface SharedStore extends SandboxStore {
   /**
    * Claims the earliest job due by `realNow` on the shared clock, locks its merchant and runs `work` in the
    * same transaction; undefined when no job is due (or every due one is claimed by another instance). Jobs of
-   * merchants not in `held` wait `claimGraceMs` for the instance holding them (claim affinity).
+   * merchants whose current version is not the one in `held` wait `claimGraceMs` for the instance holding it (claim affinity).
    */
   claimDueJob(
     realNow: number,
-    held: readonly string[],
+    held: ReadonlyMap<string, string>,
     locked: (merchant: LockedMerchant) => Promise<void>,
     work: (job: ClaimedJob) => Promise<void>,
   ): Promise<{job: ClaimedJob; version: string | null} | undefined>;
@@ -135,22 +136,27 @@ export const claimGraceMs = 2000;
 /**
  * The earliest due job, claimed: on the shared clock first (an index range), then among the merchants whose own
  * clock runs ahead (hosted sandbox; a partial index holds only those, so this costs nothing when there are none).
- * A job of a merchant not in `held` (those this instance holds) is claimed only once `claimGraceMs` overdue.
+ * A job of a merchant whose database version is not the one in `held` (client ID to the version this instance
+ * holds) is claimed only once `claimGraceMs` overdue.
  */
-async function claimDue(client: pg.ClientBase, realNow: number, held: readonly string[]): Promise<pg.QueryResult<DueRow>> {
+async function claimDue(client: pg.ClientBase, realNow: number, held: ReadonlyMap<string, string>): Promise<pg.QueryResult<DueRow>> {
+  const values = [realNow, [...held.keys()], [...held.values()]];
+  // Held: this instance's copy is the database's version (it made the merchant's last write: it serves its calls).
   const heldOrOverdue = (clock: string) =>
-    `(r.client_id = ANY($2::text[]) OR r.due_at <= $1::double precision - ${claimGraceMs} + ${clock})`;
+    `(r.client_id IN (SELECT v.client_id FROM sandbox_merchant v JOIN unnest($2::text[], $3::text[]) AS h (client_id, version)
+       ON v.client_id = h.client_id AND v.version::text = h.version)
+     OR r.due_at <= $1::double precision - ${claimGraceMs} + ${clock})`;
   const shared = await client.query<DueRow>(
     `SELECT r.key, r.client_id, r.value FROM sandbox_record r WHERE r.due_at <= $1::double precision + ${sharedClock}
-     AND ${heldOrOverdue(sharedClock)} ORDER BY r.due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    [realNow, held],
+     AND ${heldOrOverdue(sharedClock)} ORDER BY r.due_at LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
+    values,
   );
   if (shared.rows.length > 0) return shared;
   return client.query<DueRow>(
     `SELECT r.key, r.client_id, r.value FROM sandbox_merchant m JOIN sandbox_record r ON r.client_id = m.client_id
      WHERE m.clock_offset_ms > 0 AND r.due_at <= $1::double precision + ${sharedClock} + m.clock_offset_ms
      AND ${heldOrOverdue(`${sharedClock} + m.clock_offset_ms`)} ORDER BY r.due_at - m.clock_offset_ms LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
-    [realNow, held],
+    values,
   );
 }
 
