@@ -20,8 +20,8 @@
  *   in a transaction that then locks its merchant and runs it, so each job runs once however many instances
  *   poll. It claims jobs of merchants whose current version it holds (it made their last write), and others' only
  *   once `claimGraceMs` overdue (claim affinity). A notification attempt is recorded before it is sent: its claim
- *   moves the job's due time on by a lease and commits; the attempt is sent with no lock held; its result is recorded in a transaction of its
- *   own, which deletes the job and schedules the contract's retry. An instance killed after sending leaves
+ *   moves the job's due time on by a lease and commits; the attempt is sent with no lock held; its result is
+ *   recorded in a transaction of its own, which deletes the job and schedules the contract's retry. An instance killed after sending leaves
  *   the leased job, which another instance sends again when the lease ends: at least once.
  * - The clock offset is one record, read by every transaction and written only by a clock advance, under a
  *   lock of its own (the engine's own batches leave it out).
