@@ -499,4 +499,58 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
       200,
     );
   });
+
+  // Last here: it kills the first instance.
+  test("claim affinity: a merchant's job runs on the instance holding it while that is up, on the other one grace after a kill", async () => {
+    const inbox = await receiver(true);
+    try {
+      const a = await tenant(one.url);
+      /** A notification of A's through `one`, whose first attempt the receiver refuses: its retry waits as a job. */
+      const refusedOnce = async () => {
+        const body = JSON.stringify({clientId: a.clientId, operationId: 'chargeback', scenario: 'opened', notifyUrl: inbox.url});
+        const simulated = await signedControl(one.url, a.signer, 'POST', '/_sandbox/notifications/simulate', body);
+        assert.equal(simulated.status, 200, JSON.stringify(simulated.json));
+        const id = String(simulated.json['notificationId']);
+        // The refusal is recorded (with the retry) just after the answer.
+        const deadline = Date.now() + 5000;
+        const recorded = () => sql('SELECT 1 FROM sandbox_delivery WHERE client_id = $1 AND notification_id = $2', [a.clientId, id]);
+        while (!(await recorded()).rowCount && Date.now() < deadline) await sleep(20);
+        return id;
+      };
+      const attempts = (id: string) => inbox.bodies.filter((body) => body.includes(id)).length;
+      /** Makes A's waiting retry due now, as the contract's 15 s would (A's clock is real time: it was never moved). */
+      const dueNow = async () => {
+        const moved = await sql(
+          `UPDATE sandbox_record SET value = jsonb_set(value::jsonb, '{at}', to_jsonb(extract(epoch FROM clock_timestamp()) * 1000))::json
+           WHERE key LIKE '~/job/%' AND client_id = $1 AND value->>'kind' = 'event.deliver'`,
+          [a.clientId],
+        );
+        assert.equal(moved.rowCount, 1, 'one retry waits');
+        // A's version stays: the instance holding A keeps holding it (its copy's job, due later, is sent by id).
+        return Date.now();
+      };
+      const retried = async (id: string, seconds: number) => {
+        const deadline = Date.now() + seconds * 1000;
+        while (attempts(id) < 2 && Date.now() < deadline) await sleep(50);
+        assert.equal(attempts(id), 2, `${id}: the retry was sent`);
+        return Date.now();
+      };
+      const foreignRuns = (instance: SandboxInstance) => instance.output().split(`of ${a.clientId}, not held here`).length - 1;
+
+      const first = await refusedOnce();
+      await dueNow();
+      await retried(first, 5);
+      assert.deepEqual([foreignRuns(one), foreignRuns(two)], [0, 0], 'the instance holding A ran its job');
+
+      const second = await refusedOnce();
+      await one.stop('SIGKILL');
+      const due = await dueNow();
+      const waited = (await retried(second, 6)) - due;
+      // The other instance waits out the grace (2 s) for an instance holding A, then claims at its next poll (200 ms).
+      assert.ok(waited >= 1500 && waited < 4500, `sent ${waited} ms after due`);
+      assert.equal(foreignRuns(two), 1, two.output().slice(-500));
+    } finally {
+      await inbox.close();
+    }
+  });
 });

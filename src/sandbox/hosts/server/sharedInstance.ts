@@ -6,7 +6,8 @@
  *   again first when the database holds a newer version.
  * - Memory is bounded by the merchants the instance serves: at most `cacheMerchants` are kept, the least
  *   recently used dropped first (the database keeps them).
- * - Jobs are claimed in the database (`jobs`), never run from the engine's own queue.
+ * - Jobs are claimed in the database (`jobs`), never run from the engine's own queue: first those of the merchants
+ *   held here, others' only once overdue (sharedStore.ts, claimGraceMs).
  * - A clock advance moves the shared clock; reset, import and export, which concern every merchant at once,
  *   are refused with a sentence that says why.
  * - With `hosted` (--hosted --shared), a signed test tool runs in its signer's transaction, so reset, export and
@@ -20,7 +21,7 @@ import {isoSeconds} from '../../engine/clock';
 import type {SandboxEngine} from '../../engine/engine';
 import {pathOf} from '../../engine/pipeline/route';
 import {ActionInputError, readActionInput, sandboxAction} from '../../actions';
-import {DatabaseUnavailable, type LockedMerchant, type SharedStore} from './sharedStore';
+import {claimGraceMs, DatabaseUnavailable, type LockedMerchant, type SharedStore} from './sharedStore';
 import {errorReply, jsonReply, merchantOfCall, type CallWrapper, type JobDriver, type Reply, type ServerCall} from './server';
 
 /** Seconds a client waits before retrying while the database is away. */
@@ -114,8 +115,12 @@ export function sharedInstance(
     if (insideCall.getStore()) return ran;
     while (ran < jobsPerTick) {
       let claimed;
+      const held = new Map(versions);
       try {
-        claimed = await store.claimDueJob(Date.now(), refresh, async (job) => {
+        claimed = await store.claimDueJob(Date.now(), held, refresh, async (job) => {
+          // Rare while every instance is up (claim affinity): a merchant nobody holds, or whose instance is down.
+          if (held.get(job.clientId) !== versions.get(job.clientId))
+            log(`sandbox: ran job ${job.id} of ${job.clientId}, not held here and over ${claimGraceMs} ms overdue`);
           // Leases count on the merchant's clock, which job times are on (its own, on the hosted sandbox).
           if (job.kind === 'event.deliver') return job.lease(engine.cache.now(job.clientId) + deliveryLeaseMs);
           // Not in this copy after the reload: the job is stale; it waits a lease rather than being claimed in a loop.

@@ -18,9 +18,10 @@
  *   them after its reload and answers as the contract says.
  * - Due jobs are the rows with a due_at. An instance claims the earliest due one with FOR UPDATE SKIP LOCKED
  *   in a transaction that then locks its merchant and runs it, so each job runs once however many instances
- *   poll. A notification attempt is recorded before it is sent: its claim moves the job's due time on by a
- *   lease and commits; the attempt is sent with no lock held; its result is recorded in a transaction of its
- *   own, which deletes the job and schedules the contract's retry. An instance killed after sending leaves
+ *   poll. It claims jobs of merchants whose current version it holds (it made their last write), and others' only
+ *   once `claimGraceMs` overdue (claim affinity). A notification attempt is recorded before it is sent: its claim
+ *   moves the job's due time on by a lease and commits; the attempt is sent with no lock held; its result is
+ *   recorded in a transaction of its own, which deletes the job and schedules the contract's retry. An instance killed after sending leaves
  *   the leased job, which another instance sends again when the lease ends: at least once.
  * - The clock offset is one record, read by every transaction and written only by a clock advance, under a
  *   lock of its own (the engine's own batches leave it out).
@@ -77,10 +78,12 @@ export interface SharedStore extends SandboxStore {
   ): Promise<{value: T; version: string | null}>;
   /**
    * Claims the earliest job due by `realNow` on the shared clock, locks its merchant and runs `work` in the
-   * same transaction; undefined when no job is due (or every due one is claimed by another instance).
+   * same transaction; undefined when no job is due (or every due one is claimed by another instance). Jobs of
+   * merchants whose current version is not the one in `held` wait `claimGraceMs` for the instance holding it (claim affinity).
    */
   claimDueJob(
     realNow: number,
+    held: ReadonlyMap<string, string>,
     locked: (merchant: LockedMerchant) => Promise<void>,
     work: (job: ClaimedJob) => Promise<void>,
   ): Promise<{job: ClaimedJob; version: string | null} | undefined>;
@@ -122,21 +125,38 @@ type DueRow = {key: string; client_id: string | null; value: Record<string, unkn
 const sharedClock = `coalesce((SELECT (value::text)::double precision FROM sandbox_record WHERE key = '${clockKey}'), 0)`;
 
 /**
+ * How long past due a job waits for the instance holding its merchant before any instance claims it. nginx
+ * sends a merchant's calls to one instance; were another to run its job, it would bump the merchant's version
+ * and the serving instance would reload the merchant's whole state on its next call (and wait on its lock).
+ * Well over the job poll (200 ms under load), so a live instance always wins; short enough that a dead
+ * instance's merchants' jobs run soon after (at least once, each once: SKIP LOCKED stays).
+ */
+export const claimGraceMs = 2000;
+
+/**
  * The earliest due job, claimed: on the shared clock first (an index range), then among the merchants whose own
  * clock runs ahead (hosted sandbox; a partial index holds only those, so this costs nothing when there are none).
+ * A job of a merchant whose database version is not the one in `held` (client ID to the version this instance
+ * holds) is claimed only once `claimGraceMs` overdue.
  */
-async function claimDue(client: pg.ClientBase, realNow: number): Promise<pg.QueryResult<DueRow>> {
+async function claimDue(client: pg.ClientBase, realNow: number, held: ReadonlyMap<string, string>): Promise<pg.QueryResult<DueRow>> {
+  const values = [realNow, [...held.keys()], [...held.values()]];
+  // Held: this instance's copy is the database's version (it made the merchant's last write: it serves its calls).
+  const heldOrOverdue = (clock: string) =>
+    `(r.client_id IN (SELECT v.client_id FROM sandbox_merchant v JOIN unnest($2::text[], $3::text[]) AS h (client_id, version)
+       ON v.client_id = h.client_id AND v.version::text = h.version)
+     OR r.due_at <= $1::double precision - ${claimGraceMs} + ${clock})`;
   const shared = await client.query<DueRow>(
-    `SELECT key, client_id, value FROM sandbox_record WHERE due_at <= $1::double precision + ${sharedClock}
-     ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    [realNow],
+    `SELECT r.key, r.client_id, r.value FROM sandbox_record r WHERE r.due_at <= $1::double precision + ${sharedClock}
+     AND ${heldOrOverdue(sharedClock)} ORDER BY r.due_at LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
+    values,
   );
   if (shared.rows.length > 0) return shared;
   return client.query<DueRow>(
     `SELECT r.key, r.client_id, r.value FROM sandbox_merchant m JOIN sandbox_record r ON r.client_id = m.client_id
      WHERE m.clock_offset_ms > 0 AND r.due_at <= $1::double precision + ${sharedClock} + m.clock_offset_ms
-     ORDER BY r.due_at - m.clock_offset_ms LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
-    [realNow],
+     AND ${heldOrOverdue(`${sharedClock} + m.clock_offset_ms`)} ORDER BY r.due_at - m.clock_offset_ms LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
+    values,
   );
 }
 
@@ -355,10 +375,10 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
         return {value: value.result, version: version ?? value.held};
       }),
 
-    claimDueJob: (realNow, locked, work) =>
+    claimDueJob: (realNow, held, locked, work) =>
       serial(async () => {
         const {value, version} = await transaction(async (tx) => {
-          const due = (await db(claimDue(tx.client, realNow))).rows[0];
+          const due = (await db(claimDue(tx.client, realNow, held))).rows[0];
           if (!due?.client_id) return {value: undefined};
           const merchant = await db(lockMerchant(tx.client, due.client_id));
           await locked(merchant);
