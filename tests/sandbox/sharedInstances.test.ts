@@ -545,9 +545,10 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
       const second = await refusedOnce();
       await one.stop('SIGKILL');
       const due = await dueNow();
-      const waited = (await retried(second, 6)) - due;
-      // The other instance waits out the grace (2 s) for an instance holding A, then claims at its next poll (200 ms).
-      assert.ok(waited >= 1500 && waited < 4500, `sent ${waited} ms after due`);
+      const waited = (await retried(second, 10)) - due;
+      // The other instance waits out the grace (2 s) for an instance holding A, then claims at its next poll (200 ms);
+      // the upper bound leaves room for a busy CI machine, the lower one is what proves the grace.
+      assert.ok(waited >= 1500 && waited < 10_000, `sent ${waited} ms after due`);
       assert.equal(foreignRuns(two), 1, two.output().slice(-500));
     } finally {
       await inbox.close();
