@@ -349,7 +349,16 @@ describe('the hosted sandbox keeps merchants apart', () => {
       limited.every((entry) => entry.retryAfter === '1' && entry.signed && entry.code === 'RATE_LIMITED'),
       'every 429 is RATE_LIMITED in the envelope, signed, with Retry-After',
     );
-    assert.ok(forgedShed > 0, 'calls naming C past its allowance are shed before their signature is checked');
+    // Whether a forged call meets a spent allowance depends on where the second turns during the burst (a busy CI spreads
+    // it over several): shedding before the handler, which verifies, is proven without timing in shedding.test.ts. Here a
+    // forged call is never carried out: shed (429) or refused by the signature check (401).
+    assert.ok(
+      flooded.slice(60).every((entry) => entry.status === 429 || entry.status === 401),
+      `forged calls naming C: ${flooded
+        .slice(60)
+        .map((entry) => entry.status)
+        .join(', ')}`,
+    );
     assert.equal(dAnswer.status, 200, "D's test tool is answered");
     // D's call is neither in C's line nor held: it is answered before C's burst is (216 ms against 960 ms at a load
     // average of about 20; 1.9 s against 4.9 s at about 30, when the burst's signed 429s took the cores).
