@@ -12,12 +12,34 @@ import type {UnitOfWork} from '../unit';
 import {isRealTimestamp, msPerSecond} from '../values';
 
 export interface Authenticator {
-  /** The calling merchant, as the call's unit of work sees it, with the request's nonce remembered in it. */
+  /**
+   * Starts the signature check of a call before its unit of work, so calls verify on the thread pool in parallel
+   * while units run one at a time; undefined when a check before the signature fails (authenticate says which).
+   */
+  verifyEarly(request: SandboxRequest, headers: Record<string, string | undefined>): EarlyVerification | undefined;
+  /**
+   * The calling merchant, as the call's unit of work sees it, with the request's nonce remembered in it. Every check
+   * runs again here, in order; an early verification counts only if it checked these bytes with the key the merchant
+   * has now (a key rotated or revoked in between is checked again).
+   */
   authenticate(
     unit: Pick<UnitOfWork, 'tx' | 'view'>,
     request: SandboxRequest,
     headers: Record<string, string | undefined>,
+    early?: EarlyVerification,
   ): Promise<MerchantState>;
+}
+
+/** What a signature check covered, and its result to come. */
+export interface EarlyVerification extends SignedInput {
+  readonly valid: Promise<boolean>;
+}
+
+/** The bytes a request's signature is checked over, and the public key it is checked with. */
+interface SignedInput {
+  readonly pem: string;
+  readonly canonical: string;
+  readonly signature: string;
 }
 
 /** The merchant the headers name, when the timestamp, nonce and merchant are well formed and known. */
@@ -47,6 +69,28 @@ function merchantFor(
     );
   }
   return state;
+}
+
+/** The signature header, the merchant's key for its version and the canonical string; a malformed header or unknown key version is rejected. */
+function signedInput(merchant: MerchantRecords, request: SandboxRequest, headers: Record<string, string | undefined>): SignedInput {
+  const clientId = merchant.merchant.clientId;
+  let signature: {keyVersion: number; signature: string};
+  try {
+    signature = parseSignatureHeader(headers['x-signature'] ?? '');
+  } catch (error) {
+    return reject('INVALID_SIGNATURE', `X-Signature: ${(error as Error).message}`);
+  }
+  const pem = merchant.merchant.keys[String(signature.keyVersion)];
+  if (!pem) return reject('UNKNOWN_CLIENT', `No public key is registered under key version ${signature.keyVersion} for ${clientId}.`);
+  const canonical = canonicalString({
+    method: request.method,
+    pathWithQuery: request.target,
+    clientId,
+    timestamp: headers['x-timestamp'] ?? '',
+    nonce: headers['x-nonce'] ?? '',
+    body: request.body,
+  });
+  return {pem, canonical, signature: signature.signature};
 }
 
 /** An authenticator over the engine's merchants, with imported public keys kept by PEM. */
@@ -81,36 +125,35 @@ export function createAuthenticator(
     unit.tx.putEvenIfRejected(state, 'nonce', nonce, now + tx.spec.signing.nonceRetentionSeconds * msPerSecond);
   }
 
+  const verify = async (input: SignedInput): Promise<boolean> =>
+    verifyCanonical(input.canonical, input.signature, await publicKey(input.pem));
+
   return {
-    async authenticate(unit, request, headers) {
-      const merchant = merchantFor(tx, merchantOf, headers);
-      const clientId = merchant.merchant.clientId;
-      const timestamp = headers['x-timestamp'] ?? '';
-      const nonce = headers['x-nonce'] ?? '';
-      let signature: {keyVersion: number; signature: string};
+    verifyEarly(request, headers) {
+      let input: SignedInput;
       try {
-        signature = parseSignatureHeader(headers['x-signature'] ?? '');
-      } catch (error) {
-        return reject('INVALID_SIGNATURE', `X-Signature: ${(error as Error).message}`);
+        input = signedInput(merchantFor(tx, merchantOf, headers), request, headers);
+      } catch {
+        return undefined;
       }
-      const pem = merchant.merchant.keys[String(signature.keyVersion)];
-      if (!pem) return reject('UNKNOWN_CLIENT', `No public key is registered under key version ${signature.keyVersion} for ${clientId}.`);
-      const canonical = canonicalString({
-        method: request.method,
-        pathWithQuery: request.target,
-        clientId,
-        timestamp,
-        nonce,
-        body: request.body,
-      });
-      if (!(await verifyCanonical(canonical, signature.signature, await publicKey(pem)))) {
+      const valid = verify(input);
+      // Awaited only if authenticate gets as far as the signature: a failure is then its to report, never unhandled.
+      valid.catch(() => undefined);
+      return {...input, valid};
+    },
+
+    async authenticate(unit, request, headers, early) {
+      const merchant = merchantFor(tx, merchantOf, headers);
+      const input = signedInput(merchant, request, headers);
+      const same = early?.pem === input.pem && early.canonical === input.canonical && early.signature === input.signature;
+      if (!(await (same ? early.valid : verify(input)))) {
         reject(
           'INVALID_SIGNATURE',
           'The signature does not verify over the canonical string of this request: method, the target exactly as sent, client ID, timestamp, nonce and the raw body.',
         );
       }
       const state = unit.view(merchant);
-      rememberNonce(unit, merchant, state, nonce);
+      rememberNonce(unit, merchant, state, headers['x-nonce'] ?? '');
       return state;
     },
   };

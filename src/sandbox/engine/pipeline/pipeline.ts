@@ -40,12 +40,14 @@ export async function runPipeline(parts: PipelineParts, request: SandboxRequest)
   const requestId = randomId('req_', 20);
   let operation: OperationSpec | undefined;
   let rate: RateAllowance | undefined;
+  // Off the thread pool while earlier calls hold their turn: a call waits for its turn, not for its own RSA check.
+  const early = parts.authenticator.verifyEarly(request, headers);
   const reply = await parts.inUnit(async (unit): Promise<Reply> => {
     let handled: Reply;
     try {
       const routed = routeRequest(parts.spec, request.method, request.target);
       operation = routed.operation;
-      const state = await parts.authenticator.authenticate(unit, request, headers);
+      const state = await parts.authenticator.authenticate(unit, request, headers, early);
       rate = parts.limiter.count(state, operation);
       // One fault per call: a SYSTEM_BUSY answered before the call leaves an INTERNAL_ERROR behind it for the next.
       const busy = parts.faults.take(operation, 'before', state.merchant.clientId);
