@@ -1,18 +1,27 @@
 /** Random identifiers in the contract's formats, from the host's WebCrypto (no Math.random). */
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/**
+ * Random bytes drawn from a pool filled 4 KiB at a time: a call takes a request ID, order and event IDs and more,
+ * and one getRandomValues per ID cost more than the IDs themselves (WebCrypto's argument checks and a system call).
+ */
+const pool = new Uint8Array(4096);
+let used = pool.length;
+
+function randomByte(): number {
+  if (used === pool.length) {
+    crypto.getRandomValues(pool);
+    used = 0;
+  }
+  return pool[used++] ?? 0;
+}
+
 export function randomToken(length: number, characters = alphabet): string {
-  const bytes = new Uint8Array(length);
-  crypto.getRandomValues(bytes);
   let token = '';
   // 248 is the largest multiple of 62 below 256: rejecting bytes above it keeps every character equally likely.
   const limit = Math.floor(256 / characters.length) * characters.length;
-  for (let index = 0; token.length < length; index += 1) {
-    if (index >= bytes.length) {
-      crypto.getRandomValues(bytes);
-      index = 0;
-    }
-    const byte = bytes[index] ?? 0;
+  while (token.length < length) {
+    const byte = randomByte();
     if (byte < limit) token += characters[byte % characters.length];
   }
   return token;
