@@ -306,8 +306,13 @@ export class ChangeSet {
   drain(): RecordChange[] {
     const changes = [...this.keys].map(([key, read]) => {
       const value = read();
-      // Records are copied so later edits in memory cannot change a batch a store is still writing.
-      return {key, value: value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as RecordValue)};
+      // Later edits in memory must not change a batch a store is still writing. A frozen record (deepFreeze: every
+      // merchant record and object) cannot be edited, so it goes as it is; others (jobs) are copied.
+      const kept =
+        value === undefined || typeof value !== 'object' || value === null || Object.isFrozen(value)
+          ? value
+          : (JSON.parse(JSON.stringify(value)) as RecordValue);
+      return {key, value: kept};
     });
     this.keys.clear();
     return changes;
