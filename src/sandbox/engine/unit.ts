@@ -80,7 +80,13 @@ class StagedMap<T> implements ReadonlyMap<string, T> {
     return size;
   }
 
-  *entries(): MapIterator<[string, T]> {
+  entries(): MapIterator<[string, T]> {
+    // A unit that has neither written nor read a record of this collection sees the committed map as it is: a list
+    // reads every record of the merchant, and going through the overlay cost more than the list itself.
+    return this.written.size === 0 && this.copies.size === 0 ? this.base.entries() : this.overlaid();
+  }
+
+  private *overlaid(): MapIterator<[string, T]> {
     for (const [id, committed] of this.base) {
       if (this.written.has(id)) {
         const value = this.written.get(id) as T | undefined;
@@ -96,8 +102,12 @@ class StagedMap<T> implements ReadonlyMap<string, T> {
     for (const [id] of this.entries()) yield id;
   }
 
-  *values(): MapIterator<T> {
-    for (const [, value] of this.entries()) yield value;
+  values(): MapIterator<T> {
+    return this.written.size === 0 && this.copies.size === 0 ? this.base.values() : this.overlaidValues();
+  }
+
+  private *overlaidValues(): MapIterator<T> {
+    for (const [, value] of this.overlaid()) yield value;
   }
 
   [Symbol.iterator](): MapIterator<[string, T]> {

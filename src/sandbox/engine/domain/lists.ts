@@ -26,14 +26,38 @@ export function listPage(
   const toText = secondsText(range.to);
   const timeField = `${field}At`;
   const filterEntries = Object.entries(filters).filter(([parameter]) => params[parameter] !== undefined);
-  const matching = items.filter((item) => {
+  const matching: JsonObject[] = [];
+  const times: string[] = [];
+  for (const item of items) {
     const at = String(item[timeField]);
-    if (!(at >= fromText && at < toText)) return false;
-    return filterEntries.every(([parameter, property]) => item[property] === params[parameter]);
-  });
-  // Newest first.
-  matching.sort((a, b) => (String(b[timeField]) < String(a[timeField]) ? -1 : String(b[timeField]) > String(a[timeField]) ? 1 : 0));
-  return {code: 'SUCCESS', data: {[key]: paginate(tx, matching, params), pagination: pagination(tx, matching.length, params)}};
+    if (!(at >= fromText && at < toText)) continue;
+    if (!filterEntries.every(([parameter, property]) => item[property] === params[parameter])) continue;
+    matching.push(item);
+    times.push(at);
+  }
+  const newest = newestFirst(matching, times);
+  return {code: 'SUCCESS', data: {[key]: paginate(tx, newest, params), pagination: pagination(tx, newest.length, params)}};
+}
+
+/**
+ * The items newest first, those of the same second in the order given. Records are kept in the order they were
+ * made, so the times usually come ascending already: then this is one pass backwards, where sorting every list
+ * call cost more than the rest of the call.
+ */
+export function newestFirst<T>(items: readonly T[], times: readonly string[]): T[] {
+  if (!times.every((at, index) => index === 0 || (times[index - 1] as string) <= at)) {
+    const order = items.map((_, index) => index);
+    order.sort((a, b) => ((times[b] as string) < (times[a] as string) ? -1 : (times[b] as string) > (times[a] as string) ? 1 : 0));
+    return order.map((index) => items[index] as T);
+  }
+  const newest: T[] = [];
+  for (let end = items.length; end > 0; ) {
+    let start = end - 1;
+    while (start > 0 && times[start - 1] === times[end - 1]) start -= 1;
+    for (let index = start; index < end; index += 1) newest.push(items[index] as T);
+    end = start;
+  }
+  return newest;
 }
 
 export function timeRange(tx: Tx, from: string, to: string, fromName: string, toName: string): {from: number; to: number} {
