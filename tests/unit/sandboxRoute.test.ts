@@ -69,6 +69,35 @@ describe('matchOperation', () => {
     }
   });
 
+  test('routes tried only among those with as many segments find what trying every route finds, in route order', () => {
+    const {spec} = sandboxFiles();
+    // The reference: every route's template tried in order, with no index.
+    const templates = spec.operations.map((operation) => ({
+      operation,
+      regex: new RegExp(`^${operation.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
+    const everyRoute = (method: string, path: string) => {
+      const hits = templates.filter((template) => template.regex.test(path)).map((template) => template.operation);
+      return hits.find((operation) => operation.method === method)?.operationId ?? (hits.length ? 'method' : 'path');
+    };
+    const segments = [...new Set(spec.operations.flatMap((operation) => operation.path.split('/')))].map((segment) =>
+      segment.startsWith('{') ? 'X-1' : segment,
+    );
+    for (let index = 0; index < 400; index += 1) {
+      const length = 2 + (index % 5);
+      const path = `/${Array.from({length}, (_, at) => segments[(index * 7 + at * 13 + at * index) % segments.length]).join('/')}`;
+      for (const method of ['GET', 'POST']) {
+        const match = matchOperation(spec.operations, method, path);
+        assert.equal(match.found ? match.operation.operationId : match.reason, everyRoute(method, path), `${method} ${path}`);
+      }
+    }
+    for (const operation of spec.operations) {
+      const path = operation.path.replace(/\{[^}]+\}/g, 'X-1');
+      const match = matchOperation(spec.operations, operation.method, path);
+      assert.equal(match.found ? match.operation.operationId : match.reason, everyRoute(operation.method, path));
+    }
+  });
+
   test('pathOf cuts the query', () => {
     assert.equal(pathOf('/v1/orders?pageNo=2'), '/v1/orders');
     assert.equal(pathOf('/v1/orders'), '/v1/orders');

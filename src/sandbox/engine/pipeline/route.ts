@@ -28,6 +28,11 @@ interface CompiledRoute<T extends Routable> {
   readonly names: readonly string[];
 }
 
+/** A route list compiled, by the number of "/" in the path: no segment matches a "/", so only routes with as many can match. */
+type CompiledRoutes<T extends Routable> = ReadonlyMap<number, readonly CompiledRoute<T>[]>;
+
+const slashes = (path: string): number => path.split('/').length - 1;
+
 function compile<T extends Routable>(route: T): CompiledRoute<T> {
   const names: string[] = [];
   const source = route.path
@@ -57,20 +62,30 @@ export function pathOf(target: string): string {
 }
 
 /** Compiled once per route list: the engine routes every call, and the lists never change after start-up. */
-const compiled = new WeakMap<readonly Routable[], readonly CompiledRoute<Routable>[]>();
+const compiled = new WeakMap<readonly Routable[], CompiledRoutes<Routable>>();
+
+function compileAll<T extends Routable>(routes: readonly T[]): CompiledRoutes<T> {
+  const bySlashes = new Map<number, CompiledRoute<T>[]>();
+  for (const route of routes) {
+    const count = slashes(route.path);
+    bySlashes.set(count, [...(bySlashes.get(count) ?? []), compile(route)]);
+  }
+  return bySlashes;
+}
 
 /**
  * The route a method and request target name (any query is ignored), with its path parameters decoded.
  * Methods compare without regard to case, as the engine always has.
  */
 export function matchOperation<T extends Routable>(routes: readonly T[], method: string, target: string): OperationMatch<T> {
-  let list = compiled.get(routes) as readonly CompiledRoute<T>[] | undefined;
-  if (!list) {
-    list = routes.map(compile);
-    compiled.set(routes, list);
+  let byCount = compiled.get(routes) as CompiledRoutes<T> | undefined;
+  if (!byCount) {
+    byCount = compileAll(routes);
+    compiled.set(routes, byCount);
   }
   const path = pathOf(target);
-  const candidates = list.filter((candidate) => candidate.regex.test(path));
+  // In route order still: each bucket keeps the order of the list.
+  const candidates = (byCount.get(slashes(path)) ?? []).filter((candidate) => candidate.regex.test(path));
   if (candidates.length === 0) return {found: false, reason: 'path'};
   const wanted = method.toUpperCase();
   const hit = candidates.find((candidate) => candidate.route.method.toUpperCase() === wanted);
