@@ -19,6 +19,7 @@ import {freePort} from '../support/postgres';
 import {remoteClient, startInstanceProcess, startSharedSandbox, type SandboxInstance, type SharedSandbox} from '../support/sharedSandbox';
 import {type sandboxClient} from '../support/sandboxClient';
 import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {sharedStore} from '../../src/sandbox/hosts/server/sharedStore';
 import type {DeliveryLogEntry} from '../../src/sandbox/engine/engine';
 
 const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
@@ -365,6 +366,32 @@ describe('several sandbox instances on one PostgreSQL database', () => {
       inbox.open();
       await locks.end();
       await inbox.close();
+    }
+  });
+
+  test("a job poll that finds nothing due answers at once, without waiting for the instance's turn (the calls queued in it)", async () => {
+    const store = sharedStore(await sandbox.postgres.createDatabase('poll'), {preload: []});
+    try {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      // A call in its merchant's transaction holds this instance's turn until released.
+      const call = store.withMerchant(
+        'poll-merchant',
+        async () => undefined,
+        () => held,
+      );
+      const poll = store.claimDueJob(
+        Date.now(),
+        new Map(),
+        async () => undefined,
+        async () => undefined,
+      );
+      const first = await Promise.race([poll.then((claimed) => claimed ?? 'nothing due'), sleep(5000).then(() => 'still waiting')]);
+      release();
+      await call;
+      assert.equal(first, 'nothing due');
+    } finally {
+      await store.close();
     }
   });
 
