@@ -18,7 +18,7 @@
  * non-zero when a portal median passes the e2e suite's budget of 0.02. It takes minutes, not the full run's hour.
  *
  * Usage: npm run bench [-- --runs N --only TYPES --ab GROUP --skip-build --portal-dir DIR --layout-shift]
- *        npm run bench -- --sandbox [--seconds N --rate N --merchants N --reference --orders N]
+ *        npm run bench -- --sandbox [--seconds N --rate N --merchants N --reference --orders N --only TARGETS --fixed-rate-only]
  *        npm run bench -- --twins [DIR]
  *   --runs N       interleaved runs of each build (default 5)
  *   --only TYPES   comma-separated page types, for example "guide,demo"
@@ -28,7 +28,9 @@
  *   --layout-shift layout shift only, at both screen sizes
  *   --sandbox      the sandbox benchmark; --seconds per measured window (default 10); --rate the fixed offered
  *                  rate in requests/s (default 60% of the slowest saturation figure of the run); --merchants N adds
- *                  the many-merchant run; --reference adds Prism and memory, --orders for memory (default 100000)
+ *                  the many-merchant run; --reference adds Prism and memory, --orders for memory (default 100000);
+ *                  --only memory,journal,postgres,shared runs those targets alone (a profile: bench/sandbox.md is
+ *                  not written); --fixed-rate-only, with --rate, leaves out the saturation windows
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {chromium} from '@playwright/test';
@@ -37,7 +39,7 @@ import {performanceMechanisms} from '../performance.config';
 import {layoutShiftScreens, measureLayoutShift, measureRun, type ServedSite} from '../tooling/bench/measure';
 import {comparisonTable, tableLegend, type PairedRuns} from '../tooling/bench/report';
 import {benchSandbox} from '../tooling/bench/sandbox';
-import {benchSandboxTargets} from '../tooling/bench/sandboxTargets';
+import {benchSandboxTargets, targetKeys, type TargetKey} from '../tooling/bench/sandboxTargets';
 import {startPostgres} from '../tests/support/postgres';
 import {seedRecords, startSharedSandbox} from '../tests/support/sharedSandbox';
 import {notFoundPath, pageTypes, portalBuild, serve, stockBuild, stockVersion, type Build} from '../tooling/bench/sites';
@@ -74,16 +76,26 @@ async function sandboxBench(argv: string[]): Promise<void> {
   const orders = value('--orders');
   const rate = value('--rate');
   const merchants = value('--merchants');
+  const onlyAt = argv.indexOf('--only');
+  const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? '').split(',') : undefined;
+  const unknown = only?.find((key) => !(targetKeys as readonly string[]).includes(key));
+  if (unknown !== undefined) throw new Error(`--only takes targets among ${targetKeys.join(', ')}; not "${unknown}".`);
   const log = (line: string) => console.log(line);
   const targets = await benchSandboxTargets({
     ...(seconds ? {seconds} : {}),
     ...(rate ? {rate} : {}),
     ...(merchants ? {merchants} : {}),
+    ...(only ? {only: only as TargetKey[]} : {}),
+    fixedRateOnly: argv.includes('--fixed-rate-only'),
     deployments: {startPostgres, startSharedSandbox, seedRecords},
     log,
   });
-  writeFileSync('bench/sandbox.md', targets.report);
-  console.log(`\n${targets.report}\nWritten to bench/sandbox.md.\n`);
+  // A run of some targets only is a profile, not the record: bench/sandbox.md keeps the whole run.
+  if (only) console.log(`\n${targets.report}\n`);
+  else {
+    writeFileSync('bench/sandbox.md', targets.report);
+    console.log(`\n${targets.report}\nWritten to bench/sandbox.md.\n`);
+  }
   const budgets = [...targets.budgets];
   if (argv.includes('--reference')) {
     const result = await benchSandbox({...(seconds ? {seconds} : {}), ...(orders ? {orders} : {}), log});

@@ -19,6 +19,7 @@ import {freePort} from '../support/postgres';
 import {remoteClient, startInstanceProcess, startSharedSandbox, type SandboxInstance, type SharedSandbox} from '../support/sharedSandbox';
 import {type sandboxClient} from '../support/sandboxClient';
 import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {sharedStore} from '../../src/sandbox/hosts/server/sharedStore';
 import type {DeliveryLogEntry} from '../../src/sandbox/engine/engine';
 
 const orderNo = () => `ORD-${randomUUID().slice(0, 18)}`;
@@ -51,6 +52,40 @@ async function receiver(refuseFirst = false): Promise<{url: string; bodies: stri
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
     bodies,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A receiver that holds every answer until `open()`: what arrived can be seen while its sender waits. */
+async function gatedReceiver() {
+  const bodies: string[] = [];
+  let opened = false;
+  const waiting: Array<() => void> = [];
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      bodies.push(body);
+      const acknowledge = () => void response.writeHead(200, {'Content-Type': 'application/json'}).end('{"code":"SUCCESS"}');
+      if (opened) acknowledge();
+      else waiting.push(acknowledge);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
+    bodies,
+    /** The first notification that arrived, once one has. */
+    async arrived(ms: number): Promise<{notificationId: string}> {
+      const deadline = Date.now() + ms;
+      while (bodies.length === 0 && Date.now() < deadline) await sleep(20);
+      assert.ok(bodies[0], `no notification arrived in ${ms} ms`);
+      return JSON.parse(bodies[0]) as {notificationId: string};
+    },
+    open() {
+      opened = true;
+      for (const acknowledge of waiting.splice(0)) acknowledge();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
@@ -285,6 +320,81 @@ describe('several sandbox instances on one PostgreSQL database', () => {
     }
   });
 
+  test('the simulate answer gives the first attempt when the instance that did not take the call made it', async () => {
+    const inbox = await gatedReceiver();
+    const [a, b] = sandbox.instances as [SandboxInstance, SandboxInstance];
+    const locks = new pg.Client({connectionString: sandbox.database});
+    await locks.connect();
+    try {
+      const [owner, bystander] = [await merchantNotifying(inbox.url), await merchantNotifying(inbox.url)];
+      // The test takes both merchants' locks, as an instance's transaction would, to order what A does.
+      const lock = (id: string, take: boolean) =>
+        locks.query(`SELECT pg_advisory_${take ? 'lock' : 'unlock'}(hashtextextended($1, 0))`, [id]);
+      const waiters = async () =>
+        Number((await locks.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0]?.n);
+      await lock(owner, true);
+      await lock(bystander, true);
+      // A takes the simulate call; its transaction waits for the owner's lock.
+      const answered = fetchAgain(`${a.url}/_sandbox/notifications/simulate`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({clientId: owner, operationId: 'chargeback', scenario: 'opened'}),
+      }).then(async (answer) => ({status: answer.status, json: (await answer.json()) as {notificationId: string; delivery: unknown}}));
+      const deadline = Date.now() + 5000;
+      while ((await waiters()) < 1 && Date.now() < deadline) await sleep(20);
+      // A call of another merchant's queues behind it in A (one transaction at a time), then waits for its lock:
+      // A can claim nothing until the test lets it go.
+      const blocked = remoteClient(a.url, offset, bystander).call('POST', '/v1/orders', hostedOrder(orderNo()));
+      await sleep(500);
+      await lock(owner, false);
+      // B writes the owner's next version, so it holds the owner (claim affinity) and claims the attempt.
+      assert.equal((await remoteClient(b.url, offset, owner).call('POST', '/v1/orders', hostedOrder(orderNo()))).json.code, 'SUCCESS');
+      const sent = await inbox.arrived(10_000);
+      // B's attempt waits at the receiver; A now runs, and finds the attempt claimed but not yet recorded.
+      await lock(bystander, false);
+      assert.equal((await blocked).json.code, 'SUCCESS');
+      await sleep(300);
+      inbox.open();
+      const answer = await answered;
+      assert.equal(answer.status, 200);
+      assert.equal(sent.notificationId, answer.json.notificationId, 'the attempt B made is the simulated one');
+      const log = await logOf(a, owner);
+      assert.equal(log.length, 1, 'one attempt, made once');
+      assert.deepEqual(answer.json.delivery, log[0], "A's answer is the attempt B made, as the log lists it");
+      assert.equal(inbox.bodies.length, 1);
+    } finally {
+      inbox.open();
+      await locks.end();
+      await inbox.close();
+    }
+  });
+
+  test("a job poll that finds nothing due answers at once, without waiting for the instance's turn (the calls queued in it)", async () => {
+    const store = sharedStore(await sandbox.postgres.createDatabase('poll'), {preload: []});
+    try {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      // A call in its merchant's transaction holds this instance's turn until released.
+      const call = store.withMerchant(
+        'poll-merchant',
+        async () => undefined,
+        () => held,
+      );
+      const poll = store.claimDueJob(
+        Date.now(),
+        new Map(),
+        async () => undefined,
+        async () => undefined,
+      );
+      const first = await Promise.race([poll.then((claimed) => claimed ?? 'nothing due'), sleep(5000).then(() => 'still waiting')]);
+      release();
+      await call;
+      assert.equal(first, 'nothing due');
+    } finally {
+      await store.close();
+    }
+  });
+
   test('memory holds at most --cache-merchants merchants; a dropped one is loaded again when called', async () => {
     const instance = sandbox.instances[1];
     assert.ok(instance);
@@ -439,6 +549,9 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
       const simulated = await signedControl(one.url, a.signer, 'POST', '/_sandbox/notifications/simulate', body);
       assert.equal(simulated.status, 200, JSON.stringify(simulated.json));
       const id = String(simulated.json['notificationId']);
+      // The answer carries the first attempt (signed test tools answered before any attempt once said null).
+      const first = simulated.json['delivery'] as DeliveryLogEntry | null;
+      assert.deepEqual([first?.notificationId, first?.acknowledged], [id, true], JSON.stringify(simulated.json));
       const listed = async (instance: SandboxInstance, signer: typeof a.signer) =>
         ((await signedControl(instance.url, signer, 'GET', '/_sandbox/notifications')).json['deliveries'] as DeliveryLogEntry[]).map(
           (entry) => [entry.clientId, entry.notificationId, entry.acknowledged],

@@ -18,9 +18,10 @@
  */
 import {AsyncLocalStorage} from 'node:async_hooks';
 import {isoSeconds} from '../../engine/clock';
-import type {SandboxEngine} from '../../engine/engine';
+import type {DeliveryLogEntry, SandboxEngine} from '../../engine/engine';
 import {pathOf} from '../../engine/pipeline/route';
 import {ActionInputError, readActionInput, sandboxAction} from '../../actions';
+import {sandboxFiles} from './loadEngine';
 import {claimGraceMs, DatabaseUnavailable, type LockedMerchant, type SharedStore} from './sharedStore';
 import {errorReply, jsonReply, merchantOfCall, type CallWrapper, type JobDriver, type Reply, type ServerCall} from './server';
 
@@ -30,6 +31,9 @@ const retryAfterSeconds = 1;
 const deliveryLeaseMs = 60_000;
 /** Jobs one timer tick runs at most, so requests get their turn. */
 const jobsPerTick = 100;
+/** How often the simulate endpoint reads the log while another instance makes the first attempt. */
+const firstAttemptPollMs = 50;
+const simulateRoute = 'POST /_sandbox/notifications/simulate';
 
 export interface SharedInstance {
   readonly around: CallWrapper;
@@ -48,6 +52,11 @@ export function sharedInstance(
   const deliveries = new Set<Promise<void>>();
   const deliveriesByJob = new Map<string, Promise<void>>();
   const log = options.log ?? (() => undefined);
+  /**
+   * How long the simulate endpoint waits for a first attempt another instance claimed: the contract's delivery
+   * timeout, then the claim grace (a job nobody holds), then a second for recording the outcome.
+   */
+  const firstAttemptWaitMs = sandboxFiles().spec.delivery.timeoutSeconds * 1000 + claimGraceMs + 1000;
   /** Set while a request runs in its merchant's transaction: jobs asked for there (the simulate endpoint) run after it. */
   const insideCall = new AsyncLocalStorage<true>();
   // A merchant's clock move holds its lock: attempts it makes due are sent after, by whichever instance claims them.
@@ -178,8 +187,25 @@ export function sharedInstance(
   };
 
   /**
+   * The first attempt at a notification as the shared log lists it, whichever instance made it. This instance
+   * claims and sends it itself when it can (it wrote the merchant's current version, so claim affinity gives it
+   * the job), but another instance may have claimed it first (it holds a newer version, or the job went over
+   * the grace): then its outcome is in the log once that instance records it, within the contract's delivery
+   * timeout. The wait is bounded; past it the answer says `delivery: null` (the attempt is still listed later).
+   */
+  const firstAttempt = async (clientId: string, notificationId: string): Promise<DeliveryLogEntry | undefined> => {
+    const deadline = Date.now() + firstAttemptWaitMs;
+    for (;;) {
+      const entry = (await engine.control.deliveries(clientId)).find((logged) => logged.notificationId === notificationId);
+      if (entry || Date.now() >= deadline) return entry;
+      await new Promise((resolve) => setTimeout(resolve, firstAttemptPollMs));
+    }
+  };
+
+  /**
    * The simulate endpoint answers with the first attempt: the event is created in the merchant's transaction,
    * then its attempt is claimed and sent after it (by this instance, or by another that claimed it first).
+   * Nothing here runs a job outside a claim, so each attempt is still made once.
    */
   const simulate = async (clientId: string, work: () => Promise<Reply>): Promise<Reply> => {
     const reply = await inMerchant(clientId, work);
@@ -187,7 +213,7 @@ export function sharedInstance(
     const simulated = JSON.parse(String(reply.body)) as {notificationId: string};
     await runDue();
     await jobs.settleDelivery(simulated.notificationId);
-    const delivery = (await engine.control.deliveries(clientId)).find((entry) => entry.notificationId === simulated.notificationId);
+    const delivery = await firstAttempt(clientId, simulated.notificationId);
     return jsonReply({...simulated, delivery: delivery ?? null});
   };
 
@@ -198,7 +224,7 @@ export function sharedInstance(
     try {
       // Hosted: a signed test tool is its signer's (hosted.ts refuses one that names another merchant).
       const signer = options.hosted && call.target.startsWith('/_sandbox') ? call.headers['x-client-id'] : undefined;
-      if (signer) return await inMerchant(signer, work);
+      if (signer) return await (route === simulateRoute ? simulate(signer, work) : inMerchant(signer, work));
       if (wholeSandbox.has(route) && !options.hosted)
         return errorReply(
           'INVALID_PARAMETER',
@@ -212,7 +238,7 @@ export function sharedInstance(
         return jsonReply({...health, database: 'reachable', cachedMerchants: engine.cache.ids().length});
       }
       const clientId = merchantOfCall(call);
-      if (route === 'POST /_sandbox/notifications/simulate') return await simulate(clientId ?? '', work);
+      if (route === simulateRoute) return await simulate(clientId ?? '', work);
       // A control read about no merchant (the clock, the delivery log) needs no lock.
       if (clientId === undefined && call.target.startsWith('/_sandbox') && call.method === 'GET') return await work();
       return await inMerchant(clientId ?? '', work);

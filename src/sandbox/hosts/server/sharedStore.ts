@@ -16,9 +16,10 @@
  *   merchant is dropped, to be loaded again.
  * - Idempotency records and nonces are the merchant's records, so a replay through another instance finds
  *   them after its reload and answers as the contract says.
- * - Due jobs are the rows with a due_at. An instance claims the earliest due one with FOR UPDATE SKIP LOCKED
- *   in a transaction that then locks its merchant and runs it, so each job runs once however many instances
- *   poll. It claims jobs of merchants whose current version it holds (it made their last write), and others' only
+ * - Due jobs are the rows with a due_at. An instance's poll first asks, in no transaction and outside its
+ *   turn, whether any job it may claim is due (most polls find none); then it claims the earliest due one with
+ *   FOR UPDATE SKIP LOCKED in a transaction that then locks its merchant and runs it, so each job runs once
+ *   however many instances poll. It claims jobs of merchants whose current version it holds (it made their last write), and others' only
  *   once `claimGraceMs` overdue (claim affinity). A notification attempt is recorded before it is sent: its claim
  *   moves the job's due time on by a lease and commits; the attempt is sent with no lock held; its result is
  *   recorded in a transaction of its own, which deletes the job and schedules the contract's retry. An instance killed after sending leaves
@@ -134,30 +135,40 @@ const sharedClock = `coalesce((SELECT (value::text)::double precision FROM sandb
 export const claimGraceMs = 2000;
 
 /**
- * The earliest due job, claimed: on the shared clock first (an index range), then among the merchants whose own
- * clock runs ahead (hosted sandbox; a partial index holds only those, so this costs nothing when there are none).
- * A job of a merchant whose database version is not the one in `held` (client ID to the version this instance
- * holds) is claimed only once `claimGraceMs` overdue.
+ * The due jobs this instance may claim, earliest first: on the shared clock (an index range), or among the
+ * merchants whose own clock runs ahead (hosted sandbox; a partial index holds only those, so this costs nothing
+ * when there are none). A job of a merchant whose database version is not the one in `held` (client ID to the
+ * version this instance holds) counts only once `claimGraceMs` overdue. `$1` is real time, `$2` and `$3` the
+ * held merchants and versions.
  */
-async function claimDue(client: pg.ClientBase, realNow: number, held: ReadonlyMap<string, string>): Promise<pg.QueryResult<DueRow>> {
-  const values = [realNow, [...held.keys()], [...held.values()]];
+function dueQueries(suffix: string): readonly [string, string] {
   // Held: this instance's copy is the database's version (it made the merchant's last write: it serves its calls).
   const heldOrOverdue = (clock: string) =>
     `(r.client_id IN (SELECT v.client_id FROM sandbox_merchant v JOIN unnest($2::text[], $3::text[]) AS h (client_id, version)
        ON v.client_id = h.client_id AND v.version::text = h.version)
      OR r.due_at <= $1::double precision - ${claimGraceMs} + ${clock})`;
-  const shared = await client.query<DueRow>(
+  return [
     `SELECT r.key, r.client_id, r.value FROM sandbox_record r WHERE r.due_at <= $1::double precision + ${sharedClock}
-     AND ${heldOrOverdue(sharedClock)} ORDER BY r.due_at LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
-    values,
-  );
-  if (shared.rows.length > 0) return shared;
-  return client.query<DueRow>(
+     AND ${heldOrOverdue(sharedClock)} ORDER BY r.due_at LIMIT 1 ${suffix}`,
     `SELECT r.key, r.client_id, r.value FROM sandbox_merchant m JOIN sandbox_record r ON r.client_id = m.client_id
      WHERE m.clock_offset_ms > 0 AND r.due_at <= $1::double precision + ${sharedClock} + m.clock_offset_ms
-     AND ${heldOrOverdue(`${sharedClock} + m.clock_offset_ms`)} ORDER BY r.due_at - m.clock_offset_ms LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
-    values,
-  );
+     AND ${heldOrOverdue(`${sharedClock} + m.clock_offset_ms`)} ORDER BY r.due_at - m.clock_offset_ms LIMIT 1 ${suffix}`,
+  ];
+}
+
+const claimQueries = dueQueries('FOR UPDATE OF r SKIP LOCKED');
+const [sharedDue, ownClockDue] = dueQueries('');
+/** Whether any job is due that this instance may claim: one read, in no transaction, no row locked. */
+const anyDueQuery = `SELECT EXISTS (${sharedDue}) OR EXISTS (${ownClockDue}) AS due`;
+
+const dueValues = (realNow: number, held: ReadonlyMap<string, string>) => [realNow, [...held.keys()], [...held.values()]];
+
+/** The earliest due job this instance may claim (dueQueries), claimed: its row is locked until the transaction ends. */
+async function claimDue(client: pg.ClientBase, realNow: number, held: ReadonlyMap<string, string>): Promise<pg.QueryResult<DueRow>> {
+  const values = dueValues(realNow, held);
+  const shared = await client.query<DueRow>(claimQueries[0], values);
+  if (shared.rows.length > 0) return shared;
+  return client.query<DueRow>(claimQueries[1], values);
 }
 
 /** The merchants a batch outside any call touches (the start-up's test merchant). */
@@ -375,8 +386,14 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
         return {value: value.result, version: version ?? value.held};
       }),
 
-    claimDueJob: (realNow, held, locked, work) =>
-      serial(async () => {
+    claimDueJob: async (realNow, held, locked, work) => {
+      // Most polls find nothing due. They ask on a pooled connection of their own, outside this instance's turn:
+      // a transaction in the turn for each poll held up the calls queued behind it (issue 33, the two-instance tail).
+      // The claim itself stays a transaction with FOR UPDATE SKIP LOCKED, so each job still runs once.
+      await db(open());
+      const due = await db(pool.query<{due: boolean}>(anyDueQuery, dueValues(realNow, held)));
+      if (!due.rows[0]?.due) return undefined;
+      return serial(async () => {
         const {value, version} = await transaction(async (tx) => {
           const due = (await db(claimDue(tx.client, realNow, held))).rows[0];
           if (!due?.client_id) return {value: undefined};
@@ -396,7 +413,8 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
           return {value: {job, held: merchant.version}, merchant: due.client_id};
         });
         return value && {job: value.job, version: version ?? value.held};
-      }),
+      });
+    },
 
     advanceClock: (byMs, atLeastMs) =>
       serial(async () => {
