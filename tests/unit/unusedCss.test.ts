@@ -24,6 +24,8 @@ function builtSite(): string {
   mkdirSync(path.join(dir, 'assets/css'), {recursive: true});
   mkdirSync(path.join(dir, 'assets/js'), {recursive: true});
   writeFileSync(path.join(dir, 'assets/css/styles.0123abcd.css'), sheet);
+  // A lazily loaded chunk's sheet: the runtime names it, so it keeps its name and content.
+  writeFileSync(path.join(dir, 'assets/css/widget-styles.9876fedc.css'), '.pills{display:flex}');
   writeFileSync(
     path.join(dir, 'index.html'),
     '<html data-theme="light"><link rel="stylesheet" href="/assets/css/styles.0123abcd.css"><nav class="navbar" style="color:var(--vx-inline-only)"></nav></html>',
@@ -59,7 +61,16 @@ describe('unused CSS removed after the build', () => {
       assert.ok(css.includes('--vx-inline-only'), 'a property only an inline style reads stays');
       assert.equal(report.sheet, withContentHash('assets/css/styles.0123abcd.css', css), 'the name carries the hash of the new content');
       assert.notEqual(report.sheet, 'assets/css/styles.0123abcd.css');
-      assert.deepEqual(readdirSync(path.join(dir, 'assets/css')), [path.basename(report.sheet)], 'the old sheet is gone');
+      assert.deepEqual(
+        readdirSync(path.join(dir, 'assets/css')).sort(),
+        [path.basename(report.sheet), 'widget-styles.9876fedc.css'].sort(),
+        'the old sheet is gone',
+      );
+      assert.equal(
+        readFileSync(path.join(dir, 'assets/css/widget-styles.9876fedc.css'), 'utf8'),
+        '.pills{display:flex}',
+        'a sheet no page links is left alone',
+      );
       assert.ok(readFileSync(path.join(dir, 'index.html'), 'utf8').includes(`href="/${report.sheet}"`), 'the page links the new sheet');
     } finally {
       rmSync(dir, {recursive: true, force: true});

@@ -84,16 +84,21 @@ export interface PurgeReport {
   removedSelectors: number;
 }
 
-/** Purges every stylesheet under `outDir/assets/css` against the built pages and scripts, renames it, and relinks the pages. */
+/** Purges every stylesheet the pages link against the built pages and scripts, renames it, and relinks the pages. */
 export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSafelist = runtimeSafelist): Promise<PurgeReport[]> {
   const files = readdirSync(outDir, {recursive: true, encoding: 'utf8'}).map((file) => file.split(path.sep).join('/'));
   const pages = files.filter((file) => file.endsWith('.html'));
   const scripts = files.filter((file) => file.startsWith('assets/js/') && file.endsWith('.js'));
-  const sheets = files.filter((file) => file.startsWith('assets/css/') && file.endsWith('.css'));
-  if (pages.length === 0 || sheets.length === 0) {
-    throw new Error(`[${pluginName}] ${outDir} has no pages or no stylesheet under assets/css: nothing to check the rules against.`);
-  }
   const pageTexts = new Map(pages.map((file) => [file, readFileSync(path.join(outDir, file), 'utf8')]));
+  // Only the sheets pages link: a sheet that comes with a lazily loaded chunk is named in the runtime's chunk map, which keeps its name.
+  const sheets = files.filter(
+    (file) => /^assets\/css\/.*\.css$/.test(file) && [...pageTexts.values()].some((html) => html.includes(`/${file}`)),
+  );
+  if (pages.length === 0 || sheets.length === 0) {
+    throw new Error(
+      `[${pluginName}] ${outDir} has no pages or no stylesheet under assets/css that they link: nothing to check the rules against.`,
+    );
+  }
   const content = [...pageTexts.values(), ...scripts.map((file) => readFileSync(path.join(outDir, file), 'utf8'))];
   const reports: PurgeReport[] = [];
   for (const sheet of sheets) {
