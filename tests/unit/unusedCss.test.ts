@@ -16,6 +16,8 @@ const sheet = [
   "[data-theme='dark'] .navbar{color:#fff}",
   '#nprogress .bar{height:2px}',
   '.token.comment{color:gray}',
+  ':where(a,button):focus-visible{outline:2px solid}',
+  ':where(a,[tabindex]):hover{outline:1px solid}',
 ].join('');
 
 /** A built site in miniature: one page, one chunk that adds a widget's class and the collapsed state at run time. */
@@ -32,7 +34,7 @@ function builtSite(): string {
   );
   writeFileSync(
     path.join(dir, 'assets/js/main.1234abcd.js'),
-    'x({panel:"panel_Ab3x"});clsx("menu__list-item",{"menu__list-item--collapsed":c,"menu__list":1})',
+    'x({panel:"panel_Ab3x"});jsx("a",{tabIndex:0});jsx("button",{});clsx("menu__list-item",{"menu__list-item--collapsed":c,"menu__list":1})',
   );
   return dir;
 }

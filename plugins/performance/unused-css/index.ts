@@ -40,6 +40,8 @@ export const runtimeSafelist = {
     // The mobile menu and collapsible sidebar categories, toggled by theme state.
     /^navbar-sidebar/,
     /^menu__list-item--collapsed$/,
+    // PurgeCSS 8 drops `:where()` whose arguments are tag names even when the page has them (custom.css's focus ring).
+    /^:where$/,
   ],
 } satisfies UserDefinedSafelist;
 
@@ -55,6 +57,7 @@ export const requiredSelectors = [
   '.menu__list-item--collapsed',
   '#nprogress',
   '.token.comment',
+  ':where(a,button,input,select,textarea,summary,[tabindex]):focus-visible',
 ] as const;
 
 /** Custom properties the built HTML or JavaScript names (inline styles, `getPropertyValue`): they stay defined. */
@@ -62,6 +65,16 @@ export function namedCustomProperties(content: readonly string[]): string[] {
   const names = new Set<string>();
   for (const text of content) for (const match of text.matchAll(/--[A-Za-z][\w-]*/g)) names.add(match[0]);
   return [...names];
+}
+
+/**
+ * The words of a built file, each also in lower case: React writes `tabIndex` or `readOnly` in the bundle, the
+ * browser's attribute is `tabindex`, and a selector such as `[tabindex]:focus-visible` must still match.
+ */
+export function wordsOf(text: string): string[] {
+  const words = new Set(text.match(/[\w-]+/g) ?? []);
+  for (const word of [...words]) words.add(word.toLowerCase());
+  return [...words];
 }
 
 /** The file name with its 8-hex content hash replaced by one of `css` (names without a hash are kept). */
@@ -105,6 +118,7 @@ export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSaf
     const css = readFileSync(path.join(outDir, sheet), 'utf8');
     const [result] = await new PurgeCSS().purge({
       content: content.map((raw) => ({raw, extension: 'js'})),
+      defaultExtractor: wordsOf,
       css: [{raw: css}],
       safelist: {...safelist, variables: namedCustomProperties(content)},
       // Custom properties no remaining rule reads (Infima defines hundreds).
