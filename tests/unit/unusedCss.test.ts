@@ -6,7 +6,7 @@ import path from 'node:path';
 import {missingRequiredSelectors, purgeUnusedCss, requiredSelectors, withContentHash} from '../../plugins/performance/unused-css';
 
 const sheet = [
-  ':root{--ifm-unused:1px;--vx-gap:4px;--vx-inline-only:red}',
+  ':root{--ifm-unused:1px;--vx-gap:4px;--vx-inline-only:red;--vx-widget-only:blue}',
   '.navbar{padding:var(--vx-gap)}',
   '.pills{display:flex}',
   '.col--offset-3{margin-left:25%}',
@@ -27,7 +27,7 @@ function builtSite(): string {
   mkdirSync(path.join(dir, 'assets/js'), {recursive: true});
   writeFileSync(path.join(dir, 'assets/css/styles.0123abcd.css'), sheet);
   // A lazily loaded chunk's sheet: the runtime names it, so it keeps its name and content.
-  writeFileSync(path.join(dir, 'assets/css/widget-styles.9876fedc.css'), '.pills{display:flex}');
+  writeFileSync(path.join(dir, 'assets/css/widget-styles.9876fedc.css'), '.pills{color:var(--vx-widget-only)}');
   writeFileSync(
     path.join(dir, 'index.html'),
     '<html data-theme="light"><link rel="stylesheet" href="/assets/css/styles.0123abcd.css"><nav class="navbar" style="color:var(--vx-inline-only)"></nav></html>',
@@ -61,6 +61,7 @@ describe('unused CSS removed after the build', () => {
       for (const dropped of ['.pills', '.col--offset-3', '--ifm-unused']) assert.ok(!css.includes(dropped), `${dropped} is removed`);
       assert.ok(css.includes('--vx-gap'), 'a property a kept rule reads stays');
       assert.ok(css.includes('--vx-inline-only'), 'a property only an inline style reads stays');
+      assert.ok(css.includes('--vx-widget-only'), "a property only the widgets' sheet reads stays");
       assert.equal(report.sheet, withContentHash('assets/css/styles.0123abcd.css', css), 'the name carries the hash of the new content');
       assert.notEqual(report.sheet, 'assets/css/styles.0123abcd.css');
       assert.deepEqual(
@@ -70,7 +71,7 @@ describe('unused CSS removed after the build', () => {
       );
       assert.equal(
         readFileSync(path.join(dir, 'assets/css/widget-styles.9876fedc.css'), 'utf8'),
-        '.pills{display:flex}',
+        '.pills{color:var(--vx-widget-only)}',
         'a sheet no page links is left alone',
       );
       assert.ok(readFileSync(path.join(dir, 'index.html'), 'utf8').includes(`href="/${report.sheet}"`), 'the page links the new sheet');

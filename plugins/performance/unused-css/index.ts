@@ -60,7 +60,7 @@ export const requiredSelectors = [
   ':where(a,button,input,select,textarea,summary,[tabindex]):focus-visible',
 ] as const;
 
-/** Custom properties the built HTML or JavaScript names (inline styles, `getPropertyValue`): they stay defined. */
+/** Custom properties the built HTML, JavaScript or other sheets name (inline styles, `getPropertyValue`, `var()`): they stay defined. */
 export function namedCustomProperties(content: readonly string[]): string[] {
   const names = new Set<string>();
   for (const text of content) for (const match of text.matchAll(/--[A-Za-z][\w-]*/g)) names.add(match[0]);
@@ -113,6 +113,11 @@ export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSaf
     );
   }
   const content = [...pageTexts.values(), ...scripts.map((file) => readFileSync(path.join(outDir, file), 'utf8'))];
+  // The sheets that come with lazily loaded chunks (plugins/performance/widget-styles) read custom properties this one defines.
+  const otherSheets = files
+    .filter((file) => /^assets\/css\/.*\.css$/.test(file) && !sheets.includes(file))
+    .map((file) => readFileSync(path.join(outDir, file), 'utf8'));
+  const keptProperties = namedCustomProperties([...content, ...otherSheets]);
   const reports: PurgeReport[] = [];
   for (const sheet of sheets) {
     const css = readFileSync(path.join(outDir, sheet), 'utf8');
@@ -120,7 +125,7 @@ export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSaf
       content: content.map((raw) => ({raw, extension: 'js'})),
       defaultExtractor: wordsOf,
       css: [{raw: css}],
-      safelist: {...safelist, variables: namedCustomProperties(content)},
+      safelist: {...safelist, variables: keptProperties},
       // Custom properties no remaining rule reads (Infima defines hundreds).
       variables: true,
       rejected: true,
