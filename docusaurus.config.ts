@@ -15,6 +15,8 @@ import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './pl
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
+import unusedCssPlugin from './plugins/performance/unused-css';
+import widgetStylesPlugin from './plugins/performance/widget-styles';
 import firstLoadSwitchesPlugin, {type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
 import {leftOut as without} from './performance.config';
 import openapiContractPlugin from './plugins/content/openapi-contract';
@@ -220,6 +222,10 @@ const config: Config = {
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.
     ...(without.has('scheduling') ? [] : [routeScriptsPlugin, pageScriptLoaderPlugin, inlineScriptCspPlugin]),
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],
+    // After the build: the stylesheet without the rules no built page or script can match, under a new hash.
+    unusedCssPlugin,
+    // The CSS of widgets that load on demand in a second stylesheet that comes with them.
+    widgetStylesPlugin,
     [
       '@docusaurus/plugin-content-docs',
       {

@@ -1,0 +1,171 @@
+/**
+ * Removes the rules of the site's stylesheet that nothing in the built site can match, after the build.
+ *
+ * Docusaurus ships one stylesheet for every page: all of Infima and theme-classic, our tokens and every CSS
+ * module. Much of Infima (grid offsets, spacing utilities, pills, avatars...) is used by no page. PurgeCSS
+ * keeps a rule when every class, id, tag and attribute of its selector occurs as a word in the built HTML or
+ * in any built JavaScript chunk. The JavaScript counts because widgets, menus and colour modes add classes
+ * after the first paint (theme code writes them as literal strings: `"navbar-sidebar--show"`,
+ * `"alert alert--danger"`); only words can be matched, so what code assembles at run time is in `runtimeSafelist`.
+ *
+ * The sheet is rewritten under a new content hash and every page's `<link>` is pointed at it, so a cached
+ * old sheet is never served for the new one. `npm run build` precompresses after `docusaurus build`, so the
+ * .br and .gz copies are made from the purged sheet.
+ */
+import {createHash} from 'node:crypto';
+import {readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import type {Plugin} from '@docusaurus/types';
+import {PurgeCSS, type UserDefinedSafelist} from 'purgecss';
+
+const pluginName = 'unused-css';
+
+/**
+ * Selectors kept whether or not the built files name them, each with why: the classes and attributes that code
+ * sets at run time from parts, or that a future page may use through a theme feature no page uses today.
+ */
+export const runtimeSafelist = {
+  // Admonitions (`:::danger` and so on): every type keeps its look, even one no page uses yet.
+  standard: [/^alert(--|$)/, /^theme-admonition/],
+  // Greedy patterns keep a rule when any class, id or attribute of its selector matches (names without `.` or `#`).
+  greedy: [
+    // The colour mode is set on <html> by the theme's inline script before the first paint.
+    /data-theme/,
+    // Code colours: Prism names its tokens from its grammars at run time (plugins/performance/deferred-highlighting).
+    /^token$/,
+    /^language-/,
+    /^prism-code$/,
+    // The route-change progress bar, drawn by the nprogress library from a template string.
+    /^nprogress$/,
+    // The mobile menu and collapsible sidebar categories, toggled by theme state.
+    /^navbar-sidebar/,
+    /^menu__list-item--collapsed$/,
+    // PurgeCSS 8 drops `:where()` whose arguments are tag names even when the page has them (custom.css's focus ring).
+    /^:where$/,
+  ],
+} satisfies UserDefinedSafelist;
+
+/** Selectors that must survive purging: the build fails when the purged sheet lacks one (a safelist pattern stopped matching). */
+export const requiredSelectors = [
+  '.alert--danger',
+  '.alert--info',
+  '.alert--secondary',
+  '.alert--success',
+  '.alert--warning',
+  "[data-theme='dark']",
+  '.navbar-sidebar--show',
+  '.menu__list-item--collapsed',
+  '#nprogress',
+  '.token.comment',
+  ':where(a,button,input,select,textarea,summary,[tabindex]):focus-visible',
+] as const;
+
+/** Custom properties the built HTML, JavaScript or other sheets name (inline styles, `getPropertyValue`, `var()`): they stay defined. */
+export function namedCustomProperties(content: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const text of content) for (const match of text.matchAll(/--[A-Za-z][\w-]*/g)) names.add(match[0]);
+  return [...names];
+}
+
+/**
+ * The words of a built file, each also in lower case: React writes `tabIndex` or `readOnly` in the bundle, the
+ * browser's attribute is `tabindex`, and a selector such as `[tabindex]:focus-visible` must still match.
+ */
+export function wordsOf(text: string): string[] {
+  const words = new Set(text.match(/[\w-]+/g) ?? []);
+  for (const word of [...words]) words.add(word.toLowerCase());
+  return [...words];
+}
+
+/** The file name with its 8-hex content hash replaced by one of `css` (names without a hash are kept). */
+export function withContentHash(fileName: string, css: string): string {
+  const hash = createHash('sha256').update(css).digest('hex').slice(0, 8);
+  return fileName.replace(/\.[0-9a-f]{8}\.css$/, `.${hash}.css`);
+}
+
+/** Writes through a temporary file, so the other plugins' postBuild steps, which read pages concurrently, never see half a file. */
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+export interface PurgeReport {
+  sheet: string;
+  before: number;
+  after: number;
+  removedSelectors: number;
+}
+
+/** Purges every stylesheet the pages link against the built pages and scripts, renames it, and relinks the pages. */
+export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSafelist = runtimeSafelist): Promise<PurgeReport[]> {
+  const files = readdirSync(outDir, {recursive: true, encoding: 'utf8'}).map((file) => file.split(path.sep).join('/'));
+  const pages = files.filter((file) => file.endsWith('.html'));
+  const scripts = files.filter((file) => file.startsWith('assets/js/') && file.endsWith('.js'));
+  const pageTexts = new Map(pages.map((file) => [file, readFileSync(path.join(outDir, file), 'utf8')]));
+  // Only the sheets pages link: a sheet that comes with a lazily loaded chunk is named in the runtime's chunk map, which keeps its name.
+  const sheets = files.filter(
+    (file) => /^assets\/css\/.*\.css$/.test(file) && [...pageTexts.values()].some((html) => html.includes(`/${file}`)),
+  );
+  if (pages.length === 0 || sheets.length === 0) {
+    throw new Error(
+      `[${pluginName}] ${outDir} has no pages or no stylesheet under assets/css that they link: nothing to check the rules against.`,
+    );
+  }
+  const content = [...pageTexts.values(), ...scripts.map((file) => readFileSync(path.join(outDir, file), 'utf8'))];
+  // The sheets that come with lazily loaded chunks (plugins/performance/widget-styles) read custom properties this one defines.
+  const otherSheets = files
+    .filter((file) => /^assets\/css\/.*\.css$/.test(file) && !sheets.includes(file))
+    .map((file) => readFileSync(path.join(outDir, file), 'utf8'));
+  const keptProperties = namedCustomProperties([...content, ...otherSheets]);
+  const reports: PurgeReport[] = [];
+  for (const sheet of sheets) {
+    const css = readFileSync(path.join(outDir, sheet), 'utf8');
+    const [result] = await new PurgeCSS().purge({
+      content: content.map((raw) => ({raw, extension: 'js'})),
+      defaultExtractor: wordsOf,
+      css: [{raw: css}],
+      safelist: {...safelist, variables: keptProperties},
+      // Custom properties no remaining rule reads (Infima defines hundreds).
+      variables: true,
+      rejected: true,
+    });
+    if (!result) throw new Error(`[${pluginName}] PurgeCSS returned nothing for ${sheet}.`);
+    const absentBefore = new Set(missingRequiredSelectors(css));
+    const missing = missingRequiredSelectors(result.css).filter((selector) => !absentBefore.has(selector));
+    if (missing.length > 0) {
+      throw new Error(
+        `[${pluginName}] purging ${sheet} removed ${missing.join(', ')}, which code uses at run time: extend runtimeSafelist.`,
+      );
+    }
+    const renamed = withContentHash(sheet, result.css);
+    writeFileSync(path.join(outDir, renamed), result.css);
+    if (renamed !== sheet) {
+      rmSync(path.join(outDir, sheet));
+      for (const [page, html] of pageTexts) {
+        if (html.includes(`/${sheet}`)) writeAtomically(path.join(outDir, page), html.replaceAll(`/${sheet}`, `/${renamed}`));
+      }
+    }
+    reports.push({sheet: renamed, before: css.length, after: result.css.length, removedSelectors: result.rejected?.length ?? 0});
+  }
+  return reports;
+}
+
+/** The required selectors missing from a stylesheet's text (whitespace and quotes as the minifier writes them). */
+export function missingRequiredSelectors(css: string): string[] {
+  const normalised = css.replace(/["']/g, '');
+  return requiredSelectors.filter((selector) => !normalised.includes(selector.replace(/["']/g, '')));
+}
+
+export default function unusedCssPlugin(): Plugin {
+  return {
+    name: pluginName,
+    async postBuild({outDir}) {
+      for (const report of await purgeUnusedCss(outDir)) {
+        console.log(
+          `[${pluginName}] ${report.sheet}: ${report.before} → ${report.after} bytes, ${report.removedSelectors} unused selectors removed`,
+        );
+      }
+    },
+  };
+}
