@@ -255,8 +255,11 @@ const apiPages = (() => {
   });
 })();
 
-/** The names of the API page's table boxes whose table is wider than the box (it scrolls sideways). */
-function tablesWiderThanTheirBox(page: Page): Promise<string[]> {
+/** The names of the API page's table boxes whose table is wider than the box (it scrolls sideways), its folds opened. */
+async function tablesWiderThanTheirBox(page: Page): Promise<string[]> {
+  await page.locator('[data-api-reference] details:not([open])').evaluateAll((folds) => {
+    for (const fold of folds) (fold as HTMLDetailsElement).open = true;
+  });
   return page
     .locator('[data-api-reference] [role="region"]:has(table)')
     .evaluateAll((boxes) =>
