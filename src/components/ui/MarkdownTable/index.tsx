@@ -25,6 +25,9 @@ function headerCells(node: ReactNode): string[] {
   return cells;
 }
 
+/** From this length an inline code name in a Markdown table may also wrap at its camelCase humps (authorization|ExpiresAt). */
+const longName = 16;
+
 /**
  * The table's cells with each inline code span allowed to wrap at its joints (HOSTED_|PAYPAGE, nextAction.|type,
  * authorization|ExpiresAt), so a table of codes fits a narrow column (an API page's text beside its pane) instead of
@@ -37,7 +40,8 @@ function withCodeBreaks(node: ReactNode): ReactNode {
     if (child.type === MDXCode && typeof child.props.children === 'string')
       return (
         <CodeInline {...child.props}>
-          <BreakAfter text={child.props.children} characters="_./" humps />
+          {/* Short names stay whole (qrContent); only a long one may also break at its humps. */}
+          <BreakAfter text={child.props.children} characters="_./" humps={child.props.children.length > longName} />
         </CodeInline>
       );
     const {children} = child.props;
