@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {expect, test} from '@playwright/test';
+import {expect, test, type Page} from '@playwright/test';
 import {parse} from 'yaml';
 import {listOperations, type OpenApiDocument} from '../../src/contract/openapiTypes';
 import {brand} from '../../src/brand';
@@ -255,8 +255,20 @@ const apiPages = (() => {
   });
 })();
 
+/** The names of the API page's table boxes whose table is wider than the box (it scrolls sideways), its folds opened. */
+async function tablesWiderThanTheirBox(page: Page): Promise<string[]> {
+  await page.locator('[data-api-reference] details:not([open])').evaluateAll((folds) => {
+    for (const fold of folds) (fold as HTMLDetailsElement).open = true;
+  });
+  return page
+    .locator('[data-api-reference] [role="region"]:has(table)')
+    .evaluateAll((boxes) =>
+      boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.getAttribute('aria-label') ?? 'unnamed'),
+    );
+}
+
 test.describe('API page layout', () => {
-  test('every API page opens with its endpoint block, and its Try it (or Simulate) button is in the first viewport at 1280x800', async ({
+  test('every API page opens with its endpoint block, its Try it (or Simulate) button in the first viewport at 1280x800, and no table beside the pane scrolls sideways', async ({
     page,
   }) => {
     test.setTimeout(120_000);
@@ -266,14 +278,19 @@ test.describe('API page layout', () => {
     // layout-stability.spec.ts holds the API page's shift to 0.02).
     await page.route(/\.js$/, (route) => route.abort());
     const below: string[] = [];
+    const scrolling: string[] = [];
     for (const apiPage of apiPages) {
       await page.goto(apiPage.url, {waitUntil: 'domcontentloaded'});
       const button = page.locator('[data-api-reference] button[aria-controls]').filter({hasText: apiPage.label});
       await expect(button, apiPage.url).toHaveCount(1);
       const box = await button.boundingBox();
       if (!box || box.y < 0 || box.y + box.height > 800) below.push(`${apiPage.url} (${box ? Math.round(box.y) : 'not shown'})`);
+      // Beside the pane the text column is 518 px: every table in it (fields, codes, states, the prose's own) fits it,
+      // its codes wrapping at their joints (ui/BreakAfter), so no column hides behind a sideways scroll.
+      for (const label of await tablesWiderThanTheirBox(page)) scrolling.push(`${apiPage.url}: ${label}`);
     }
     expect(below, 'pages whose button is not in the first viewport').toEqual([]);
+    expect(scrolling, 'tables that scroll sideways at 1280 px').toEqual([]);
   });
 
   test('on a wide screen the example pane stays in view beside the text, and becomes the open Try it panel', async ({page}) => {
@@ -290,11 +307,8 @@ test.describe('API page layout', () => {
     const text = await page.locator('#api-request').boundingBox();
     const paneBox = await pane.boundingBox();
     expect((paneBox?.x ?? 0) > (text?.x ?? 0) + (text?.width ?? 0) - 1, 'the pane sits beside the text').toBe(true);
-    // Beside the pane, every field table fits the explanation column (518 px): no Description cut off behind a sideways scroll.
-    const cut = await page
-      .locator('[data-api-reference] [role="region"]:has([data-field])')
-      .evaluateAll((boxes) => boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.getAttribute('aria-label')));
-    expect(cut, 'tables wider than the explanation column at 1280 px').toEqual([]);
+    // With the pane filled after hydration, every table still fits the explanation column (518 px).
+    expect(await tablesWiderThanTheirBox(page), 'tables wider than the explanation column at 1280 px').toEqual([]);
     await page.getByRole('button', {name: 'Try Create order in the sandbox'}).click();
     await expect(pane.getByRole('region', {name: 'Try it'})).toBeVisible();
     const panelTop = await pane.getByRole('region', {name: 'Try it'}).evaluate((element) => element.getBoundingClientRect().top);

@@ -78,6 +78,16 @@ test.describe('not-found page', () => {
       'href',
       '/docs/createorder',
     );
+    // No space is kept for suggestions that did not come: the box is as tall as what it shows (one page here), and
+    // at 1280 px it sits beside the search, in the first screen (layout-stability.spec.ts: nothing shifts as it arrives).
+    const near = page.locator('[aria-live="polite"]:has(h2)');
+    await expect(near.locator('li')).toHaveCount(1);
+    const unused = await near.evaluate((box) => {
+      const last = box.lastElementChild?.getBoundingClientRect();
+      return last ? box.getBoundingClientRect().bottom - last.bottom : NaN;
+    });
+    expect(unused, 'empty space under the nearest pages').toBeLessThanOrEqual(1);
+    expect((await near.boundingBox())?.y ?? Infinity, 'the nearest pages in the first screen at 1280 px').toBeLessThan(720 - 100);
     const search = page.getByRole('search', {name: 'Search the portal'});
     await expect(search.getByLabel('Search the portal')).toHaveValue('creatorder');
     await search.getByLabel('Search the portal').fill('refund');

@@ -32,6 +32,14 @@ test.describe('Try it', () => {
       scripts.some((url) => /try-it/.test(url)),
       'the panel came in a chunk of its own',
     ).toBe(true);
+    // The form's numbers agree: the subject and the return URL name the merchantOrderNo the body sends.
+    const started = JSON.parse(await panel.getByLabel('Request body (JSON, sent exactly as written)').inputValue()) as Record<
+      string,
+      string
+    >;
+    expect(started['merchantOrderNo']).toMatch(/^ORD-\d+$/);
+    expect(started['subject']).toBe(`Order ${started['merchantOrderNo']}`);
+    expect(started['returnUrl']).toContain(started['merchantOrderNo']);
     await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
     await expect(panel.getByRole('list', {name: 'States of OrderStatus'}).locator('[aria-current="step"]')).toContainText('PENDING');
     await expect(panel.getByLabel('Canonical string')).toContainText('/v1/orders');

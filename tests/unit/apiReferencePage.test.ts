@@ -13,11 +13,13 @@ import {
   afterShopper,
   anchorScroll,
   callEntry,
+  exampleBody,
   shopperEntry,
   timelineLength,
   withEntry,
 } from '../../src/components/widgets/TryItPanel/model';
 import {formatAmount} from '../../src/components/widgets/SandboxConsole/view';
+import {breakParts} from '../../src/components/ui/BreakAfter';
 import {scanApiPages} from '../../src/contract/node/apiPages';
 import {loadContract} from '../../src/contract/node/loadContract';
 import {renderMarkdown} from '../../plugins/content/openapi-contract/markdown';
@@ -79,11 +81,45 @@ describe('Try it model', () => {
     assert.deepEqual(afterShopper('ORD-1'), {operationId: 'retrieveOrderDetail', values: {merchantOrderNo: 'ORD-1'}, send: true});
   });
 
+  test('the form starts from an example whose subject and returnUrl name the merchantOrderNo it sends', () => {
+    const examples = view('createOrder').requestExamples;
+    assert.ok(examples.length > 0);
+    let subjects = 0;
+    for (const example of examples) {
+      const given = example.value as Record<string, unknown>;
+      const body = exampleBody(example.value, at.getTime()) as Record<string, unknown>;
+      // The example's leading letters ("ORD", "SUB"), then the time.
+      const number = `${/^[A-Z]+/.exec(String(given['merchantOrderNo']))?.[0] ?? ''}-${at.getTime()}`;
+      assert.equal(body['merchantOrderNo'], number, example.name);
+      assert.ok(!JSON.stringify(body).includes(String(given['merchantOrderNo'])), `${example.name}: the example's number is gone`);
+      if (!String(given['subject']).includes(String(given['merchantOrderNo']))) continue;
+      subjects += 1;
+      assert.equal(body['subject'], String(given['subject']).replace(String(given['merchantOrderNo']), number), example.name);
+    }
+    // The first example, which the form opens on, names its order in the subject ("Order ORD-20250601-0001").
+    assert.match(String((examples[0]?.value as Record<string, unknown>)['subject']), /^Order ORD-/);
+    assert.ok(subjects > 0);
+    // A call about an existing order names that order wherever the example named its own.
+    const onOrder = exampleBody({merchantOrderNo: 'ORD-20250601-0001', reason: 'Refund ORD-20250601-0001'}, at.getTime(), 'ORD-7');
+    assert.deepEqual(onOrder, {merchantOrderNo: 'ORD-7', reason: 'Refund ORD-7'});
+  });
+
   test('anchoring moves only when the panel top is out of the upper half or under the navbar', () => {
     assert.equal(anchorScroll(200, 60, 800), 0);
     assert.equal(anchorScroll(-900, 60, 800), -968);
     assert.equal(anchorScroll(700, 60, 800), 632);
     assert.equal(anchorScroll(30, 60, 800), -38);
+  });
+});
+
+describe('line breaks in long codes (ui/BreakAfter)', () => {
+  test('after the given characters and, when asked, at camelCase humps; never at the very end', () => {
+    assert.deepEqual(breakParts('PARTIALLY_REFUNDED', '_'), ['PARTIALLY_', 'REFUNDED']);
+    assert.deepEqual(breakParts('SCENE_', '_'), ['SCENE_']);
+    assert.deepEqual(breakParts('authorizationExpiresAt', '_'), ['authorizationExpiresAt']);
+    assert.deepEqual(breakParts('nextAction.type', '_./', true), ['next', 'Action.', 'type']);
+    assert.deepEqual(breakParts('MerchantOrderNo', '', true), ['Merchant', 'Order', 'No']);
+    assert.deepEqual(breakParts('IBAN', '', true), ['IBAN']);
   });
 });
 

@@ -19,10 +19,8 @@ import {phpTemplate} from './php';
 import {pythonTemplate} from './python';
 import {
   encodeTargetComponent,
-  futureTimeFields,
-  merchantNumberFields,
+  generatedValues,
   sampleEnvironment,
-  type GeneratedValue,
   type LanguageTemplate,
   type SampleInput,
   type SampleLanguage,
@@ -34,29 +32,6 @@ export const templates: readonly LanguageTemplate[] = [curlTemplate, nodeTemplat
 
 /** Path of the merchant endpoint the notification samples listen on (the path of their default notifyUrl). */
 export const sampleNotifyPath = new URL(sampleEnvironment.notifyUrl.default).pathname;
-
-/** The merchant numbers and future times of a request body, found at any depth, each once. */
-function generatedValues(body: JsonValue | undefined): GeneratedValue[] {
-  const found = new Map<string, GeneratedValue>();
-  const visit = (value: JsonValue | undefined): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (value !== null && typeof value === 'object') {
-      for (const [field, item] of Object.entries(value)) {
-        if (typeof item === 'string' && item !== '' && !found.has(item)) {
-          const hoursAhead = futureTimeFields[field];
-          if ((merchantNumberFields as readonly string[]).includes(field)) {
-            found.set(item, {kind: 'merchantNumber', field, example: item, prefix: /^[A-Za-z]+/.exec(item)?.[0] ?? 'NO'});
-          } else if (hoursAhead !== undefined) {
-            found.set(item, {kind: 'futureTime', field, example: item, hoursAhead});
-          }
-        }
-        visit(item);
-      }
-    }
-  };
-  visit(body);
-  return [...found.values()];
-}
 
 /** The path of the contract's first server URL ("/v1"), which every request target starts with. */
 function serverPath(doc: OpenApiDocument): string {

@@ -202,6 +202,44 @@ export function splitGenerated(text: string, generated: readonly GeneratedValue[
   return pieces;
 }
 
+/** The merchant numbers and future times of a request body, found at any depth, each once. */
+export function generatedValues(body: JsonValue | undefined): GeneratedValue[] {
+  const found = new Map<string, GeneratedValue>();
+  const visit = (value: JsonValue | undefined): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') {
+      for (const [field, item] of Object.entries(value)) {
+        if (typeof item === 'string' && item !== '' && !found.has(item)) {
+          const hoursAhead = futureTimeFields[field];
+          if ((merchantNumberFields as readonly string[]).includes(field)) {
+            found.set(item, {kind: 'merchantNumber', field, example: item, prefix: /^[A-Za-z]+/.exec(item)?.[0] ?? 'NO'});
+          } else if (hoursAhead !== undefined) {
+            found.set(item, {kind: 'futureTime', field, example: item, hoursAhead});
+          }
+        }
+        visit(item);
+      }
+    }
+  };
+  visit(body);
+  return [...found.values()];
+}
+
+/**
+ * The body with every generated value put in place of its example wherever the example occurs in the body's strings
+ * (a subject "Order ORD-20250601-0001" follows its merchantOrderNo), as the samples do at run time: Try it fills its
+ * form this way, so the numbers it shows agree with each other.
+ */
+export function withGenerated(value: JsonValue, generated: readonly GeneratedValue[], make: (value: GeneratedValue) => string): JsonValue {
+  if (typeof value === 'string')
+    return splitGenerated(value, generated)
+      .map((piece) => ('text' in piece ? piece.text : make(piece.variable)))
+      .join('');
+  if (Array.isArray(value)) return value.map((item) => withGenerated(item, generated, make));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withGenerated(item, generated, make)]));
+}
+
 /** The comment above the line that makes a generated value, without the language's comment marker. */
 export function generatedValueComment(value: GeneratedValue): string {
   return value.kind === 'merchantNumber'

@@ -1,6 +1,7 @@
 import type {ReactNode} from 'react';
 import type {FieldView, VariantView} from '@site/src/contract/apiModel';
 import TableScroller from '@site/src/components/ui/TableScroller';
+import BreakAfter from '@site/src/components/ui/BreakAfter';
 import styles from './styles.module.css';
 
 function FieldDetails({field}: {field: FieldView}): ReactNode {
@@ -39,8 +40,10 @@ function TypeLabel({field}: {field: FieldView}): ReactNode {
       {field.type}
       {field.typeName && field.typeName !== field.type && (
         <>
-          {/* The space outside the name: the only place the Type column may wrap. */}{' '}
-          <span className={styles.typeName}>({field.typeName})</span>
+          {/* The Type column wraps at the space, then inside the schema name only at its camelCase humps. */}{' '}
+          <span className={styles.typeName}>
+            (<BreakAfter text={field.typeName} characters="" humps />)
+          </span>
         </>
       )}
     </>

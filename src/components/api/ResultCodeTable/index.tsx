@@ -4,6 +4,7 @@ import type {ResultCodeView} from '@site/src/contract/apiModel';
 import TableScroller from '@site/src/components/ui/TableScroller';
 import styles from './styles.module.css';
 import CodeSpans from '@site/src/components/ui/CodeSpans';
+import BreakAfter from '@site/src/components/ui/BreakAfter';
 
 /** The response codes one operation can return: its own first, then those every call can return. */
 export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView[]}): ReactNode {
@@ -27,7 +28,10 @@ export default function ResultCodeTable({codes}: {codes: readonly ResultCodeView
           {ordered.map((code) => (
             <tr key={code.code} data-result-code={code.code}>
               <td>
-                <code>{code.code}</code>
+                {/* The code may wrap after an underscore, so the table fits an API page's text column beside the pane. */}
+                <code>
+                  <BreakAfter text={code.code} characters="_" />
+                </code>
                 {code.common && <span className={styles.common}>all calls</span>}
               </td>
               <td data-label="HTTP" data-inline="">

@@ -1,6 +1,14 @@
 import type {ReactNode} from 'react';
 import type {StateMachineView} from '@site/src/contract/apiModel';
 import TableScroller from '@site/src/components/ui/TableScroller';
+import BreakAfter from '@site/src/components/ui/BreakAfter';
+
+/** A state's name, which may wrap after an underscore (PARTIALLY_|REFUNDED) so the tables fit a narrow column. */
+const State = ({name}: {name: string}) => (
+  <code>
+    <BreakAfter text={name} characters="_" />
+  </code>
+);
 
 /** One of the two tables: its caption also names its scroll box. */
 function CaptionedTable({caption, columns, children}: {caption: string; columns: readonly string[]; children: ReactNode}): ReactNode {
@@ -31,7 +39,7 @@ export default function StateMachineTable({machine}: {machine: StateMachineView}
         {machine.states.map((state) => (
           <tr key={state.name}>
             <td>
-              <code>{state.name}</code>
+              <State name={state.name} />
             </td>
             <td data-label="Final" data-inline="">
               {state.terminal ? 'Yes' : 'No'}
@@ -44,10 +52,10 @@ export default function StateMachineTable({machine}: {machine: StateMachineView}
         {machine.transitions.map((transition) => (
           <tr key={`${transition.from}-${transition.to}`}>
             <td data-label="From" data-inline="">
-              <code>{transition.from}</code>
+              <State name={transition.from} />
             </td>
             <td data-label="To" data-inline="">
-              <code>{transition.to}</code>
+              <State name={transition.to} />
             </td>
             <td>{transition.trigger}</td>
           </tr>

@@ -1,5 +1,8 @@
-import {Children, isValidElement, type ComponentProps, type ReactNode} from 'react';
+import {Children, cloneElement, isValidElement, type ComponentProps, type ReactNode} from 'react';
+import MDXCode from '@theme/MDXComponents/Code';
+import CodeInline from '@theme/CodeInline';
 import TableScroller from '@site/src/components/ui/TableScroller';
+import BreakAfter from '@site/src/components/ui/BreakAfter';
 
 type WithChildren = {children?: ReactNode};
 
@@ -22,12 +25,36 @@ function headerCells(node: ReactNode): string[] {
   return cells;
 }
 
+/** From this length an inline code name in a Markdown table may also wrap at its camelCase humps (authorization|ExpiresAt). */
+const longName = 16;
+
+/**
+ * The table's cells with each inline code span allowed to wrap at its joints (HOSTED_|PAYPAGE, nextAction.|type,
+ * authorization|ExpiresAt), so a table of codes fits a narrow column (an API page's text beside its pane) instead of
+ * scrolling sideways. Only the MDX inline code element is touched; links and prose are left as written.
+ */
+function withCodeBreaks(node: ReactNode): ReactNode {
+  return Children.map(node, (child) => {
+    if (!isValidElement<WithChildren>(child)) return child;
+    // MDX's code element: as MDXComponents/Code renders an inline span, with its text broken at the joints.
+    if (child.type === MDXCode && typeof child.props.children === 'string')
+      return (
+        <CodeInline {...child.props}>
+          {/* Short names stay whole (qrContent); only a long one may also break at its humps. */}
+          <BreakAfter text={child.props.children} characters="_./" humps={child.props.children.length > longName} />
+        </CodeInline>
+      );
+    const {children} = child.props;
+    return typeof children === 'object' && children !== null ? cloneElement(child, {}, withCodeBreaks(children)) : child;
+  });
+}
+
 /** A Markdown table (mapped in src/theme/MDXComponents), in a scroll box named after its columns. */
-export default function MarkdownTable(props: ComponentProps<'table'>): ReactNode {
-  const columns = headerCells(props.children).filter(Boolean);
+export default function MarkdownTable({children, ...props}: ComponentProps<'table'>): ReactNode {
+  const columns = headerCells(children).filter(Boolean);
   return (
     <TableScroller label={columns.length ? `Table: ${columns.join(', ')}` : 'Table'}>
-      <table {...props} />
+      <table {...props}>{withCodeBreaks(children)}</table>
     </TableScroller>
   );
 }

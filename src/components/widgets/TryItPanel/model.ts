@@ -3,6 +3,8 @@
  * shopper action, and where the view keeps the reader after an action. Pure (no React, no DOM), unit-tested
  * in tests/unit/tryItModel.test.ts.
  */
+import type {JsonValue} from '@site/src/contract/openapiTypes';
+import {generatedValues, withGenerated} from '@site/src/lib/samples/types';
 import type {ShopperAction} from './ExchangeView';
 
 export interface TimelineEntry {
@@ -58,4 +60,17 @@ export function anchorScroll(elementTop: number, navbarHeight: number, viewportH
   const wanted = navbarHeight + 8;
   if (elementTop >= wanted && elementTop <= viewportHeight / 2) return 0;
   return elementTop - wanted;
+}
+
+/**
+ * An example body as the form starts from it: a new merchant number on every fill (a create is never a replay of
+ * someone else's example), or, on a call about an existing order, the order's own number; times that must lie ahead
+ * put ahead of `now`. Each goes wherever the example's value occurs, so the subject "Order ORD-…" and the returnUrl
+ * name the very number the body sends (the rule the code samples follow, lib/samples).
+ */
+export function exampleBody(example: JsonValue, now: number, existingOrderNo?: string): JsonValue {
+  return withGenerated(example, generatedValues(example), (value) => {
+    if (value.kind === 'futureTime') return new Date(now + value.hoursAhead * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return value.field === 'merchantOrderNo' && existingOrderNo ? existingOrderNo : `${value.prefix}-${now}`;
+  });
 }

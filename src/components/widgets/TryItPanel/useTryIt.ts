@@ -17,7 +17,6 @@ import {httpTarget, TargetUnreachableError} from '@site/src/sandbox/client/overH
 import {headerValue, signRequest, verifyResponse, withContentType, type MerchantSigner} from '@site/src/sandbox/client/signing';
 import {lowerCaseNames, type SandboxTarget} from '@site/src/sandbox/client/target';
 import {curlTemplate} from '@site/src/lib/samples/curl';
-import {futureTimeFields, merchantNumberFields} from '@site/src/lib/samples/types';
 import {
   creationWindow,
   currentState,
@@ -32,7 +31,7 @@ import {
   type TryItOperation,
 } from '@site/src/lib/tryIt';
 import type {Exchange, ShopperAction, TargetId} from './ExchangeView';
-import {afterShopper, anchorScroll, callEntry, shopperEntry, withEntry, type TimelineEntry} from './model';
+import {afterShopper, anchorScroll, callEntry, exampleBody, shopperEntry, withEntry, type TimelineEntry} from './model';
 import {prefillFromSearch, withBodyFields} from './prefillFromUrl';
 
 export type KeyMode = 'published' | 'generated' | 'pasted';
@@ -83,20 +82,8 @@ function initialValues(operation: TryItOperation, given: Record<string, string> 
 function exampleText(operation: TryItOperation, index: number, orderNo?: string): string {
   const example = operation.examples[index];
   if (!example) return '';
-  const value = structuredClone(example.value) as Record<string, unknown>;
-  // A new merchant number on every fill, so a create is never a replay of someone else's example.
-  for (const field of merchantNumberFields) {
-    if (typeof value[field] === 'string')
-      value[field] =
-        field === 'merchantOrderNo' && orderNo && operation.path.includes('{')
-          ? orderNo
-          : `${String(value[field]).replace(/-.*$/, '')}-${Date.now()}`;
-  }
-  for (const [field, hoursAhead] of Object.entries(futureTimeFields)) {
-    if (typeof value[field] === 'string')
-      value[field] = new Date(Date.now() + hoursAhead * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  }
-  return JSON.stringify(value, null, 2);
+  // The order named by a call about an existing order (its path has parameters); a create gets a new number.
+  return JSON.stringify(exampleBody(example.value, Date.now(), operation.path.includes('{') ? orderNo : undefined), null, 2);
 }
 
 /** Values found in a response that fill another operation's path parameters, such as merchantOrderNo. */

@@ -7,15 +7,32 @@ import {controlClassName} from '@site/src/components/ui/Field';
 import {nearestPages, searchWords, type SitePage} from '@site/src/lib/nearestPages';
 import styles from './styles.module.css';
 
-/**
- * The not-found page's help: a search box (the site's search page) filled with the words of the address,
- * and the pages nearest to it. The page list is the build's own index of every page
- * (/markdown-twins.json, written by plugins/content/markdown-twins), fetched only on this page.
- */
-export default function NotFoundHelp(): ReactNode {
+/** A search box (the site's search page) filled with the words of the address. */
+export function NotFoundSearch(): ReactNode {
   const id = useId();
   const {pathname} = useLocation();
   const searchPage = useBaseUrl('/search');
+  return (
+    <form className={styles.search} action={searchPage} method="get" role="search" aria-label="Search the portal">
+      <label htmlFor={`${id}-q`}>Search the portal</label>
+      <div className={styles.searchRow}>
+        <input id={`${id}-q`} className={controlClassName} name="q" type="search" defaultValue={searchWords(pathname)} />
+        <Button type="submit" variant="primary">
+          Search
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The pages nearest to the address. The page list is the build's own index of every page (/markdown-twins.json,
+ * written by plugins/content/markdown-twins), fetched only on this page, so how many are near is known only after
+ * the first paint. No space is kept for them: they come last in the page's flow (beside the rest on a wide screen),
+ * where their arrival moves nothing the reader sees (layout-stability.spec.ts).
+ */
+export function NearPages(): ReactNode {
+  const {pathname} = useLocation();
   const indexUrl = useBaseUrl('/markdown-twins.json');
   const [near, setNear] = useState<readonly SitePage[] | 'loading' | 'failed'>('loading');
 
@@ -36,37 +53,25 @@ export default function NotFoundHelp(): ReactNode {
   }, [indexUrl, pathname]);
 
   return (
-    <>
-      <form className={styles.search} action={searchPage} method="get" role="search" aria-label="Search the portal">
-        <label htmlFor={`${id}-q`}>Search the portal</label>
-        <div className={styles.searchRow}>
-          <input id={`${id}-q`} className={controlClassName} name="q" type="search" defaultValue={searchWords(pathname)} />
-          <Button type="submit" variant="primary">
-            Search
-          </Button>
-        </div>
-      </form>
-      <div className={styles.near} aria-live="polite">
-        {Array.isArray(near) && near.length > 0 ? (
-          <>
-            <h2 className={styles.nearTitle}>Did you mean</h2>
-            <ul>
-              {near.map((page) => (
-                <li key={page.path}>
-                  <Link to={page.path}>{page.title}</Link> <span className={styles.path}>{page.path}</span>
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : (
-          // The space is kept so nothing jumps when suggestions arrive; it says what it is for, never blank.
-          <p className={styles.nearNote}>
-            {near === 'loading'
-              ? 'Looking for pages with an address like this one…'
-              : 'No page has an address close to this one: search above, or start from a section below.'}
-          </p>
-        )}
-      </div>
-    </>
+    <div className={styles.near} aria-live="polite">
+      {Array.isArray(near) && near.length > 0 ? (
+        <>
+          <h2 className={styles.nearTitle}>Did you mean</h2>
+          <ul>
+            {near.map((page) => (
+              <li key={page.path}>
+                <Link to={page.path}>{page.title}</Link> <span className={styles.path}>{page.path}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p className={styles.nearNote}>
+          {near === 'loading'
+            ? 'Looking for pages with an address like this one…'
+            : 'No page has an address close to this one: search the portal, or start from a section.'}
+        </p>
+      )}
+    </div>
   );
 }

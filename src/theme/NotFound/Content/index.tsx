@@ -12,7 +12,7 @@ import type {Props} from '@theme/NotFound/Content';
 import Heading from '@theme/Heading';
 // BEGIN portal change: the page points to the portal's main sections
 import Link from '@docusaurus/Link';
-import NotFoundHelp from './NotFoundHelp';
+import {NearPages, NotFoundSearch} from './NotFoundHelp';
 import styles from './styles.module.css';
 
 const sections = [
@@ -67,23 +67,29 @@ export default function NotFoundContent({className}: Props): ReactNode {
             changes; the sections below hold everything the portal documents,
             and the sidebar on any docs page lists every guide and API call.
           </p>
-          <NotFoundHelp />
-          <Heading as="h2" className={styles.sectionsTitle}>
-            Start from a section
-          </Heading>
-          <ul className={styles.sections}>
-            {sections.map((section) => (
-              <li key={section.to}>
-                <Link to={section.to}>{section.label}</Link>: {section.hint}
-              </li>
-            ))}
-          </ul>
-          <p>
-            Looking for a field or a response code? The{' '}
-            <Link to="/docs/response-code">response code catalogue</Link> has a
-            filter box, and each API page lists every field of its request and
-            response.
-          </p>
+          <div className={styles.help}>
+            <NotFoundSearch />
+            <div className={styles.start}>
+              <Heading as="h2" className={styles.sectionsTitle}>
+                Start from a section
+              </Heading>
+              <ul className={styles.sections}>
+                {sections.map((section) => (
+                  <li key={section.to}>
+                    <Link to={section.to}>{section.label}</Link>: {section.hint}
+                  </li>
+                ))}
+              </ul>
+              <p>
+                Looking for a field or a response code? The{' '}
+                <Link to="/docs/response-code">response code catalogue</Link>{' '}
+                has a filter box, and each API page lists every field of its
+                request and response.
+              </p>
+            </div>
+            {/* Last in the flow: the near pages arrive after the first paint and move nothing above them. */}
+            <NearPages />
+          </div>
           {/* END portal change */}
         </div>
       </div>
