@@ -14,6 +14,7 @@ import testRoutesPlugin from './plugins/testing/test-routes';
 import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/performance/deferred-highlighting';
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
+import slimDocsMetadataPlugin from './plugins/performance/slim-docs-metadata';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import firstLoadSwitchesPlugin, {type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
 import {leftOut as without} from './performance.config';
@@ -220,6 +221,8 @@ const config: Config = {
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.
     ...(without.has('scheduling') ? [] : [routeScriptsPlugin, pageScriptLoaderPlugin, inlineScriptCspPlugin]),
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],
+    // Each doc's description out of the docs metadata every docs page loads: only DocCard reads it, and no page renders one.
+    slimDocsMetadataPlugin,
     [
       '@docusaurus/plugin-content-docs',
       {
