@@ -15,6 +15,7 @@ import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './pl
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import slimDocsMetadataPlugin from './plugins/performance/slim-docs-metadata';
+import searchOnDemandPlugin from './plugins/performance/search-on-demand';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import firstLoadSwitchesPlugin, {type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
 import {leftOut as without} from './performance.config';
@@ -223,6 +224,8 @@ const config: Config = {
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],
     // Each doc's description out of the docs metadata every docs page loads: only DocCard reads it, and no page renders one.
     slimDocsMetadataPlugin,
+    // The search bar's code loads when the reader reaches for search (src/theme/SearchBar).
+    searchOnDemandPlugin,
     [
       '@docusaurus/plugin-content-docs',
       {

@@ -29,6 +29,11 @@ export const firstLoadRules: readonly Rule[] = [
     marker: /"docsSidebars":[\s\S]*"description":/,
     what: 'the docs descriptions in the version metadata (plugins/performance/slim-docs-metadata)',
   })),
+  ...['/', '/docs/integration-guide', '/blog/long-blog-post'].map((page) => ({
+    page,
+    marker: 'Comlink.proxy',
+    what: "the search bar's code, which loads when the reader reaches for search (plugins/performance/search-on-demand)",
+  })),
   {
     page: '/docs/sandbox-console',
     alsoLoaded: ['sandbox-console.'],
