@@ -218,7 +218,7 @@ const config: Config = {
     markdownTwinsPlugin,
     // After the build: the local sandbox and the MCP server as one Node.js file each, under /downloads/.
     downloadsPlugin,
-    [deferredHighlightingPlugin, {themes: codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
+    [deferredHighlightingPlugin, {themes: () => codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.
     ...(without.has('scheduling') ? [] : [routeScriptsPlugin, pageScriptLoaderPlugin, inlineScriptCspPlugin]),
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],
