@@ -14,6 +14,8 @@ import testRoutesPlugin from './plugins/testing/test-routes';
 import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './plugins/performance/deferred-highlighting';
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
+import slimDocsMetadataPlugin from './plugins/performance/slim-docs-metadata';
+import searchOnDemandPlugin from './plugins/performance/search-on-demand';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import unusedCssPlugin from './plugins/performance/unused-css';
 import widgetStylesPlugin from './plugins/performance/widget-styles';
@@ -218,7 +220,7 @@ const config: Config = {
     markdownTwinsPlugin,
     // After the build: the local sandbox and the MCP server as one Node.js file each, under /downloads/.
     downloadsPlugin,
-    [deferredHighlightingPlugin, {themes: codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
+    [deferredHighlightingPlugin, {themes: () => codeThemes, deferred: !without.has('highlighting')} satisfies DeferredHighlightingOptions],
     // Without the loader the policy's hash for it is unused, which the CSP check rejects.
     ...(without.has('scheduling') ? [] : [routeScriptsPlugin, pageScriptLoaderPlugin, inlineScriptCspPlugin]),
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],
@@ -226,6 +228,10 @@ const config: Config = {
     unusedCssPlugin,
     // The CSS of widgets that load on demand in a second stylesheet that comes with them.
     widgetStylesPlugin,
+    // Each doc's description out of the docs metadata every docs page loads: only DocCard reads it, and no page renders one.
+    slimDocsMetadataPlugin,
+    // The search bar's code loads when the reader reaches for search (src/theme/SearchBar).
+    searchOnDemandPlugin,
     [
       '@docusaurus/plugin-content-docs',
       {

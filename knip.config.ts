@@ -63,6 +63,8 @@ const config: KnipConfig = {
     'plugins/**/test-routes/*.tsx',
     'plugins/**/page-script-loader/load-after-paint.js',
     '{src,plugins}/**/highlighter/{client.tsx,server.tsx,prismFacade.ts}',
+    'plugins/**/search-on-demand/search-bar/{client,server}.tsx',
+    'plugins/**/slim-docs-metadata/loader.js',
     // Entries esbuild bundles by path into the portal's downloads (tooling/bundles/bundle.ts).
     'tooling/bundles/*Entry.ts',
     // Forked by path: the HTML check's worker processes (tooling/htmlCheck.ts).

@@ -1,6 +1,7 @@
 /**
  * Validates every page of a build with tooling/htmlCheck.ts, and its Markdown twins with
- * tooling/markdownTwinsCheck.ts, and that every sitemap URL is linked from some page (tooling/sitemapLinks.ts), and exits non-zero, listing the problems, when any page breaks a rule.
+ * tooling/markdownTwinsCheck.ts, and that every sitemap URL is linked from some page (tooling/sitemapLinks.ts), and that what was
+ * moved out of pages' first load stays out (tooling/firstLoadCheck.ts), and exits non-zero, listing the problems, when any page breaks a rule.
  * The pages are validated in a process per core while this one checks the twins and the sitemap.
  *
  * Usage: tsx scripts/checkHtml.ts [BUILD_DIR]   (default build-test)
@@ -14,6 +15,7 @@ import {feedSelfLinkProblems} from '../plugins/content/blog';
 import {contentSections} from '../src/contentSections';
 import {loadRouteContract} from '../tooling/routeContract';
 import {checkSitemapLinks} from '../tooling/sitemapLinks';
+import {firstLoadProblems} from '../tooling/firstLoadCheck';
 
 async function main(): Promise<number> {
   const buildDir = path.resolve(process.argv[2] ?? 'build-test');
@@ -50,7 +52,10 @@ async function main(): Promise<number> {
   );
   for (const problem of feedProblems) console.error(`blog feed: ${problem}`);
   console.log(`[check:html] blog feeds: ${feedProblems.length} problems`);
-  return problems.length > 0 || twinProblems.length > 0 || unlinked.length > 0 || feedProblems.length > 0 ? 1 : 0;
+  const firstLoad = firstLoadProblems(buildDir);
+  for (const problem of firstLoad) console.error(`first load: ${problem}`);
+  console.log(`[check:html] first load: ${firstLoad.length} problems`);
+  return problems.length > 0 || twinProblems.length > 0 || unlinked.length > 0 || feedProblems.length > 0 || firstLoad.length > 0 ? 1 : 0;
 }
 
 main().then(

@@ -1,52 +1,24 @@
 /**
  * The reader's own merchant on the hosted sandbox, for this tab. The hosted sandbox page makes it: a key pair
  * generated here with WebCrypto, the public key registered with the hosted sandbox, the private key kept as a
- * non-extractable CryptoKey in this module's memory. Try it uses it when the hosted target is chosen, to sign
+ * non-extractable CryptoKey in this tab's memory (hostedMerchantStore.ts). Try it uses it when the hosted target is chosen, to sign
  * API calls and the test tools (which the hosted sandbox requires signed). The private key's PEM text goes
  * to the page once, for the reader to download or copy; it is never sent and never stored by the portal.
  *
  * Isomorphic: WebCrypto and fetch only, so the unit tests run it in Node against a real hosted server.
  */
 import {httpTarget, TargetUnreachableError} from '../sandbox/client/overHttp';
-import {signRequest, type MerchantSigner} from '../sandbox/client/signing';
-import {generateKeyPair, readKey} from './signatureDiagnosis';
+import {signRequest} from '../sandbox/client/signing';
+import {generateKeyPair, readKey} from './signatureDiagnosis/pem';
+import {setHostedMerchant, type HostedMerchant} from './hostedMerchantStore';
 
-export interface HostedMerchant {
-  /** The hosted sandbox it is registered with. */
-  readonly origin: string;
-  readonly clientId: string;
-  readonly signer: MerchantSigner;
-}
+export {forgetHostedMerchant, hostedMerchant, onHostedMerchantChange, type HostedMerchant} from './hostedMerchantStore';
 
 /** A registration that did not happen, with the sentence to show. */
 export class HostedRegistrationError extends Error {}
 
 /** The hosted sandbox could not be read (no answer, or a refusal), with the sentence to show. */
 export class HostedReadError extends Error {}
-
-let current: HostedMerchant | undefined;
-const listeners = new Set<() => void>();
-
-function set(merchant: HostedMerchant | undefined): void {
-  current = merchant;
-  for (const listener of listeners) listener();
-}
-
-/** The merchant made in this tab for `origin`, if any. */
-export function hostedMerchant(origin: string): HostedMerchant | undefined {
-  return current?.origin === origin ? current : undefined;
-}
-
-/** Calls `listener` whenever the merchant changes; answers the unsubscribe (for useSyncExternalStore). */
-export function onHostedMerchantChange(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Forgets the merchant in this tab (the hosted sandbox keeps it until it has been idle for the published time). */
-export function forgetHostedMerchant(): void {
-  set(undefined);
-}
 
 /**
  * Generates a 2048-bit key pair, registers its public key with the hosted sandbox at `origin` and keeps the
@@ -69,7 +41,7 @@ export async function createHostedMerchant(
   if (typeof clientId !== 'string') throw new HostedRegistrationError('The hosted sandbox answered without a client ID.');
   const privateKey = (await readKey(pair.privateKeyPem)).privateKey as CryptoKey;
   const merchant = {origin, clientId, signer: {clientId, keyVersion: 1, privateKey}};
-  set(merchant);
+  setHostedMerchant(merchant);
   return {merchant, privateKeyPem: pair.privateKeyPem};
 }
 

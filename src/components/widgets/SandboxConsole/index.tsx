@@ -4,23 +4,23 @@ import Link from '@docusaurus/Link';
 import useBaseUrl from '@docusaurus/useBaseUrl';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
-import tryItJson from '@generated/sandbox-engine/tryit.json';
 import Button from '@site/src/components/ui/Button';
 import Field, {describedBy} from '@site/src/components/ui/Field';
 import form from '@site/src/components/ui/WidgetForm/styles.module.css';
-import type {TryItData} from '@site/src/lib/tryIt';
-import {exportHostedMerchant, hostedMerchant, onHostedMerchantChange, type HostedMerchant} from '@site/src/lib/hostedMerchant';
+import {hostedMerchant, onHostedMerchantChange, type HostedMerchant} from '@site/src/lib/hostedMerchantStore';
 import {useHostedSandboxOrigin} from '@site/src/components/widgets/HostedMerchantPanel/useHostedSandboxOrigin';
 import type {BrowserSandbox} from '@site/src/sandbox/hosts/browser/host';
 import type {Check} from './notificationChecks';
 import {advanceSteps, consoleReducer, initialConsoleState, readSeconds, says} from './model';
 import {BalanceCards, Table} from './Tables';
-import {loadCheckers, readConsole, type Checkers} from './view';
+import type {Checkers} from './view';
 import styles from './styles.module.css';
 
 const loadHost = loadBrowserHost;
-// The wildcard @generated/* declaration types it any; this is its shape (the same file Try it reads).
-const operations = (tryItJson as TryItData).operations;
+/** Reading the state into rows, with the links' operations: needed with the engine, not for the first draw (reader.ts). */
+const loadReader = () => import(/* webpackChunkName: "sandbox-console-reader" */ './reader');
+/** Signing and HTTP for the hosted merchant's export: only when the reader chooses the hosted sandbox. */
+const loadHostedMerchant = () => import('@site/src/lib/hostedMerchant');
 
 function CheckItem({check}: {check: Check}): ReactNode {
   const mark = check.outcome === 'pass' ? '✓' : check.outcome === 'fail' ? '✗' : '–';
@@ -77,14 +77,15 @@ export default function SandboxConsole(): ReactNode {
     if (!sandbox.current || !checkers.current || showingHosted.current) return;
     // Afresh each time: after another tab changed the sandbox, the host starts a new engine from what is stored.
     sandbox.current = await (await loadHost()).browserSandbox();
-    dispatch({type: 'read', view: await readConsole(sandbox.current, wanted, checkers.current, operations)});
+    dispatch({type: 'read', view: await (await loadReader()).read(sandbox.current, wanted, checkers.current)});
   }, []);
 
   useEffect(() => {
     let live = true;
     (async () => {
-      const started = await (await loadHost()).browserSandbox();
-      checkers.current = await loadCheckers(providerKeyUrl, started.engine.providerKey.keyVersion);
+      const [host, reader] = await Promise.all([loadHost(), loadReader()]);
+      const started = await host.browserSandbox();
+      checkers.current = await reader.loadCheckers(providerKeyUrl, started.engine.providerKey.keyVersion);
       sandbox.current = started;
       if (live) await refresh(started.clientId);
     })().catch((error: unknown) => {
@@ -117,14 +118,11 @@ export default function SandboxConsole(): ReactNode {
     if (!checkers.current) return;
     dispatch({type: 'busy', text: says.readingHosted(merchant.clientId)});
     try {
-      const read = await (await loadHost()).engineOfExport(await exportHostedMerchant(merchant));
+      const exported = await (await loadHostedMerchant()).exportHostedMerchant(merchant);
+      const read = await (await loadHost()).engineOfExport(exported);
       if (!read.ok) throw new Error(says.hostedUnreadable(read.message));
-      const found = await readConsole(
-        {engine: read.value, clientId: merchant.clientId, inbox: []},
-        merchant.clientId,
-        checkers.current,
-        operations,
-      );
+      const reader = await loadReader();
+      const found = await reader.read({engine: read.value, clientId: merchant.clientId, inbox: []}, merchant.clientId, checkers.current);
       if (!showingHosted.current) return;
       dispatch({type: 'read', view: {...found, merchants: [merchant.clientId]}});
       setHostedError('');

@@ -5,7 +5,7 @@
  * engine): the component runs the effects and dispatches what they found (tests/unit/widgetModels.test.ts).
  * What the sandbox holds is read by view.ts.
  */
-import {clockStepLimitSeconds} from '../../../sandbox/actions';
+import {clockStepLimitSeconds} from '../../../sandbox/clockStep';
 import type {ConsoleView} from './view';
 
 /** Rows a long list shows at first, and how many more each "Show more" adds. */

@@ -1,0 +1,133 @@
+import {lazy, Suspense, useCallback, useEffect, useRef, useState, type ComponentProps, type ReactNode} from 'react';
+import useIsBrowser from '@docusaurus/useIsBrowser';
+import type OriginalSearchBar from '@theme-original/SearchBar';
+import {getKeymapHints, matchesKeymap, parseKeymap} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/keymap';
+import {isMacPlatform} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/platform';
+// The plugin's own CSS modules: the same class names as its search bar, and no new CSS (the rules are already in the site's sheet).
+import styles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/SearchBar.module.css';
+import ringStyles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/LoadingRing/LoadingRing.module.css';
+
+type Props = ComponentProps<typeof OriginalSearchBar>;
+
+/** The plugin's default shortcut (docusaurus.config.ts sets searchBarShortcut and no keymap of its own). */
+const shortcut = 'mod+k';
+
+const LazySearchBar = lazy(() => import('@theme-original/SearchBar'));
+
+/** What the reader had done in the stand-in when the search bar arrived, handed over to it. */
+interface Handover {
+  readonly value: string;
+  readonly focused: boolean;
+}
+
+/**
+ * The search plugin's search bar as its server markup shows it, with nothing behind it yet: the same
+ * element tree and classes, so hydration keeps the served markup and nothing moves. The reader reaching
+ * for search (pointer over it, focus, a touch, Ctrl or Cmd+K), or the page having loaded and settled,
+ * calls for the real one.
+ */
+function SearchBarStandIn({input, onWanted}: {input: React.RefObject<HTMLInputElement | null>; onWanted: () => void}): ReactNode {
+  const isBrowser = useIsBrowser();
+  useEffect(() => {
+    const keymap = parseKeymap(shortcut);
+    const onKey = (event: KeyboardEvent) => {
+      if (!matchesKeymap(event, keymap)) return;
+      // As the search bar does: its field takes the focus, not the browser's own Ctrl+K.
+      event.preventDefault();
+      input.current?.focus();
+      onWanted();
+    };
+    const later = () => setTimeout(() => (window.requestIdleCallback ?? setTimeout)(onWanted), 2000);
+    document.addEventListener('keydown', onKey);
+    if (document.readyState === 'complete') later();
+    else window.addEventListener('load', later, {once: true});
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('load', later);
+    };
+  }, [input, onWanted]);
+  return (
+    <div
+      className={`navbar__search ${styles.searchBarContainer}`}
+      dir="ltr"
+      onPointerOver={onWanted}
+      onTouchStart={onWanted}
+      onFocus={onWanted}
+    >
+      <svg aria-hidden="true" className={styles.searchIcon} focusable="false" viewBox="0 0 16 16">
+        <path
+          fill="currentColor"
+          d="M6.02945 10.20327a4.17382 4.17382 0 1 1 4.17382-4.17382 4.15609 4.15609 0 0 1-4.17382 4.17382Zm9.69195 4.2199-4.8225-4.82338A5.88021 5.88021 0 0 0 12.058 6.02856 6.00467 6.00467 0 1 0 9.59979 10.8989l4.82338 4.82338a.89729.89729 0 0 0 1.29912 0 .89749.89749 0 0 0-.00087-1.29909Z"
+        />
+      </svg>
+      <input
+        ref={input}
+        placeholder="Search"
+        aria-label="Search"
+        className={`navbar__search-input ${styles.searchInput}`}
+        defaultValue=""
+      />
+      <div className={`${ringStyles.loadingRing} ${styles.searchBarLoadingRing}`}>
+        <div />
+        <div />
+        <div />
+        <div />
+      </div>
+      {isBrowser && (
+        <div className={styles.searchHintContainer}>
+          {getKeymapHints(shortcut, isMacPlatform()).map((hint) => (
+            <kbd key={hint} className={styles.searchHint}>
+              {hint}
+            </kbd>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Gives the arrived search bar what the reader typed, and the focus, through its own input and focus handlers. */
+function HandOver({handover}: {handover: Handover}): null {
+  useEffect(() => {
+    const field = document.querySelector<HTMLInputElement>('input.navbar__search-input');
+    if (!field) return;
+    if (handover.value) {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(field, handover.value);
+      field.dispatchEvent(new Event('input', {bubbles: true}));
+    }
+    if (handover.focused) field.focus();
+  }, [handover]);
+  return null;
+}
+
+/**
+ * The browser build: the search plugin's search bar (autocomplete templates, the worker bridge) arrives
+ * when the reader reaches for it, or once the page has settled, instead of with every page's start-up
+ * bundle. Until then a stand-in with the same markup holds its place.
+ */
+export default function SearchBar(props: Props): ReactNode {
+  const input = useRef<HTMLInputElement>(null);
+  const [handover, setHandover] = useState<Handover | undefined>(undefined);
+  const wanted = useRef(false);
+  const onWanted = useCallback(() => {
+    if (wanted.current) return;
+    wanted.current = true;
+    // Fetch first, swap once it is here: the stand-in stays usable (typing, focus) meanwhile.
+    void import('@theme-original/SearchBar').then(
+      () => {
+        const field = input.current;
+        setHandover({value: field?.value ?? '', focused: field !== null && document.activeElement === field});
+      },
+      () => {
+        wanted.current = false;
+      },
+    );
+  }, []);
+  if (!handover) return <SearchBarStandIn input={input} onWanted={onWanted} />;
+  return (
+    <Suspense fallback={<SearchBarStandIn input={input} onWanted={onWanted} />}>
+      <LazySearchBar {...props} />
+      <HandOver handover={handover} />
+    </Suspense>
+  );
+}

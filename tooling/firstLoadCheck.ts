@@ -1,0 +1,73 @@
+/**
+ * Keeps what was moved out of the first load out of it (scripts/checkHtml.ts, after the test build).
+ * Each rule names a page, text that marks code or data that page must not load at once, and where it
+ * now lives. "At once" is what the bench counts as first-load JavaScript (tooling/bench/measure.ts):
+ * the scripts the page's HTML lists, plus, on the sandbox console, the widget's own chunk, which
+ * loads as soon as the page hydrates because the console is in the first viewport.
+ */
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+
+interface Rule {
+  readonly page: string;
+  /** Chunk-name prefixes loaded at once besides the listed scripts (webpackChunkName). */
+  readonly alsoLoaded?: readonly string[];
+  readonly marker: string | RegExp;
+  readonly what: string;
+}
+
+const docsPages = ['/docs/integration-guide', '/docs/createorder', '/docs/sandbox-console', '/demos/dynqr'];
+
+export const firstLoadRules: readonly Rule[] = [
+  ...docsPages.map((page) => ({
+    page,
+    marker: 'No page has an address close to this one',
+    what: 'the not-found content, which src/theme/DocRoot loads only for a docs URL with no doc',
+  })),
+  ...docsPages.map((page) => ({
+    page,
+    marker: /"docsSidebars":[\s\S]*"description":/,
+    what: 'the docs descriptions in the version metadata (plugins/performance/slim-docs-metadata)',
+  })),
+  ...['/', '/docs/integration-guide', '/blog/long-blog-post'].map((page) => ({
+    page,
+    marker: 'Comlink.proxy',
+    what: "the search bar's code, which loads when the reader reaches for search (plugins/performance/search-on-demand)",
+  })),
+  {
+    page: '/docs/sandbox-console',
+    alsoLoaded: ['sandbox-console.'],
+    marker: '"successPointer"',
+    what: "Try it's operations (tryit.json), which the console loads with the engine (SandboxConsole/reader.ts)",
+  },
+  {
+    page: '/docs/sandbox-console',
+    alsoLoaded: ['sandbox-console.'],
+    marker: 'refused to export',
+    what: "the hosted merchant's signed export, which the console loads when the hosted sandbox is chosen",
+  },
+];
+
+/** The scripts a built page loads at once: its listed scripts and the chunks a rule names. */
+function scriptsLoadedAtOnce(buildDir: string, page: string, alsoLoaded: readonly string[]): string[] {
+  const html = readFileSync(path.join(buildDir, page, 'index.html'), 'utf8');
+  const listed = /id="?page-scripts"?>([^<]*)</.exec(html);
+  if (!listed?.[1]) throw new Error(`${page}: no page-scripts list in its HTML`);
+  const scripts = (JSON.parse(listed[1]) as string[]).map((src) => path.join(buildDir, src));
+  const jsDir = path.join(buildDir, 'assets', 'js');
+  const extra = readdirSync(jsDir).filter((file) => file.endsWith('.js') && alsoLoaded.some((prefix) => file.startsWith(prefix)));
+  if (extra.length < alsoLoaded.length) throw new Error(`${page}: no chunk ${alsoLoaded.join(', ')} in ${jsDir}`);
+  return [...scripts, ...extra.map((file) => path.join(jsDir, file))];
+}
+
+/** One sentence per rule a build breaks. */
+export function firstLoadProblems(buildDir: string): string[] {
+  return firstLoadRules.flatMap((rule) => {
+    if (!existsSync(path.join(buildDir, rule.page, 'index.html'))) return [`${rule.page}: not in ${buildDir}`];
+    const found = scriptsLoadedAtOnce(buildDir, rule.page, rule.alsoLoaded ?? []).filter((file) => {
+      const text = readFileSync(file, 'utf8');
+      return typeof rule.marker === 'string' ? text.includes(rule.marker) : rule.marker.test(text);
+    });
+    return found.map((file) => `${rule.page}: ${path.basename(file)} carries ${rule.what}`);
+  });
+}
