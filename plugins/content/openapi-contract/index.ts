@@ -74,7 +74,7 @@ export interface ContractContent {
   readonly quickStart: RenderedSample;
   /** api/changelog.yaml, checked, as the changelog page and feed show it. */
   readonly changelog: ChangelogView;
-  /** Every operation's code samples, by operation ID, written as one module per language (sampleModules.ts). */
+  /** Every operation's code samples, by operation ID; all but the first language's are written as a module (sampleModules.ts). */
   readonly samples: ReadonlyMap<string, readonly RenderedSample[]>;
 }
 
@@ -114,12 +114,10 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
       await mkdir(path.dirname(file), {recursive: true});
       await writeFile(file, JSON.stringify(quickStart));
       await writeChangelogModule(context.generatedFilesDir, changelog);
-      for (const [operationId, rendered] of samples) {
-        for (const sample of rendered) {
-          const sampleFile = path.join(context.generatedFilesDir, sampleModuleFile(operationId, sample.language));
-          await mkdir(path.dirname(sampleFile), {recursive: true});
-          await writeFile(sampleFile, JSON.stringify({code: sample.code}));
-        }
+      await mkdir(path.join(context.generatedFilesDir, path.dirname(sampleModuleFile(''))), {recursive: true});
+      for (const [operationId, [, ...others]] of samples) {
+        const code = Object.fromEntries(others.map((sample) => [sample.language, sample.code]));
+        await writeFile(path.join(context.generatedFilesDir, sampleModuleFile(operationId)), JSON.stringify(code));
       }
     },
     injectHtmlTags() {

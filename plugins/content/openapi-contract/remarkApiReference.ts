@@ -22,7 +22,7 @@ import type {MdxJsxFlowElement, MdxjsEsm} from 'mdast-util-mdx';
 // Its type declarations add `hProperties` (the heading's HTML id) to mdast's node data.
 import type {} from 'mdast-util-to-hast';
 import {valueToEstree} from 'estree-util-value-to-estree';
-import {buildOperationView, type StateMachineView} from '../../../src/contract/apiModel';
+import {buildOperationView, pageOperationView, type StateMachineView} from '../../../src/contract/apiModel';
 import {resolvePointer, type JsonValue, type ResponseObject} from '../../../src/contract/openapiTypes';
 import {renderSamples, sampleInputFor, type RenderedSample} from '../../../src/lib/samples';
 import {checkApiPages, scanApiPages} from '../../../src/contract/node/apiPages';
@@ -217,26 +217,22 @@ export function purposeLine(description: string): string {
 /**
  * An operation's samples as its page ships them (src/components/api/CodeSamples/pageSample.tsx): the first
  * language, which readers see unless they chose another, with its code; every other language with its line
- * count and `load: () => import(...)` of its module (sampleModules.ts), so its code is a chunk of its own.
+ * count and `load`, the page's one loader of the module holding their code (sampleModules.ts), a chunk of its own.
  */
-export function pageSamplesExpression(operationId: string, samples: readonly RenderedSample[]): Expression {
-  const items = samples.map(({code, ...rest}, index) => ({...rest, lines: code.split('\n').length, ...(index === 0 ? {code} : {})}));
+export function pageSamplesExpression(samples: readonly RenderedSample[], loaderName: string): Expression {
+  const items = samples.map(({code, ...rest}, index) => ({
+    ...rest,
+    lines: code.replace(/\n$/, '').split('\n').length,
+    ...(index === 0 ? {code} : {}),
+  }));
   const array = valueToEstree(items) as Expression;
   if (array.type !== 'ArrayExpression') throw new Error('pageSamplesExpression: expected an array expression');
-  array.elements.forEach((element, index) => {
-    const sample = samples[index];
-    if (index === 0 || !sample || element?.type !== 'ObjectExpression') return;
-    (element as ObjectExpression).properties.push({
+  array.elements.slice(1).forEach((element) => {
+    if (element?.type !== 'ObjectExpression') return;
+    element.properties.push({
       type: 'Property',
       key: {type: 'Identifier', name: 'load'},
-      value: {
-        type: 'ArrowFunctionExpression',
-        params: [],
-        body: {type: 'ImportExpression', source: {type: 'Literal', value: sampleModuleSpecifier(operationId, sample.language)}},
-        expression: true,
-        async: false,
-        generator: false,
-      },
+      value: {type: 'Identifier', name: loaderName},
       kind: 'init',
       method: false,
       shorthand: false,
@@ -246,9 +242,41 @@ export function pageSamplesExpression(operationId: string, samples: readonly Ren
   return array;
 }
 
+/** `export const name = () => import('specifier');` */
+function exportLoader(name: string, specifier: string): MdxjsEsm {
+  return esm(
+    `export const ${name} = () => import(${JSON.stringify(specifier)});`,
+    program([
+      {
+        type: 'ExportNamedDeclaration',
+        declaration: {
+          type: 'VariableDeclaration',
+          kind: 'const',
+          declarations: [
+            {
+              type: 'VariableDeclarator',
+              id: {type: 'Identifier', name},
+              init: {
+                type: 'ArrowFunctionExpression',
+                params: [],
+                body: {type: 'ImportExpression', source: {type: 'Literal', value: specifier}},
+                expression: true,
+                async: false,
+                generator: false,
+              },
+            },
+          ],
+        },
+        specifiers: [],
+        attributes: [],
+      },
+    ]),
+  );
+}
+
 interface OperationReference {
-  /** The page's data (operation view, samples), exported at the top of the MDX module. */
-  readonly data: MdxjsEsm;
+  /** The page's data (operation view, samples) and the loader of its other samples, exported at the top of the MDX module. */
+  readonly data: readonly MdxjsEsm[];
   readonly dataName: string;
   readonly scenarios: readonly string[];
   readonly purposeHtml: string;
@@ -294,13 +322,14 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
   add('CodeSamples', {samples: memberPath(dataName, 'samples'), kind: literal(isWebhook ? 'notification' : 'request')});
   const scenarios = isWebhook ? Object.keys(location.operation.requestBody?.content?.['application/json']?.examples ?? {}) : [];
   const purposeHtml = renderMarkdown(purposeLine(location.operation.description ?? operation.summary)).replace(/^<p>|<\/p>\s*$/g, '');
+  const loaderName = `apiSampleCode_${operationId}`;
   const data: ObjectExpression = {
     type: 'ObjectExpression',
     properties: [
       {
         type: 'Property',
         key: {type: 'Identifier', name: 'operation'},
-        value: valueToEstree(operation) as Expression,
+        value: valueToEstree(pageOperationView(operation)) as Expression,
         kind: 'init',
         method: false,
         shorthand: false,
@@ -309,7 +338,7 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
       {
         type: 'Property',
         key: {type: 'Identifier', name: 'samples'},
-        value: pageSamplesExpression(operationId, samples),
+        value: pageSamplesExpression(samples, loaderName),
         kind: 'init',
         method: false,
         shorthand: false,
@@ -317,7 +346,13 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
       },
     ],
   };
-  return {data: exportConst(dataName, {operation, samples}, data), dataName, scenarios, purposeHtml, nodes};
+  return {
+    data: [exportLoader(loaderName, sampleModuleSpecifier(operationId)), exportConst(dataName, {operation, samples}, data)],
+    dataName,
+    scenarios,
+    purposeHtml,
+    nodes,
+  };
 }
 
 /** The ids of the reference sections a reader comes to the page for, open by default (and foldable). */
@@ -398,7 +433,7 @@ function wrapPage(tree: Root, reference: OperationReference, used: Set<Component
     },
     content as MdxJsxFlowElement['children'],
   );
-  tree.children = [...esmNodes, reference.data, wrapper];
+  tree.children = [...esmNodes, ...reference.data, wrapper];
 }
 
 export default function remarkApiReference(options: RemarkApiReferenceOptions) {

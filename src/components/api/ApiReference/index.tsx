@@ -2,7 +2,7 @@ import {useId, useState, useSyncExternalStore, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
-import type {OperationView} from '@site/src/contract/apiModel';
+import type {PageOperationView} from '@site/src/contract/apiModel';
 import PageSampleCode, {type PageSample} from '../CodeSamples/pageSample';
 import Button from '@site/src/components/ui/Button';
 import MethodBadge from '../MethodBadge';
@@ -48,7 +48,7 @@ function PaneCode({title, code}: {title: string; code: string}): ReactNode {
 }
 
 interface Props {
-  readonly operation: OperationView;
+  readonly operation: PageOperationView;
   readonly samples: readonly PageSample[];
   /** The operation's purpose in one line (inline HTML from the contract's description). */
   readonly purposeHtml: string;

@@ -3,35 +3,41 @@ import Button from '@site/src/components/ui/Button';
 
 /**
  * One language's code sample as an API page ships it (remarkApiReference): the first language's code inline,
- * every other language's as a module of its own, loaded with import() when its tab is first shown. The code
- * tabs and the example pane share the page's list, so each language loads once.
+ * the others' in one module of the operation's own, loaded with import() when one of their tabs is first shown.
+ * The code tabs and the example pane share the page's list and loader, so the module loads once.
  */
 export interface PageSample {
   readonly language: string;
   readonly label: string;
   readonly highlight: string;
   readonly fileName: string;
-  /** Lines of the code: a sample still loading takes the height it will have, so nothing moves when it arrives. */
+  /** Lines of the code, without a last newline: a sample still loading takes the height it will have, so nothing moves when it arrives. */
   readonly lines: number;
   readonly code?: string;
-  readonly load?: () => Promise<{default: {code: string}}>;
+  /** Loads the code of every language but the first, by language. */
+  readonly load?: () => Promise<{default: Readonly<Record<string, string>>}>;
 }
 
 type Loader = NonNullable<PageSample['load']>;
 
-/** Code already loaded, by loader: a tab shown again, or the same language in the pane, renders it at once. */
-const loadedCode = new WeakMap<Loader, string>();
+/** Code already loaded, by loader: a tab shown again, or a language in the pane, renders it at once. */
+const loadedCode = new WeakMap<Loader, Readonly<Record<string, string>>>();
 
 type SampleState = {status: 'ready'; code: string} | {status: 'loading'} | {status: 'failed'};
 
 function initialState(sample: PageSample): SampleState {
   if (sample.code !== undefined) return {status: 'ready', code: sample.code};
-  const code = sample.load && loadedCode.get(sample.load);
+  const code = sample.load && loadedCode.get(sample.load)?.[sample.language];
   return code === undefined ? {status: 'loading'} : {status: 'ready', code};
 }
 
+/** As many lines as the code has, each a space: a code block drops a last empty line, and would be a line short. */
+function placeholder(lines: number): string {
+  return Array.from({length: Math.max(1, lines)}, () => ' ').join('\n');
+}
+
 /**
- * A sample's code, rendered by `render` once it is here. Until then `render` draws as many empty lines as the
+ * A sample's code, rendered by `render` once it is here. Until then `render` draws as many blank lines as the
  * code has (the same block, the same height), marked busy; a chunk that fails to load says so, with a retry.
  */
 export default function PageSampleCode({sample, render}: {sample: PageSample; render: (code: string) => ReactNode}): ReactNode {
@@ -43,8 +49,9 @@ export default function PageSampleCode({sample, render}: {sample: PageSample; re
     let live = true;
     load().then(
       (module) => {
-        loadedCode.set(load, module.default.code);
-        if (live) setState({status: 'ready', code: module.default.code});
+        loadedCode.set(load, module.default);
+        const code = module.default[sample.language];
+        if (live) setState(code === undefined ? {status: 'failed'} : {status: 'ready', code});
       },
       () => {
         if (live) setState({status: 'failed'});
@@ -54,7 +61,7 @@ export default function PageSampleCode({sample, render}: {sample: PageSample; re
       live = false;
     };
     // attempt: a retry loads again.
-  }, [load, attempt, state.status]);
+  }, [load, sample.language, attempt, state.status]);
   if (state.status === 'failed') {
     return (
       <p role="alert" data-sample={sample.language}>
@@ -73,7 +80,7 @@ export default function PageSampleCode({sample, render}: {sample: PageSample; re
   const ready = state.status === 'ready';
   return (
     <div data-sample={sample.language} aria-busy={ready ? undefined : true}>
-      {render(ready ? state.code : '\n'.repeat(Math.max(0, sample.lines - 1)))}
+      {render(ready ? state.code : placeholder(sample.lines))}
     </div>
   );
 }
