@@ -107,14 +107,19 @@ test.describe('API reference pages', () => {
     const python = page.locator('[data-api-main]').getByRole('tab', {name: 'Python'});
     await python.click();
     await expect(python).toHaveAttribute('aria-selected', 'true');
-    for (const where of ['[data-api-main]', '[data-api-pane]']) {
-      const sample = page.locator(`${where} [data-sample="python"]`);
-      await expect(sample).toHaveAttribute('aria-busy', 'true');
-      const loading = await height(sample);
+    // Both the tabs and the pane wait for the one module, each at its final height.
+    const samples = ['[data-api-main]', '[data-api-pane]'].map((where) => page.locator(`${where} [data-sample="python"]`));
+    for (const sample of samples) await expect(sample).toHaveAttribute('aria-busy', 'true');
+    const loading = await Promise.all(samples.map(height));
+    for (const sample of samples) {
       await expect(sample.locator('code').filter({hasText: 'PKCS1v15'}).first()).toBeVisible();
       await expect(sample).not.toHaveAttribute('aria-busy');
-      expect(Math.abs((await height(sample)) - loading), `${where}: the Python sample's height, loading and loaded`).toBeLessThanOrEqual(1);
     }
+    const loaded = await Promise.all(samples.map(height));
+    expect(
+      loaded.map((value, index) => Math.abs(value - (loading[index] ?? NaN)) <= 1),
+      `heights loading ${loading.join(', ')}, loaded ${loaded.join(', ')}`,
+    ).toEqual([true, true]);
     await expect(page.locator('[data-api-pane]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
 
     await page.goto('/docs/refund');
