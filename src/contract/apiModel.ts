@@ -277,6 +277,33 @@ function parameterView(w: Walker, parameter: ParameterObject): FieldView {
   return example === undefined ? field : {...field, constraints: [...field.constraints, `example: ${show(example)}`]};
 }
 
+/** An example as an API page ships it to the browser: its JSON text, not the parsed value the build and the tools use. */
+export type PageExampleView = Pick<ExampleView, 'name' | 'summary' | 'json'>;
+
+export interface PageResponseView extends Omit<ResponseView, 'examples'> {
+  readonly examples: readonly PageExampleView[];
+}
+
+/** An operation as its API page ships it (remarkApiReference): what the page's components render, nothing else. */
+export interface PageOperationView extends Omit<OperationView, 'requestExamples' | 'responses'> {
+  readonly requestExamples: readonly PageExampleView[];
+  readonly responses: readonly PageResponseView[];
+}
+
+/**
+ * The page's copy of an operation: examples without their parsed values (the JSON text holds the same), and
+ * no keys without a value (each would be an `undefined` in the page's JavaScript).
+ */
+export function pageOperationView(operation: OperationView): PageOperationView {
+  const examples = (list: readonly ExampleView[]): PageExampleView[] => list.map(({name, summary, json}) => ({name, summary, json}));
+  const view: PageOperationView = {
+    ...operation,
+    requestExamples: examples(operation.requestExamples),
+    responses: operation.responses.map((response) => ({...response, examples: examples(response.examples)})),
+  };
+  return JSON.parse(JSON.stringify(view)) as PageOperationView;
+}
+
 export function buildOperationView(doc: OpenApiDocument, location: OperationLocation, md: RenderMarkdown): OperationView {
   const w: Walker = {doc, md, machines: new Map()};
   const {operation} = location;

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {expect, test, type Page} from '@playwright/test';
+import {expect, test, type Locator, type Page} from '@playwright/test';
 import {parse} from 'yaml';
 import {listOperations, type OpenApiDocument} from '../../src/contract/openapiTypes';
 import {brand} from '../../src/brand';
@@ -11,6 +11,7 @@ import {axeViolations} from '../support/axe';
 import {scanApiPages} from '../../src/contract/node/apiPages';
 import {loadContract} from '../../src/contract/node/loadContract';
 import {switchToDarkMode} from '../support/colourMode';
+import {renderSamples, sampleInputFor} from '../../src/lib/samples';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -39,6 +40,46 @@ test.describe('API reference pages', () => {
     expect(html).not.toMatch(/class="?variantDescription_\w+"?><\/(span|div)>/);
   });
 
+  test('the first-load scripts of an API page carry the sample of its first language, not those of the others nor their generators', async ({
+    request,
+  }) => {
+    const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
+    // A line the bundle would hold as written: no quote, backslash, backtick or dollar, which a string literal escapes or splits.
+    const marker = (code: string, elsewhere: string) =>
+      code
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line.length >= 25 && !/["'`\\$]/.test(line) && !elsewhere.includes(line))
+        .sort((a, b) => b.length - a.length)[0];
+    const scriptText = new Map<string, string>();
+    const firstLoad = async (url: string) => {
+      const html = await (await request.get(url)).text();
+      const listed = JSON.parse(
+        html.match(/<script type="?application\/json"? id="?page-scripts"?>([^<]+)<\/script>/)?.[1] ?? '[]',
+      ) as string[];
+      for (const script of listed) if (!scriptText.has(script)) scriptText.set(script, await (await request.get(script)).text());
+      return listed.map((script) => scriptText.get(script) ?? '').join('\n');
+    };
+    const pages = scanApiPages(repoRoot);
+    expect(pages.length).toBeGreaterThan(20);
+    const carried: string[] = [];
+    for (const apiPage of pages) {
+      const location = contract.operations.get(apiPage.operationId);
+      if (!location) throw new Error(`no operation ${apiPage.operationId}`);
+      const [first, ...others] = renderSamples(sampleInputFor(contract.document, location));
+      if (!first) throw new Error(`no samples for ${apiPage.operationId}`);
+      const scripts = await firstLoad(apiPage.url);
+      // The check finds a sample that is there: the first language's code is inline, for hydration.
+      const inline = marker(first.code, '');
+      if (inline) expect(scripts, `${apiPage.url}: ${first.label} sample`).toContain(inline);
+      for (const sample of others) {
+        const line = marker(sample.code, first.code);
+        if (line && scripts.includes(line)) carried.push(`${apiPage.url}: ${sample.label} ("${line}")`);
+      }
+    }
+    expect(carried).toEqual([]);
+  });
+
   test('notification pages show payload, acknowledgement and retry schedule', async ({page}) => {
     await page.goto('/docs/payment/payment-result-notification');
     await expect(page.locator('h2#api-request')).toContainText('Notification');
@@ -55,17 +96,50 @@ test.describe('API reference pages', () => {
     await page.goto('/docs/createorder');
     // Scripts start after the first paint; a tab clicked before hydration has no handler yet.
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    // Every language but the first arrives as a chunk of its own when shown: held back a moment here, so the
+    // sample is seen while it loads, at the height it will have.
+    await page.route(/\/assets\/js\/[^/]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    const height = (locator: Locator) => locator.evaluate((element) => element.getBoundingClientRect().height);
     // The page's samples; the pane beside them has the same tab group, which follows the choice.
     const python = page.locator('[data-api-main]').getByRole('tab', {name: 'Python'});
     await python.click();
     await expect(python).toHaveAttribute('aria-selected', 'true');
-    await expect(page.locator('[role="tabpanel"]:not([hidden]) code').filter({hasText: 'PKCS1v15'}).first()).toBeVisible();
-
+    // Both the tabs and the pane wait for the one module, each at its final height.
+    const samples = ['[data-api-main]', '[data-api-pane]'].map((where) => page.locator(`${where} [data-sample="python"]`));
+    for (const sample of samples) await expect(sample).toHaveAttribute('aria-busy', 'true');
+    const loading = await Promise.all(samples.map(height));
+    for (const sample of samples) {
+      await expect(sample.locator('code').filter({hasText: 'PKCS1v15'}).first()).toBeVisible();
+      await expect(sample).not.toHaveAttribute('aria-busy');
+    }
+    const loaded = await Promise.all(samples.map(height));
+    expect(
+      loaded.map((value, index) => Math.abs(value - (loading[index] ?? NaN)) <= 1),
+      `heights loading ${loading.join(', ')}, loaded ${loaded.join(', ')}`,
+    ).toEqual([true, true]);
     await expect(page.locator('[data-api-pane]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+
     await page.goto('/docs/refund');
     await expect(page.locator('[data-api-main]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+    // A reload with Python stored: the pane, in view at 1280 px, does not move when Python's chunk arrives.
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as Window & {paneShifts?: number[]}).paneShifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & {value: number; sources?: Array<{node?: Node | null}>}>) {
+          if (entry.sources?.some((source) => source.node instanceof Element && source.node.closest('[data-api-pane]')))
+            shifts.push(entry.value);
+        }
+      }).observe({type: 'layout-shift', buffered: true});
+    });
     await page.reload();
     await expect(page.locator('[data-api-main]').getByRole('tab', {name: 'Python'})).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('[data-api-pane] [data-sample="python"]:not([aria-busy]) code').first()).toContainText('PKCS1v15');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await page.evaluate(() => (window as Window & {paneShifts?: number[]}).paneShifts)).toEqual([]);
   });
 
   test('reference tables work after hydration and render on client-side navigation', async ({page}) => {

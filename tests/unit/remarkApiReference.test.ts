@@ -2,7 +2,13 @@ import {describe, test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {Root, RootContent} from 'mdast';
 import type {MdxJsxFlowElement} from 'mdast-util-mdx';
-import remarkApiReference, {purposeLine, stateDiagram} from '../../plugins/content/openapi-contract/remarkApiReference';
+import type {ArrayExpression, Literal, ObjectExpression, Property} from 'estree';
+import remarkApiReference, {
+  pageSamplesExpression,
+  purposeLine,
+  stateDiagram,
+} from '../../plugins/content/openapi-contract/remarkApiReference';
+import type {RenderedSample} from '../../src/lib/samples';
 import {repoRoot} from '../support/routeContract';
 
 function page(...children: RootContent[]): Root {
@@ -53,6 +59,36 @@ describe('remarkApiReference', () => {
     assert.equal(elementNames[0], 'OperationHeader');
     assert.equal(elementNames[elementNames.length - 1], 'CodeSamples');
     assert.ok(elementNames.includes('Fold'), 'the sections after the first are folded');
+  });
+
+  test('a page ships the code of its first sample language and, for the others, their line counts and the loader of their module', () => {
+    const sample = (language: RenderedSample['language'], code: string): RenderedSample => ({
+      language,
+      label: language,
+      highlight: language,
+      fileName: `x.${language}`,
+      code,
+    });
+    const expression = pageSamplesExpression(
+      [sample('curl', 'curl -X POST\nhttps://a\n'), sample('python', 'import os\nprint(1)\nprint(2)')],
+      'load_x',
+    );
+    assert.equal(expression.type, 'ArrayExpression');
+    const items = (expression as ArrayExpression).elements.map((element) =>
+      Object.fromEntries(
+        (element as ObjectExpression).properties.map((property) => {
+          const {key, value} = property as Property;
+          const shown = value.type === 'Literal' ? value.value : value.type === 'Identifier' ? `identifier ${value.name}` : value.type;
+          return [key.type === 'Identifier' ? key.name : (key as Literal).value, shown];
+        }),
+      ),
+    );
+    assert.equal(items[0]?.code, 'curl -X POST\nhttps://a\n', 'the first language: its code inline');
+    assert.equal(items[0]?.lines, 2, 'a last newline is no line');
+    assert.equal(items[0]?.load, undefined);
+    assert.equal(items[1]?.code, undefined, 'another language: no code');
+    assert.equal(items[1]?.lines, 3);
+    assert.equal(items[1]?.load, 'identifier load_x');
   });
 
   test('the wrapper carries the purpose line and, on a notification page, its scenario names', () => {

@@ -20,7 +20,7 @@ import {existsSync} from 'node:fs';
 import {copyFile, mkdir, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
-import {quickStartSample, type RenderedSample} from '../../../src/lib/samples';
+import {quickStartSample, renderSamples, sampleInputFor, type RenderedSample} from '../../../src/lib/samples';
 import type {ChangelogView} from '../../../src/contract/changelogModel';
 import {checkApiPages, scanApiPages, type ApiPage} from '../../../src/contract/node/apiPages';
 import {
@@ -35,6 +35,7 @@ import {contractRelativePath, loadContract} from '../../../src/contract/node/loa
 import {buildPostmanCollection} from '../../../src/contract/node/postman';
 import {loadSandboxData, sandboxRelativePath, sandboxSchemaRelativePath} from '../../../src/contract/node/sandboxData';
 import {checkPublishedLinks, contentFileLinks, contractFileLinks} from '../../../src/contract/node/publishedLinks';
+import {sampleModuleFile} from './sampleModules';
 
 /** Files published next to the site, linked from the footer and the integration guide. */
 export const publishedFiles = {
@@ -73,6 +74,8 @@ export interface ContractContent {
   readonly quickStart: RenderedSample;
   /** api/changelog.yaml, checked, as the changelog page and feed show it. */
   readonly changelog: ChangelogView;
+  /** Every operation's code samples, by operation ID; all but the first language's are written as a module (sampleModules.ts). */
+  readonly samples: ReadonlyMap<string, readonly RenderedSample[]>;
 }
 
 export default function openapiContractPlugin(context: LoadContext): Plugin {
@@ -96,15 +99,26 @@ export default function openapiContractPlugin(context: LoadContext): Plugin {
       const pagesByOperation = checkApiPages(contract, pages);
       loadSandboxData(sandboxPath, contract); // a bad data file stops the build even where no page quotes it
       const changelog = buildChangelogView(loadChangelog(changelogPath, contract), contract, pagesByOperation);
-      return {operationCount: contract.operations.size, pages, quickStart: quickStartSample(contract.document), changelog};
+      const samples = new Map(
+        [...contract.operations.values()].map((location) => [
+          location.operationId,
+          renderSamples(sampleInputFor(contract.document, location)),
+        ]),
+      );
+      return {operationCount: contract.operations.size, pages, quickStart: quickStartSample(contract.document), changelog, samples};
     },
     async contentLoaded({content}) {
       // What loadContent returned (the config's plugin list types every plugin's content as unknown).
-      const {quickStart, changelog} = content as ContractContent;
+      const {quickStart, changelog, samples} = content as ContractContent;
       const file = path.join(context.generatedFilesDir, quickStartModule);
       await mkdir(path.dirname(file), {recursive: true});
       await writeFile(file, JSON.stringify(quickStart));
       await writeChangelogModule(context.generatedFilesDir, changelog);
+      await mkdir(path.join(context.generatedFilesDir, path.dirname(sampleModuleFile(''))), {recursive: true});
+      for (const [operationId, [, ...others]] of samples) {
+        const code = Object.fromEntries(others.map((sample) => [sample.language, sample.code]));
+        await writeFile(path.join(context.generatedFilesDir, sampleModuleFile(operationId)), JSON.stringify(code));
+      }
     },
     injectHtmlTags() {
       return {

@@ -16,18 +16,19 @@
  * Unknown operation IDs and examples fail the build with the file named.
  */
 import path from 'node:path';
-import type {Expression, Program} from 'estree';
+import type {Expression, ObjectExpression, Program} from 'estree';
 import type {Heading, Nodes, Root, RootContent} from 'mdast';
 import type {MdxJsxFlowElement, MdxjsEsm} from 'mdast-util-mdx';
 // Its type declarations add `hProperties` (the heading's HTML id) to mdast's node data.
 import type {} from 'mdast-util-to-hast';
 import {valueToEstree} from 'estree-util-value-to-estree';
-import {buildOperationView, type StateMachineView} from '../../../src/contract/apiModel';
+import {buildOperationView, pageOperationView, type StateMachineView} from '../../../src/contract/apiModel';
 import {resolvePointer, type JsonValue, type ResponseObject} from '../../../src/contract/openapiTypes';
-import {renderSamples, sampleInputFor} from '../../../src/lib/samples';
+import {renderSamples, sampleInputFor, type RenderedSample} from '../../../src/lib/samples';
 import {checkApiPages, scanApiPages} from '../../../src/contract/node/apiPages';
 import {contractRelativePath, loadContract, type LoadedContract} from '../../../src/contract/node/loadContract';
 import {renderMarkdown} from './markdown';
+import {sampleModuleSpecifier} from './sampleModules';
 
 export interface RemarkApiReferenceOptions {
   /** The site directory; the contract is read from api/openapi.yaml in it. */
@@ -73,7 +74,7 @@ function importNode(name: ComponentName): MdxjsEsm {
   );
 }
 
-function exportConst(name: string, value: unknown): MdxjsEsm {
+function exportConst(name: string, value: unknown, expression = valueToEstree(value) as Expression): MdxjsEsm {
   return esm(
     `export const ${name} = ${JSON.stringify(value)};`,
     program([
@@ -82,7 +83,7 @@ function exportConst(name: string, value: unknown): MdxjsEsm {
         declaration: {
           type: 'VariableDeclaration',
           kind: 'const',
-          declarations: [{type: 'VariableDeclarator', id: {type: 'Identifier', name}, init: valueToEstree(value) as Expression}],
+          declarations: [{type: 'VariableDeclarator', id: {type: 'Identifier', name}, init: expression}],
         },
         specifiers: [],
         attributes: [],
@@ -213,9 +214,69 @@ export function purposeLine(description: string): string {
   return beforeList.replace(/[.!?]?$/, (end) => end || '.');
 }
 
+/**
+ * An operation's samples as its page ships them (src/components/api/CodeSamples/pageSample.tsx): the first
+ * language, which readers see unless they chose another, with its code; every other language with its line
+ * count and `load`, the page's one loader of the module holding their code (sampleModules.ts), a chunk of its own.
+ */
+export function pageSamplesExpression(samples: readonly RenderedSample[], loaderName: string): Expression {
+  const items = samples.map(({code, ...rest}, index) => ({
+    ...rest,
+    lines: code.replace(/\n$/, '').split('\n').length,
+    ...(index === 0 ? {code} : {}),
+  }));
+  const array = valueToEstree(items) as Expression;
+  if (array.type !== 'ArrayExpression') throw new Error('pageSamplesExpression: expected an array expression');
+  array.elements.slice(1).forEach((element) => {
+    if (element?.type !== 'ObjectExpression') return;
+    element.properties.push({
+      type: 'Property',
+      key: {type: 'Identifier', name: 'load'},
+      value: {type: 'Identifier', name: loaderName},
+      kind: 'init',
+      method: false,
+      shorthand: false,
+      computed: false,
+    });
+  });
+  return array;
+}
+
+/** `export const name = () => import('specifier');` */
+function exportLoader(name: string, specifier: string): MdxjsEsm {
+  return esm(
+    `export const ${name} = () => import(${JSON.stringify(specifier)});`,
+    program([
+      {
+        type: 'ExportNamedDeclaration',
+        declaration: {
+          type: 'VariableDeclaration',
+          kind: 'const',
+          declarations: [
+            {
+              type: 'VariableDeclarator',
+              id: {type: 'Identifier', name},
+              init: {
+                type: 'ArrowFunctionExpression',
+                params: [],
+                body: {type: 'ImportExpression', source: {type: 'Literal', value: specifier}},
+                expression: true,
+                async: false,
+                generator: false,
+              },
+            },
+          ],
+        },
+        specifiers: [],
+        attributes: [],
+      },
+    ]),
+  );
+}
+
 interface OperationReference {
-  /** The page's data (operation view, samples), exported at the top of the MDX module. */
-  readonly data: MdxjsEsm;
+  /** The page's data (operation view, samples) and the loader of its other samples, exported at the top of the MDX module. */
+  readonly data: readonly MdxjsEsm[];
   readonly dataName: string;
   readonly scenarios: readonly string[];
   readonly purposeHtml: string;
@@ -261,7 +322,37 @@ function operationSections(contract: LoadedContract, operationId: string, file: 
   add('CodeSamples', {samples: memberPath(dataName, 'samples'), kind: literal(isWebhook ? 'notification' : 'request')});
   const scenarios = isWebhook ? Object.keys(location.operation.requestBody?.content?.['application/json']?.examples ?? {}) : [];
   const purposeHtml = renderMarkdown(purposeLine(location.operation.description ?? operation.summary)).replace(/^<p>|<\/p>\s*$/g, '');
-  return {data: exportConst(dataName, {operation, samples}), dataName, scenarios, purposeHtml, nodes};
+  const loaderName = `apiSampleCode_${operationId}`;
+  const data: ObjectExpression = {
+    type: 'ObjectExpression',
+    properties: [
+      {
+        type: 'Property',
+        key: {type: 'Identifier', name: 'operation'},
+        value: valueToEstree(pageOperationView(operation)) as Expression,
+        kind: 'init',
+        method: false,
+        shorthand: false,
+        computed: false,
+      },
+      {
+        type: 'Property',
+        key: {type: 'Identifier', name: 'samples'},
+        value: pageSamplesExpression(samples, loaderName),
+        kind: 'init',
+        method: false,
+        shorthand: false,
+        computed: false,
+      },
+    ],
+  };
+  return {
+    data: [exportLoader(loaderName, sampleModuleSpecifier(operationId)), exportConst(dataName, {operation, samples}, data)],
+    dataName,
+    scenarios,
+    purposeHtml,
+    nodes,
+  };
 }
 
 /** The ids of the reference sections a reader comes to the page for, open by default (and foldable). */
@@ -342,7 +433,7 @@ function wrapPage(tree: Root, reference: OperationReference, used: Set<Component
     },
     content as MdxJsxFlowElement['children'],
   );
-  tree.children = [...esmNodes, reference.data, wrapper];
+  tree.children = [...esmNodes, ...reference.data, wrapper];
 }
 
 export default function remarkApiReference(options: RemarkApiReferenceOptions) {

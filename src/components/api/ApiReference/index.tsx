@@ -2,8 +2,8 @@ import {useId, useState, useSyncExternalStore, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
-import type {OperationView} from '@site/src/contract/apiModel';
-import type {RenderedSample} from '@site/src/lib/samples';
+import type {PageOperationView} from '@site/src/contract/apiModel';
+import PageSampleCode, {type PageSample} from '../CodeSamples/pageSample';
 import Button from '@site/src/components/ui/Button';
 import MethodBadge from '../MethodBadge';
 import LazyTryItPanel from '@site/src/components/widgets/TryItPanel/Lazy';
@@ -48,8 +48,8 @@ function PaneCode({title, code}: {title: string; code: string}): ReactNode {
 }
 
 interface Props {
-  readonly operation: OperationView;
-  readonly samples: readonly RenderedSample[];
+  readonly operation: PageOperationView;
+  readonly samples: readonly PageSample[];
   /** The operation's purpose in one line (inline HTML from the contract's description). */
   readonly purposeHtml: string;
   /** A notification's example scenarios, for the simulator. */
@@ -114,7 +114,7 @@ export default function ApiReference({operation, samples, purposeHtml, scenarios
             <Tabs groupId="code-language" queryString="language" lazy>
               {samples.map((sample) => (
                 <TabItem key={sample.language} value={sample.language} label={sample.label}>
-                  <PaneCode title={sample.fileName} code={sample.code} />
+                  <PageSampleCode sample={sample} render={(code) => <PaneCode title={sample.fileName} code={code} />} />
                 </TabItem>
               ))}
             </Tabs>

@@ -2,7 +2,7 @@
  * The top of an API page, as data: what its endpoint block shows and what its pane's opener says. Pure, so
  * the unit tests read it without React (tests/unit/apiReferenceModel.test.ts).
  */
-import type {OperationView} from '@site/src/contract/apiModel';
+import type {PageOperationView} from '@site/src/contract/apiModel';
 
 export interface EndpointBlock {
   readonly method: string;
@@ -18,11 +18,11 @@ export interface EndpointBlock {
 }
 
 /** The sandbox server of the contract: the one whose host names the sandbox, else the first. */
-function sandboxServer(operation: OperationView): string | undefined {
+function sandboxServer(operation: PageOperationView): string | undefined {
   return (operation.servers.find((server) => new URL(server.url).host.includes('sandbox')) ?? operation.servers[0])?.url;
 }
 
-export function endpointBlock(operation: OperationView): EndpointBlock {
+export function endpointBlock(operation: PageOperationView): EndpointBlock {
   const isWebhook = operation.kind === 'webhook';
   if (isWebhook) {
     return {
@@ -48,7 +48,7 @@ export function endpointBlock(operation: OperationView): EndpointBlock {
 }
 
 /** The success example a reader sees first in the pane: the first 2xx response's first example. */
-export function firstSuccessExample(operation: OperationView): {status: string; json: string} | undefined {
+export function firstSuccessExample(operation: PageOperationView): {status: string; json: string} | undefined {
   for (const response of operation.responses) {
     if (!/^2\d\d$/.test(response.status)) continue;
     const example = response.examples[0];

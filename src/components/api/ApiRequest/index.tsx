@@ -1,11 +1,11 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
-import type {OperationView} from '@site/src/contract/apiModel';
+import type {PageOperationView} from '@site/src/contract/apiModel';
 import FieldTable from '@site/src/components/api/FieldTable';
 import ExampleTabs from '@site/src/components/api/ExampleTabs';
 
 /** Headers, path and query parameters, body fields and body examples of a request or notification. */
-export default function ApiRequest({operation}: {operation: OperationView}): ReactNode {
+export default function ApiRequest({operation}: {operation: PageOperationView}): ReactNode {
   const isWebhook = operation.kind === 'webhook';
   return (
     <div data-section="request">

@@ -1,10 +1,10 @@
 import {Fragment, type ReactNode} from 'react';
 import Heading from '@theme/Heading';
-import type {OperationView, ResponseView} from '@site/src/contract/apiModel';
+import type {PageOperationView, PageResponseView} from '@site/src/contract/apiModel';
 import FieldTable from '@site/src/components/api/FieldTable';
 import ExampleTabs from '@site/src/components/api/ExampleTabs';
 
-function statusLabel(response: ResponseView): string {
+function statusLabel(response: PageResponseView): string {
   if (response.status !== 'default') return `HTTP ${response.status}`;
   const shared = response.sharedErrorStatuses ?? [];
   return shared.length > 0 ? `Errors (HTTP ${shared.join(', ')} and any other status)` : 'Errors (any other status)';
@@ -16,7 +16,7 @@ function statusLabel(response: ResponseView): string {
  * sections at headings among siblings, and a wrapper put every status's text into the h2's
  * section as well, a fifth of an API page's share of the index a second time.
  */
-export default function ApiResponses({operation}: {operation: OperationView}): ReactNode {
+export default function ApiResponses({operation}: {operation: PageOperationView}): ReactNode {
   return (
     <>
       {operation.responses.map((response) => (

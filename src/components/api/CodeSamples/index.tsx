@@ -4,7 +4,9 @@ import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import CodeBlock from '@theme/CodeBlock';
 import {brand} from '@site/src/brand';
-import {sampleEnvironment as env, type RenderedSample} from '@site/src/lib/samples';
+// The environment alone, not the sample generators of '@site/src/lib/samples', which run at build time.
+import {sampleEnvironment as env} from '@site/src/lib/samples/types';
+import PageSampleCode, {type PageSample} from './pageSample';
 
 /** Where the site publishes the test keys (api/test-vectors/, copied beside the site by the contract plugin). */
 const testKeys = '/test-vectors/';
@@ -47,7 +49,7 @@ function NotificationNote(): ReactNode {
  * One sample per language in a tab group shared by every API page, so the
  * reader's language choice follows them from page to page.
  */
-export default function CodeSamples({samples, kind}: {samples: readonly RenderedSample[]; kind: 'request' | 'notification'}): ReactNode {
+export default function CodeSamples({samples, kind}: {samples: readonly PageSample[]; kind: 'request' | 'notification'}): ReactNode {
   return (
     <>
       {kind === 'request' ? <RequestNote /> : <NotificationNote />}
@@ -55,9 +57,14 @@ export default function CodeSamples({samples, kind}: {samples: readonly Rendered
       <Tabs groupId="code-language" queryString="language" lazy>
         {samples.map((sample) => (
           <TabItem key={sample.language} value={sample.language} label={sample.label}>
-            <CodeBlock language={sample.highlight} title={sample.fileName} showLineNumbers>
-              {sample.code}
-            </CodeBlock>
+            <PageSampleCode
+              sample={sample}
+              render={(code) => (
+                <CodeBlock language={sample.highlight} title={sample.fileName} showLineNumbers>
+                  {code}
+                </CodeBlock>
+              )}
+            />
           </TabItem>
         ))}
       </Tabs>

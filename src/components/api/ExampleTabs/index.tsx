@@ -2,10 +2,10 @@ import type {ReactNode} from 'react';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import CodeBlock from '@theme/CodeBlock';
-import type {ExampleView} from '@site/src/contract/apiModel';
+import type {PageExampleView} from '@site/src/contract/apiModel';
 
 /** The contract's examples for a body, one tab each, as JSON. */
-export default function ExampleTabs({examples, label}: {examples: readonly ExampleView[]; label: string}): ReactNode {
+export default function ExampleTabs({examples, label}: {examples: readonly PageExampleView[]; label: string}): ReactNode {
   if (examples.length === 0) return null;
   if (examples.length === 1) {
     const [only] = examples;

@@ -1,8 +1,8 @@
 import type {ReactNode} from 'react';
-import type {OperationView} from '@site/src/contract/apiModel';
+import type {PageOperationView} from '@site/src/contract/apiModel';
 
 /** How the merchant acknowledges a notification and when the provider retries it. */
-export default function NotificationDelivery({operation}: {operation: OperationView}): ReactNode {
+export default function NotificationDelivery({operation}: {operation: PageOperationView}): ReactNode {
   const delivery = operation.delivery;
   if (!delivery) return null;
   return (

@@ -1,16 +1,16 @@
 import type {ReactNode} from 'react';
-import type {OperationView} from '@site/src/contract/apiModel';
+import type {PageOperationView} from '@site/src/contract/apiModel';
 import MethodBadge from '../MethodBadge';
 import styles from './styles.module.css';
 
 /** Method, path on both hosts and the operation's description. */
 /** The path as sent, including the server's base path (/v1). */
-function fullPath(operation: OperationView): string {
+function fullPath(operation: PageOperationView): string {
   const first = operation.servers[0];
   return first ? `${new URL(first.url).pathname.replace(/\/$/, '')}${operation.path}` : operation.path;
 }
 
-export default function OperationHeader({operation}: {operation: OperationView}): ReactNode {
+export default function OperationHeader({operation}: {operation: PageOperationView}): ReactNode {
   const isWebhook = operation.kind === 'webhook';
   return (
     <section className={styles.header} aria-label={isWebhook ? 'Notification' : 'Endpoint'} data-operation-id={operation.operationId}>
