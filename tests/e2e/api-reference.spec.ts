@@ -15,6 +15,23 @@ import {renderSamples, sampleInputFor} from '../../src/lib/samples';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * Runs in the page: the modules that more than one loaded chunk carries, as id and source length. Every chunk's
+ * modules stay in the bundler's chunk array (webpackChunk<name>), the runtime's own push included.
+ */
+function loadedTwice(): {id: string; length: number}[] {
+  const globalName = Object.keys(window).find((name) => name.startsWith('webpackChunk'));
+  const chunks = ((window as unknown as Record<string, unknown>)[globalName ?? ''] ?? []) as [unknown, Record<string, () => void>][];
+  const seen = new Map<string, {count: number; length: number}>();
+  for (const [, modules] of chunks) {
+    for (const [id, factory] of Object.entries(modules)) {
+      seen.set(id, {count: (seen.get(id)?.count ?? 0) + 1, length: String(factory).length});
+    }
+  }
+  if (seen.size === 0) throw new Error('no chunk modules found: has the chunk array been renamed?');
+  return [...seen].filter(([, module]) => module.count > 1).map(([id, module]) => ({id, length: module.length}));
+}
+
 test.describe('API reference pages', () => {
   test('the static HTML of an API page already holds every section, field and code (no JavaScript needed)', async ({request}) => {
     const html = await (await request.get('/docs/createorder')).text();
@@ -146,6 +163,15 @@ test.describe('API reference pages', () => {
     const errors = consoleErrors(page);
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    // Issue 31: the page's scripts carried Admonition and the browser highlighter twice (2.2 KB Brotli). What is
+    // left (Button, TableScroller, BreakAfter: in the DocItem chunk and the page's own) is about 1.4 KB of source.
+    const twice = await page.evaluate(loadedTwice);
+    expect(
+      twice.reduce((sum, module) => sum + module.length, 0),
+      JSON.stringify(twice),
+    ).toBeLessThan(2_000);
+    const sandboxNote = page.locator('article .theme-admonition-info', {hasText: 'Ready to run in the sandbox'});
+    await expect(sandboxNote).toBeVisible();
     const fields = page.locator('[data-api-main] code[data-field="amount.value"]').first();
     // Nested fields start closed; their disclosure works without JavaScript.
     await expect(fields).toBeHidden();
@@ -159,6 +185,7 @@ test.describe('API reference pages', () => {
     await expect(page).toHaveURL(/\/docs\/refund$/);
     expect(await page.evaluate(() => (window as Window & {samePage?: boolean}).samePage)).toBe(true);
     await expect(page.locator('[data-api-main] code[data-field="merchantRefundNo"]').first()).toBeVisible();
+    await expect(sandboxNote).toBeVisible();
     expect(errors).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
-import type {ReactNode} from 'react';
-import Admonition from '@theme/Admonition';
+import {createElement, type ComponentProps, type ReactNode} from 'react';
+import {useMDXComponents} from '@mdx-js/react';
+import type ThemeAdmonition from '@theme/Admonition';
 import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import CodeBlock from '@theme/CodeBlock';
@@ -10,6 +11,18 @@ import PageSampleCode, {type PageSample} from './pageSample';
 
 /** Where the site publishes the test keys (api/test-vectors/, copied beside the site by the contract plugin). */
 const testKeys = '/test-vectors/';
+
+/**
+ * The theme's Admonition, taken from the MDX components the page renders with rather than imported. The DocItem
+ * chunk carries it already (the theme's MDXComponents maps `:::info` to it); an import here put a second copy in
+ * the API pages' own chunks, which load beside that one (1.7 KB Brotli of their first load).
+ */
+function Admonition(props: ComponentProps<typeof ThemeAdmonition>): ReactNode {
+  const {admonition} = useMDXComponents() as {admonition?: typeof ThemeAdmonition};
+  // Only a page outside MDX content gets here, and the build renders every page, so this fails the build.
+  if (!admonition) throw new Error('CodeSamples must render inside MDX content, whose components map `admonition`.');
+  return createElement(admonition, props);
+}
 
 /** What a reader needs to run a request sample as it is, and what never to do with a real key. */
 function RequestNote(): ReactNode {
