@@ -15,6 +15,7 @@ import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './pl
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import slimDocsMetadataPlugin from './plugins/performance/slim-docs-metadata';
+import tslibUsedHelpersPlugin from './plugins/performance/tslib-used-helpers';
 import searchOnDemandPlugin from './plugins/performance/search-on-demand';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import unusedCssPlugin from './plugins/performance/unused-css';
@@ -230,6 +231,8 @@ const config: Config = {
     widgetStylesPlugin,
     // Each doc's description out of the docs metadata every docs page loads: only DocCard reads it, and no page renders one.
     slimDocsMetadataPlugin,
+    // Only the tslib helper the browser code calls, not all of tslib in every page's main.
+    tslibUsedHelpersPlugin,
     // The search bar's code loads when the reader reaches for search (src/theme/SearchBar).
     searchOnDemandPlugin,
     [

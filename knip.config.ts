@@ -65,6 +65,7 @@ const config: KnipConfig = {
     '{src,plugins}/**/highlighter/{client.tsx,server.tsx,prismFacade.ts}',
     'plugins/**/search-on-demand/search-bar/{client,server}.tsx',
     'plugins/**/slim-docs-metadata/loader.js',
+    'plugins/**/tslib-used-helpers/helpers.ts',
     // Entries esbuild bundles by path into the portal's downloads (tooling/bundles/bundle.ts).
     'tooling/bundles/*Entry.ts',
     // Forked by path: the HTML check's worker processes (tooling/htmlCheck.ts).

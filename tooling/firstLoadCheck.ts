@@ -35,6 +35,11 @@ export const firstLoadRules: readonly Rule[] = [
     what: "the search bar's code, which loads when the reader reaches for search (plugins/performance/search-on-demand)",
   })),
   {
+    page: '/',
+    marker: '__disposeResources',
+    what: 'all of tslib, where the browser code calls one helper (plugins/performance/tslib-used-helpers)',
+  },
+  {
     page: '/docs/sandbox-console',
     alsoLoaded: ['sandbox-console.'],
     marker: '"successPointer"',
