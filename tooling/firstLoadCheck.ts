@@ -21,11 +21,6 @@ const docsPages = ['/docs/integration-guide', '/docs/createorder', '/docs/sandbo
 export const firstLoadRules: readonly Rule[] = [
   ...docsPages.map((page) => ({
     page,
-    marker: 'No page has an address close to this one',
-    what: 'the not-found content, which src/theme/DocRoot loads only for a docs URL with no doc',
-  })),
-  ...docsPages.map((page) => ({
-    page,
     marker: /"docsSidebars":[\s\S]*"description":/,
     what: 'the docs descriptions in the version metadata (plugins/performance/slim-docs-metadata)',
   })),

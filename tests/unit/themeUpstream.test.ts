@@ -50,7 +50,6 @@ const overrides: readonly Override[] = [
     kind: 'copy',
     upstreamSha256: '26dba21a9e8eb53810a03017513a07ac613288682addf075f186ed52b1b5e07f',
   },
-  {file: 'DocRoot/index.tsx', kind: 'copy', upstreamSha256: '0255827adb6a99c10b4f9999500c3ad72b63a87d93e1b53734eee393164a076b'},
   {file: 'NotFound/Content/index.tsx', kind: 'copy', upstreamSha256: '44b71ba528b17c08eba546b6462ee97c05b5780a0caf7a297560e3c063cfa9f4'},
   {file: 'Tabs/index.tsx', kind: 'copy', upstreamSha256: '4346b7b003462cd328481ef3377e90ee131745ee17132666b863a50ac3e32ef8'},
   {file: 'Tabs/styles.module.css', kind: 'copy', upstreamSha256: '8beb34df100a7916b71f23af7a88f8df7efdcb06c60beb49513e37dc9c1bd4eb'},
