@@ -1,4 +1,4 @@
-import {lazy, Suspense, useCallback, useEffect, useRef, useState, type ComponentProps, type ReactNode} from 'react';
+import {useCallback, useEffect, useRef, useState, type ComponentProps, type ComponentType, type ReactNode} from 'react';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import type OriginalSearchBar from '@theme-original/SearchBar';
 import {getKeymapHints, matchesKeymap, parseKeymap} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/keymap';
@@ -12,12 +12,10 @@ type Props = ComponentProps<typeof OriginalSearchBar>;
 /** The plugin's default shortcut (docusaurus.config.ts sets searchBarShortcut and no keymap of its own). */
 const shortcut = 'mod+k';
 
-const LazySearchBar = lazy(() => import('@theme-original/SearchBar'));
-
-/** What the reader had done in the stand-in when the search bar arrived, handed over to it. */
+/** What the reader has done in the stand-in, kept up to date until the search bar takes its place. */
 interface Handover {
-  readonly value: string;
-  readonly focused: boolean;
+  value: string;
+  focused: boolean;
 }
 
 /**
@@ -26,7 +24,15 @@ interface Handover {
  * for search (pointer over it, focus, a touch, Ctrl or Cmd+K), or the page having loaded and settled,
  * calls for the real one.
  */
-function SearchBarStandIn({input, onWanted}: {input: React.RefObject<HTMLInputElement | null>; onWanted: () => void}): ReactNode {
+function SearchBarStandIn({
+  input,
+  onWanted,
+  onChange,
+}: {
+  input: React.RefObject<HTMLInputElement | null>;
+  onWanted: () => void;
+  onChange: (change: Partial<Handover>) => void;
+}): ReactNode {
   const isBrowser = useIsBrowser();
   useEffect(() => {
     const keymap = parseKeymap(shortcut);
@@ -66,6 +72,10 @@ function SearchBarStandIn({input, onWanted}: {input: React.RefObject<HTMLInputEl
         aria-label="Search"
         className={`navbar__search-input ${styles.searchInput}`}
         defaultValue=""
+        onInput={(event) => onChange({value: event.currentTarget.value})}
+        onFocus={() => onChange({focused: true})}
+        // A field removed while focused may report a blur: only a blur while it is still in the page counts.
+        onBlur={(event) => event.currentTarget.isConnected && onChange({focused: false})}
       />
       <div className={`${ringStyles.loadingRing} ${styles.searchBarLoadingRing}`}>
         <div />
@@ -86,48 +96,53 @@ function SearchBarStandIn({input, onWanted}: {input: React.RefObject<HTMLInputEl
   );
 }
 
-/** Gives the arrived search bar what the reader typed, and the focus, through its own input and focus handlers. */
-function HandOver({handover}: {handover: Handover}): null {
+/**
+ * Gives the arrived search bar what the reader typed, and the focus, through its own input and focus handlers.
+ * Reads the stand-in's latest state at hand-over, so what was typed while the code loaded is not lost.
+ */
+function HandOver({typed}: {typed: React.RefObject<Handover>}): null {
   useEffect(() => {
     const field = document.querySelector<HTMLInputElement>('input.navbar__search-input');
     if (!field) return;
-    if (handover.value) {
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(field, handover.value);
+    const {value, focused} = typed.current;
+    if (value) {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(field, value);
       field.dispatchEvent(new Event('input', {bubbles: true}));
     }
-    if (handover.focused) field.focus();
-  }, [handover]);
+    // Only if nothing else has taken the focus since the stand-in's field left the page.
+    if (focused && (document.activeElement === null || document.activeElement === document.body)) field.focus();
+  }, [typed]);
   return null;
 }
 
 /**
  * The browser build: the search plugin's search bar (autocomplete templates, the worker bridge) arrives
  * when the reader reaches for it, or once the page has settled, instead of with every page's start-up
- * bundle. Until then a stand-in with the same markup holds its place.
+ * bundle. Until then a stand-in with the same markup holds its place. The arrived component replaces the
+ * stand-in in one render (no Suspense fallback, which would mount a second, empty stand-in meanwhile).
  */
 export default function SearchBar(props: Props): ReactNode {
   const input = useRef<HTMLInputElement>(null);
-  const [handover, setHandover] = useState<Handover | undefined>(undefined);
+  const typed = useRef<Handover>({value: '', focused: false});
+  const [Arrived, setArrived] = useState<ComponentType<Props> | undefined>(undefined);
   const wanted = useRef(false);
   const onWanted = useCallback(() => {
     if (wanted.current) return;
     wanted.current = true;
     // Fetch first, swap once it is here: the stand-in stays usable (typing, focus) meanwhile.
     void import('@theme-original/SearchBar').then(
-      () => {
-        const field = input.current;
-        setHandover({value: field?.value ?? '', focused: field !== null && document.activeElement === field});
-      },
+      (module) => setArrived(() => module.default),
       () => {
         wanted.current = false;
       },
     );
   }, []);
-  if (!handover) return <SearchBarStandIn input={input} onWanted={onWanted} />;
+  const onChange = useCallback((change: Partial<Handover>) => Object.assign(typed.current, change), []);
+  if (!Arrived) return <SearchBarStandIn input={input} onWanted={onWanted} onChange={onChange} />;
   return (
-    <Suspense fallback={<SearchBarStandIn input={input} onWanted={onWanted} />}>
-      <LazySearchBar {...props} />
-      <HandOver handover={handover} />
-    </Suspense>
+    <>
+      <Arrived {...props} />
+      <HandOver typed={typed} />
+    </>
   );
 }
