@@ -30,6 +30,12 @@ describe('lintContent rules', () => {
     assert.deepEqual(lint('A complete sentence about refunds.'), []);
   });
 
+  test('admonition titles in the bracket form (the old form renders as text)', () => {
+    assert.match(lint(':::warning Public and volatile\n\nText.\n\n:::\n').join(), /write :::warning\[Public and volatile\]/);
+    assert.deepEqual(lint(':::warning[Public and volatile]\n\nText.\n\n:::\n'), []);
+    assert.deepEqual(lint('```text\n:::note Not a directive\n```\n'), []);
+  });
+
   test('code blocks must name a language', () => {
     assert.match(lint('Text\n\n```\ncurl x\n```\n').join(), /code block without a language/);
     assert.deepEqual(lint('Text\n\n```bash\ncurl x\n```\n'), []);

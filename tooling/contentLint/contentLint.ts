@@ -112,6 +112,11 @@ export function lintContent(file: string, text: string, vocabulary: ContractVoca
     const match = placeholderPattern.exec(line);
     if (match) problems.push({file, line: index + 1, message: `placeholder or template text "${match[0]}"`});
   });
+  for (const line of prose) {
+    // The MDX 1 title form (`:::warning Title`) reaches the page as a literal paragraph here.
+    const legacy = /^:::(\w+) +(\S.*)$/.exec(line.text.trim());
+    if (legacy) problems.push({file, line: line.number, message: `admonition title in the old form: write :::${legacy[1]}[${legacy[2]}]`});
+  }
 
   for (const line of prose) {
     // Inline code inside a link to an API page must name something of that page's operation.
