@@ -395,6 +395,50 @@ describe('several sandbox instances on one PostgreSQL database', () => {
     }
   });
 
+  test("a call's transaction is three round trips: BEGIN with the lock and reads, the batch, the version bump with COMMIT", async () => {
+    const url = await sandbox.postgres.createDatabase('roundtrips');
+    const store = sharedStore(url, {preload: []});
+    // The driver sends a query only when the previous one has answered: each query() is one round trip.
+    const query = pg.Client.prototype.query;
+    let trips = 0;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof query>) {
+      trips += 1;
+      return (query as (...rest: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      const call = async (value: string) => {
+        let seen: string | null = 'not locked';
+        const done = await store.withMerchant(
+          'trips-merchant',
+          async (merchant) => void (seen = merchant.version),
+          () => store.commit([{key: 'trips-merchant/notes/one', value}]),
+        );
+        return {seen, version: done.version};
+      };
+      // The first call also opens the store (migrations, the instances' shared lock).
+      const first = await call('first');
+      trips = 0;
+      const second = await call('second');
+      assert.equal(trips, 3, `round trips of one call: ${trips}`);
+      // The reads after the lock see the last commit, and the bump gives a new version.
+      assert.equal(second.seen, first.version);
+      assert.ok(second.version !== null && second.version !== first.version);
+    } finally {
+      pg.Client.prototype.query = query;
+      await store.close();
+    }
+    const reader = new pg.Client({connectionString: url});
+    await reader.connect();
+    try {
+      const stored = await reader.query<{value: string}>(
+        "SELECT value::text AS value FROM sandbox_record WHERE key = 'trips-merchant/notes/one'",
+      );
+      assert.equal(stored.rows[0]?.value, '"second"');
+    } finally {
+      await reader.end();
+    }
+  });
+
   test('memory holds at most --cache-merchants merchants; a dropped one is loaded again when called', async () => {
     const instance = sandbox.instances[1];
     assert.ok(instance);

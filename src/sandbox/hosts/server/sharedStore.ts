@@ -106,6 +106,20 @@ const clockLock = 7_354_220_004;
 /** A lock wait longer than this ends the transaction (answered 503), so a stuck instance never stalls others for long. */
 const lockTimeout = '10s';
 
+/** A transaction's first statements (sent in one round trip with what follows them, lockMerchant). */
+const beginStatements = ['BEGIN', `SET LOCAL lock_timeout = '${lockTimeout}'`];
+
+const literal = (text: string) => pg.escapeLiteral(text);
+
+/**
+ * Statements sent as one simple query, one round trip (the driver sends a query only when the last has
+ * answered): their results in order. They take no parameters, so values go in as literals (`literal`).
+ */
+async function simple(client: pg.ClientBase, statements: readonly string[]): Promise<pg.QueryResult[]> {
+  const result = (await client.query(statements.join(';\n'))) as pg.QueryResult | pg.QueryResult[];
+  return Array.isArray(result) ? result : [result];
+}
+
 /** A database step: any failure of it is the database's. */
 const db = <T>(step: Promise<T>): Promise<T> =>
   step.catch((error: unknown) => {
@@ -252,29 +266,40 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
       );
   };
 
-  /** The merchant's next version, its clock's lead copied from its record, and (for a call, `usedAt`) its last use. */
-  const bump = async (client: pg.ClientBase, clientId: string, usedAt: number | null = null): Promise<string> =>
-    (
-      await client.query<{version: string}>(
-        `INSERT INTO sandbox_merchant (client_id, version, last_used_at, clock_offset_ms)
-         VALUES ($1, nextval('sandbox_version'), $2,
-           coalesce((SELECT (value->>'clockOffsetMs')::double precision FROM sandbox_record WHERE key = '~/merchant/' || $1), 0))
-         ON CONFLICT (client_id) DO UPDATE SET version = excluded.version, clock_offset_ms = excluded.clock_offset_ms,
-           last_used_at = coalesce(excluded.last_used_at, sandbox_merchant.last_used_at)
-         RETURNING version::text AS version`,
-        [clientId, usedAt],
-      )
-    ).rows[0]?.version ?? '';
+  /**
+   * The statement giving a merchant its next version, its clock's lead copied from its record, and (for a call,
+   * `usedAt`) its last use. A literal statement, so it travels with the COMMIT in one round trip (commitWith).
+   */
+  const bumpStatement = (clientId: string, usedAt: number | null = null) =>
+    `INSERT INTO sandbox_merchant (client_id, version, last_used_at, clock_offset_ms)
+     VALUES (${literal(clientId)}, nextval('sandbox_version'), ${usedAt === null ? 'NULL' : String(usedAt)},
+       coalesce((SELECT (value->>'clockOffsetMs')::double precision FROM sandbox_record WHERE key = ${literal(`~/merchant/${clientId}`)}), 0))
+     ON CONFLICT (client_id) DO UPDATE SET version = excluded.version, clock_offset_ms = excluded.clock_offset_ms,
+       last_used_at = coalesce(excluded.last_used_at, sandbox_merchant.last_used_at)
+     RETURNING version::text AS version`;
 
-  const lockMerchant = async (client: pg.ClientBase, clientId: string): Promise<LockedMerchant> => {
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [clientId]);
-    const row = (
-      await client.query<{version: string | null; clock: string | null}>(
-        `SELECT (SELECT version::text FROM sandbox_merchant WHERE client_id = $1) AS version,
-                (SELECT value::text FROM sandbox_record WHERE key = $2) AS clock`,
-        [clientId, clockKey],
-      )
-    ).rows[0];
+  /** Bumps these merchants' versions and COMMITs, in one round trip; each merchant's new version. */
+  const commitWith = async (
+    client: pg.ClientBase,
+    bumps: ReadonlyArray<readonly [string, number | null]>,
+  ): Promise<Map<string, string>> => {
+    const results = await simple(client, [...bumps.map(([clientId, usedAt]) => bumpStatement(clientId, usedAt)), 'COMMIT']);
+    return new Map(bumps.map(([clientId], index) => [clientId, String(results[index]?.rows[0]?.['version'] ?? '')]));
+  };
+
+  /**
+   * Takes the merchant's lock and reads its version and the clock, in one round trip; with `begin`, the
+   * transaction's BEGIN goes first in the same one. The read is a statement of its own after the lock's: READ
+   * COMMITTED takes a snapshot per statement, so it sees what the lock's last holder committed.
+   */
+  const lockMerchant = async (client: pg.ClientBase, clientId: string, begin = false): Promise<LockedMerchant> => {
+    const results = await simple(client, [
+      ...(begin ? beginStatements : []),
+      `SELECT pg_advisory_xact_lock(hashtextextended(${literal(clientId)}, 0))`,
+      `SELECT (SELECT version::text FROM sandbox_merchant WHERE client_id = ${literal(clientId)}) AS version,
+              (SELECT value::text FROM sandbox_record WHERE key = ${literal(clockKey)}) AS clock`,
+    ]);
+    const row = results.at(-1)?.rows[0] as {version: string | null; clock: string | null} | undefined;
     return {
       clientId,
       version: row?.version ?? null,
@@ -290,30 +315,41 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
 
   /**
    * A transaction on a pooled connection: database failures become DatabaseUnavailable; what `body` throws
-   * is passed on after a ROLLBACK. `merchant` is whose version the engine's writes bump.
+   * is passed on after a ROLLBACK. `merchant` is whose version the engine's writes bump. With `lock`, the
+   * transaction begins by taking that merchant's lock (in BEGIN's round trip) and `body` gets what it found.
    */
-  const transaction = async <T>(body: (tx: Transaction) => Promise<{value: T; merchant?: string; call?: boolean}>) => {
+  const transaction = async <T>(
+    body: (tx: Transaction, locked: LockedMerchant | undefined) => Promise<{value: T; merchant?: string; call?: boolean}>,
+    lock?: string,
+  ) => {
     await db(open());
     let client: pg.PoolClient;
+    let locked: LockedMerchant | undefined;
     try {
       client = await checkout();
-      await client.query(`BEGIN; SET LOCAL lock_timeout = '${lockTimeout}'`);
     } catch (error) {
+      throw new DatabaseUnavailable(error);
+    }
+    try {
+      if (lock === undefined) await simple(client, beginStatements);
+      else locked = await lockMerchant(client, lock, true);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release(true);
       throw new DatabaseUnavailable(error);
     }
     const tx: Transaction = {client, touched: new Set()};
     let broken = false;
     try {
-      const {value, merchant, call} = await body(tx);
+      const {value, merchant, call} = await body(tx, locked);
       if (tx.failed) throw new DatabaseUnavailable(tx.failed);
       try {
-        let version: string | undefined;
-        for (const clientId of tx.touched) {
-          const bumped = await bump(client, clientId, call && clientId === merchant ? Date.now() : null);
-          if (clientId === merchant) version = bumped;
-        }
-        await client.query('COMMIT');
-        return {value, version};
+        const now = Date.now();
+        const versions = await commitWith(
+          client,
+          [...tx.touched].map((clientId) => [clientId, call && clientId === merchant ? now : null] as const),
+        );
+        return {value, version: merchant === undefined ? undefined : versions.get(merchant)};
       } catch (error) {
         throw new DatabaseUnavailable(error);
       }
@@ -360,8 +396,10 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
         await client.query('BEGIN');
         await write(client, rows);
         await writeDeliveries(client, log);
-        for (const clientId of merchantsOf(changes)) await bump(client, clientId);
-        await client.query('COMMIT');
+        await commitWith(
+          client,
+          [...merchantsOf(changes)].map((clientId) => [clientId, null] as const),
+        );
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
@@ -376,13 +414,13 @@ export function sharedStore(url: string, options: {preload: readonly string[]; p
 
     withMerchant: (clientId, locked, work) =>
       serial(async () => {
-        const {value, version} = await transaction(async (tx) => {
-          const merchant = await db(lockMerchant(tx.client, clientId));
+        const {value, version} = await transaction(async (tx, merchant) => {
+          if (!merchant) throw new Error('a call transaction begins with its merchant locked');
           await locked(merchant);
           current = tx;
           const result = await work();
           return {value: {result, held: merchant.version}, merchant: clientId, call: true};
-        });
+        }, clientId);
         return {value: value.result, version: version ?? value.held};
       }),
 
