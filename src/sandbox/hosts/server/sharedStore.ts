@@ -11,7 +11,8 @@
  *   (sandbox_record.client_id) in place of its copy; other merchants stay as they are.
  * - The engine runs the unit of work; its batch is written in the same transaction, the merchant's version
  *   takes the next value of one sequence (versions never repeat, even across databases reset by hand), and the
- *   transaction COMMITs before the instance answers. No answer is sent for a write the database does not
+ *   transaction COMMITs before the instance answers. A call is three round trips: BEGIN with the lock and the
+ *   reads, the batch, the version bump with COMMIT (a test counts them). No answer is sent for a write the database does not
  *   have: a failed transaction is answered 503 SYSTEM_BUSY with Retry-After, and the instance's copy of the
  *   merchant is dropped, to be loaded again.
  * - Idempotency records and nonces are the merchant's records, so a replay through another instance finds
