@@ -12,7 +12,8 @@
  * - the `widgets` group holds widgets that render nothing on the server and load in their own chunks (`LazyWidget`,
  *   `import()`): their sheet arrives with them, on no page's first load.
  * A module imported by code in the initial chunk (layout, navbar, footer) is out of reach of an async-only group and stays in
- * the main sheet. A group's modules must be imported only by code of the pages it names, or other pages would load its sheet
+ * the main sheet. So does the 404 page's (`theme/NotFound/Content`): the docs' route chunk renders it for an unknown docs path,
+ * and the built 404.html links no route chunk's sheet. A group's modules must be imported only by code of the pages it names, or other pages would load its sheet
  * too, or (for `widgets`) draw late: `tests/unit/pageTypeStyles.test.ts` walks the imports. The group sheets come after the
  * main one, so a group's rules win over a main-sheet rule of equal specificity, as they did when the group's components were
  * imported after the shared ones.
@@ -105,12 +106,6 @@ export const styleGroups: readonly StyleGroup[] = [
     folders: [],
     importedFrom: [],
     themeFolders: ['Blog', 'BlogSidebar', 'BlogPostItem', 'Icon/Socials'],
-  },
-  {
-    name: 'not-found',
-    pages: 'the 404 page',
-    folders: ['theme/NotFound/Content'],
-    importedFrom: ['theme/NotFound/'],
   },
 ];
 
