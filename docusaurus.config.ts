@@ -19,7 +19,7 @@ import tslibUsedHelpersPlugin from './plugins/performance/tslib-used-helpers';
 import searchOnDemandPlugin from './plugins/performance/search-on-demand';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import unusedCssPlugin from './plugins/performance/unused-css';
-import widgetStylesPlugin from './plugins/performance/widget-styles';
+import pageTypeStylesPlugin from './plugins/performance/page-type-styles';
 import firstLoadSwitchesPlugin, {type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
 import {leftOut as without} from './performance.config';
 import openapiContractPlugin from './plugins/content/openapi-contract';
@@ -227,8 +227,8 @@ const config: Config = {
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],
     // After the build: the stylesheet without the rules no built page or script can match, under a new hash.
     unusedCssPlugin,
-    // The CSS of widgets that load on demand in a second stylesheet that comes with them.
-    widgetStylesPlugin,
+    // CSS modules that only some page types render, in sheets only those pages load (widgets: with their chunk).
+    pageTypeStylesPlugin,
     // Each doc's description out of the docs metadata every docs page loads: only DocCard reads it, and no page renders one.
     slimDocsMetadataPlugin,
     // Only the tslib helper the browser code calls, not all of tslib in every page's main.

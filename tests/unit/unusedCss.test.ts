@@ -3,12 +3,20 @@ import assert from 'node:assert/strict';
 import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {missingRequiredSelectors, purgeUnusedCss, requiredSelectors, withContentHash} from '../../plugins/performance/unused-css';
+import {
+  configuredOut,
+  missingRequiredSelectors,
+  purgeUnusedCss,
+  requiredSelectors,
+  withContentHash,
+  withoutOverriddenRootProperties,
+} from '../../plugins/performance/unused-css';
 
 const sheet = [
   ':root{--ifm-unused:1px;--vx-gap:4px;--vx-inline-only:red;--vx-widget-only:blue}',
   '.navbar{padding:var(--vx-gap)}',
   '.pills{display:flex}',
+  '.dropdown__menu{display:none}.navbar__item.dropdown{padding:0}.dropdownMenu_Q1w2{color:red}',
   '.col--offset-3{margin-left:25%}',
   '.menu__list-item--collapsed .menu__list{display:none}',
   '.panel_Ab3x{color:red}',
@@ -26,15 +34,15 @@ function builtSite(): string {
   mkdirSync(path.join(dir, 'assets/css'), {recursive: true});
   mkdirSync(path.join(dir, 'assets/js'), {recursive: true});
   writeFileSync(path.join(dir, 'assets/css/styles.0123abcd.css'), sheet);
-  // A lazily loaded chunk's sheet: the runtime names it, so it keeps its name and content.
-  writeFileSync(path.join(dir, 'assets/css/widget-styles.9876fedc.css'), '.pills{color:var(--vx-widget-only)}');
+  // A page type's sheet, which the page links and the runtime names: it keeps its name and content.
+  writeFileSync(path.join(dir, 'assets/css/home.9876fedc.css'), '.pills{color:var(--vx-widget-only)}');
   writeFileSync(
     path.join(dir, 'index.html'),
-    '<html data-theme="light"><link rel="stylesheet" href="/assets/css/styles.0123abcd.css"><nav class="navbar" style="color:var(--vx-inline-only)"></nav></html>',
+    '<html data-theme="light"><link rel="stylesheet" href="/assets/css/styles.0123abcd.css"><link rel="stylesheet" href="/assets/css/home.9876fedc.css"><nav class="navbar" style="color:var(--vx-inline-only)"></nav></html>',
   );
   writeFileSync(
     path.join(dir, 'assets/js/main.1234abcd.js'),
-    'x({panel:"panel_Ab3x"});jsx("a",{tabIndex:0});jsx("button",{});clsx("menu__list-item",{"menu__list-item--collapsed":c,"menu__list":1})',
+    'x({panel:"panel_Ab3x",menu:"dropdownMenu_Q1w2"});n("dropdown","dropdown__menu","navbar__item");jsx("a",{tabIndex:0});jsx("button",{});clsx("menu__list-item",{"menu__list-item--collapsed":c,"menu__list":1})',
   );
   return dir;
 }
@@ -43,7 +51,9 @@ describe('unused CSS removed after the build', () => {
   test('keeps what pages and scripts name and what code builds at run time; drops the rest; relinks under a new hash', async () => {
     const dir = builtSite();
     try {
-      const [report] = await purgeUnusedCss(dir);
+      const reports = await purgeUnusedCss(dir);
+      assert.equal(reports.length, 1, 'only the main sheet is purged');
+      const [report] = reports;
       assert.ok(report);
       const css = readFileSync(path.join(dir, report.sheet), 'utf8');
       for (const kept of [
@@ -58,7 +68,9 @@ describe('unused CSS removed after the build', () => {
       ]) {
         assert.ok(css.includes(kept), `${kept} is kept`);
       }
-      for (const dropped of ['.pills', '.col--offset-3', '--ifm-unused']) assert.ok(!css.includes(dropped), `${dropped} is removed`);
+      assert.ok(css.includes('.dropdownMenu_Q1w2'), 'a CSS module class that starts like a configured-out part is kept');
+      for (const dropped of ['.pills', '.col--offset-3', '--ifm-unused', '.dropdown__menu', '.dropdown{'])
+        assert.ok(!css.includes(dropped), `${dropped} is removed`);
       assert.ok(css.includes('--vx-gap'), 'a property a kept rule reads stays');
       assert.ok(css.includes('--vx-inline-only'), 'a property only an inline style reads stays');
       assert.ok(css.includes('--vx-widget-only'), "a property only the widgets' sheet reads stays");
@@ -66,15 +78,17 @@ describe('unused CSS removed after the build', () => {
       assert.notEqual(report.sheet, 'assets/css/styles.0123abcd.css');
       assert.deepEqual(
         readdirSync(path.join(dir, 'assets/css')).sort(),
-        [path.basename(report.sheet), 'widget-styles.9876fedc.css'].sort(),
+        [path.basename(report.sheet), 'home.9876fedc.css'].sort(),
         'the old sheet is gone',
       );
       assert.equal(
-        readFileSync(path.join(dir, 'assets/css/widget-styles.9876fedc.css'), 'utf8'),
+        readFileSync(path.join(dir, 'assets/css/home.9876fedc.css'), 'utf8'),
         '.pills{color:var(--vx-widget-only)}',
-        'a sheet no page links is left alone',
+        "a page type's sheet is left alone",
       );
-      assert.ok(readFileSync(path.join(dir, 'index.html'), 'utf8').includes(`href="/${report.sheet}"`), 'the page links the new sheet');
+      const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
+      assert.ok(html.includes(`href="/${report.sheet}"`), 'the page links the new sheet');
+      assert.ok(html.includes('href="/assets/css/home.9876fedc.css"'), "the page still links its page type's sheet");
     } finally {
       rmSync(dir, {recursive: true, force: true});
     }
@@ -101,9 +115,37 @@ describe('unused CSS removed after the build', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'unused-css-'));
     try {
       writeFileSync(path.join(dir, 'index.html'), '<html></html>');
-      await assert.rejects(purgeUnusedCss(dir), /no pages or no stylesheet/);
+      await assert.rejects(purgeUnusedCss(dir), /no pages or no assets\/css\/styles/);
     } finally {
       rmSync(dir, {recursive: true, force: true});
     }
+  });
+
+  test('drops the root custom properties of Infima and the theme that our unlayered tokens set too, mode by mode', () => {
+    const css = withoutOverriddenRootProperties(
+      [
+        '@layer docusaurus.infima{:root{--a:1;--b:2;--c:3}html[data-theme=dark]{--a:4;--c:5;--d:6}@media (min-width:997px){:root{--a:7}}.x{--a:8}}',
+        '@layer docusaurus.theme-classic{:root{--only-ours:1}}',
+        ":root{--a:9;--only-ours:2}[data-theme='dark']{--c:10}",
+      ].join(''),
+    );
+    assert.equal(
+      css,
+      '@layer docusaurus.infima{:root{--b:2;--c:3}html[data-theme=dark]{--d:6}@media (min-width:997px){:root{--a:7}}.x{--a:8}}' +
+        '@layer docusaurus.theme-classic{}' +
+        ":root{--a:9;--only-ours:2}[data-theme='dark']{--c:10}",
+    );
+  });
+
+  test('what configuredOut drops, the configuration does without: no navbar item is a dropdown', async () => {
+    const {default: config} = await import('../../docusaurus.config');
+    const navbar = (config.themeConfig as {navbar: {items: {type?: string}[]}}).navbar;
+    assert.ok(navbar.items.length > 0);
+    assert.deepEqual(
+      navbar.items.filter((item) => /dropdown/i.test(item.type ?? '')),
+      [],
+      'a dropdown is configured: remove its pattern from configuredOut',
+    );
+    assert.ok(configuredOut.some((pattern) => pattern.test('dropdown__menu')));
   });
 });

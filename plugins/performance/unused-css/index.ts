@@ -16,9 +16,12 @@ import {createHash} from 'node:crypto';
 import {readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Plugin} from '@docusaurus/types';
+import postcss, {type Rule} from 'postcss';
 import {PurgeCSS, type UserDefinedSafelist} from 'purgecss';
 
 const pluginName = 'unused-css';
+/** The sheet of the initial chunk, which every page links and no runtime loads. */
+const mainSheet = /^assets\/css\/styles\.[0-9a-f]{8}\.css$/;
 
 /**
  * Selectors kept whether or not the built files name them, each with why: the classes and attributes that code
@@ -44,6 +47,16 @@ export const runtimeSafelist = {
     /^:where$/,
   ],
 } satisfies UserDefinedSafelist;
+
+/**
+ * Selectors dropped although theme code names them: parts of Infima for features this site's configuration does not use.
+ * The theme's bundle carries the code of every navbar item type, so its words keep these rules alive.
+ * `tests/unit/unusedCss.test.ts` checks the configuration still does without each.
+ */
+export const configuredOut = [
+  // Navbar dropdowns (`type: 'dropdown'`, 'localeDropdown', 'docsVersionDropdown'): the navbar has two doc links.
+  /^dropdown(__|--|$)/,
+];
 
 /** Selectors that must survive purging: the build fails when the purged sheet lacks one (a safelist pattern stopped matching). */
 export const requiredSelectors = [
@@ -77,6 +90,40 @@ export function wordsOf(text: string): string[] {
   return [...words];
 }
 
+/** A rule that sets custom properties on the root element in light and dark mode (Infima's and the theme's variables). */
+const rootSelector = /^(:root|html)$/;
+const darkRootSelector = /^(html\[data-theme=["']?dark["']?\]|\[data-theme=["']?dark["']?\](:root)?|:root\[data-theme=["']?dark["']?\])$/;
+
+/**
+ * Removes the custom properties that Infima and the theme set on the root element (inside `@layer`) when our tokens
+ * (src/css/tokens.css, outside any layer) set the same property there too: a declaration outside a layer wins over one
+ * inside, whatever the specificity, so the layered one never applies. Tokens in `:root` override both modes' layered
+ * values; tokens in the dark-mode rule override the layered dark-mode values only. Declarations inside media queries are
+ * left alone on both sides. The purge then drops the variables only the removed values read.
+ */
+export function withoutOverriddenRootProperties(css: string): string {
+  const root = postcss.parse(css);
+  const ours = {light: new Set<string>(), dark: new Set<string>()};
+  for (const node of root.nodes) {
+    if (node.type !== 'rule') continue;
+    const mode = rootSelector.test(node.selector) ? 'light' : darkRootSelector.test(node.selector) ? 'dark' : undefined;
+    if (mode) node.each((child) => void (child.type === 'decl' && child.prop.startsWith('--') && ours[mode].add(child.prop)));
+  }
+  root.walkAtRules('layer', (layer) => {
+    layer.each((node) => {
+      if (node.type !== 'rule') return;
+      const rule: Rule = node;
+      const dark = darkRootSelector.test(rule.selector);
+      if (!dark && !rootSelector.test(rule.selector)) return;
+      rule.each((child) => {
+        if (child.type === 'decl' && (ours.light.has(child.prop) || (dark && ours.dark.has(child.prop)))) child.remove();
+      });
+      if (rule.nodes.length === 0) rule.remove();
+    });
+  });
+  return root.toString();
+}
+
 /** The file name with its 8-hex content hash replaced by one of `css` (names without a hash are kept). */
 export function withContentHash(fileName: string, css: string): string {
   const hash = createHash('sha256').update(css).digest('hex').slice(0, 8);
@@ -103,17 +150,16 @@ export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSaf
   const pages = files.filter((file) => file.endsWith('.html'));
   const scripts = files.filter((file) => file.startsWith('assets/js/') && file.endsWith('.js'));
   const pageTexts = new Map(pages.map((file) => [file, readFileSync(path.join(outDir, file), 'utf8')]));
-  // Only the sheets pages link: a sheet that comes with a lazily loaded chunk is named in the runtime's chunk map, which keeps its name.
-  const sheets = files.filter(
-    (file) => /^assets\/css\/.*\.css$/.test(file) && [...pageTexts.values()].some((html) => html.includes(`/${file}`)),
-  );
+  // Only the main sheet, which only pages link. The page-type sheets (plugins/performance/page-type-styles) are also loaded by the
+  // runtime on a client-side navigation, under the name its chunk map holds: renamed, they would be missing there.
+  const sheets = files.filter((file) => mainSheet.test(file) && [...pageTexts.values()].some((html) => html.includes(`/${file}`)));
   if (pages.length === 0 || sheets.length === 0) {
     throw new Error(
-      `[${pluginName}] ${outDir} has no pages or no stylesheet under assets/css that they link: nothing to check the rules against.`,
+      `[${pluginName}] ${outDir} has no pages or no assets/css/styles.<hash>.css that they link: nothing to check the rules against.`,
     );
   }
   const content = [...pageTexts.values(), ...scripts.map((file) => readFileSync(path.join(outDir, file), 'utf8'))];
-  // The sheets that come with lazily loaded chunks (plugins/performance/widget-styles) read custom properties this one defines.
+  // The page-type sheets (plugins/performance/page-type-styles) read custom properties this one defines.
   const otherSheets = files
     .filter((file) => /^assets\/css\/.*\.css$/.test(file) && !sheets.includes(file))
     .map((file) => readFileSync(path.join(outDir, file), 'utf8'));
@@ -124,8 +170,9 @@ export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSaf
     const [result] = await new PurgeCSS().purge({
       content: content.map((raw) => ({raw, extension: 'js'})),
       defaultExtractor: wordsOf,
-      css: [{raw: css}],
+      css: [{raw: withoutOverriddenRootProperties(css)}],
       safelist: {...safelist, variables: keptProperties},
+      blocklist: configuredOut,
       // Custom properties no remaining rule reads (Infima defines hundreds).
       variables: true,
       rejected: true,

@@ -1,0 +1,147 @@
+/**
+ * Splits the stylesheet by page type: the CSS modules that only some pages render go into sheets that only those pages load.
+ *
+ * Docusaurus puts every CSS module into the one `styles` sheet that every page links (a cache group of priority 50 in core's
+ * bundler config), so the home page paid for the API reference's field tables and the blog for the console. Each group
+ * below is a cache group above core's, over async chunks only, with a test on the module's path. The modules of a group
+ * then leave the route chunks that import them for one shared chunk whose stylesheet those route chunks depend on:
+ * - for a page rendered on the server, the server render links the stylesheets of the route chunks it used (core's
+ *   `getBundles` over the client manifest, which `route-scripts` keys by import request), so the sheet is in the HTML head;
+ * - on a client-side navigation, the bundler's runtime loads a chunk's stylesheet before it resolves the chunk, so the
+ *   page never draws unstyled;
+ * - the `widgets` group holds widgets that render nothing on the server and load in their own chunks (`LazyWidget`,
+ *   `import()`): their sheet arrives with them, on no page's first load.
+ * A module imported by code in the initial chunk (layout, navbar, footer) is out of reach of an async-only group and stays in
+ * the main sheet. So does the 404 page's (`theme/NotFound/Content`): the docs' route chunk renders it for an unknown docs path,
+ * and the built 404.html links no route chunk's sheet. A group's modules must be imported only by code of the pages it names, or other pages would load its sheet
+ * too, or (for `widgets`) draw late: `tests/unit/pageTypeStyles.test.ts` walks the imports. The group sheets come after the
+ * main one, so a group's rules win over a main-sheet rule of equal specificity, as they did when the group's components were
+ * imported after the shared ones.
+ */
+import type {Plugin} from '@docusaurus/types';
+
+export interface StyleGroup {
+  /** The chunk's name, and so the sheet's: `assets/css/<name>.<hash>.css`. */
+  readonly name: string;
+  /** The page types that load the sheet, for the reader of this list and of the test's messages. */
+  readonly pages: string;
+  /** Folders under src/ whose CSS modules go into the sheet. */
+  readonly folders: readonly string[];
+  /** Source files (under src/, docs/, blog/, demos/) that may import the group's components; other files must not. */
+  readonly importedFrom: readonly string[];
+  /** Folders of theme-classic (under lib/theme/) whose CSS modules go into the sheet. */
+  readonly themeFolders?: readonly string[];
+}
+
+export const styleGroups: readonly StyleGroup[] = [
+  {
+    name: 'widgets',
+    pages:
+      'none at first load: the widgets that load on demand (Try it, notification simulator, signature debugger, converter, live demo screen)',
+    folders: [
+      'components/widgets/TryItPanel',
+      'components/widgets/NotificationSimulatorPanel',
+      'components/widgets/SignatureDebugger',
+      'components/widgets/MinorUnitsConverter',
+      'components/demo/DeviceScreen',
+      'components/demo/ScreenPanel',
+      'components/demo/AmountSummary',
+      'components/demo/StatusMessage',
+    ],
+    importedFrom: [],
+  },
+  {
+    name: 'api-reference',
+    pages: 'operation and notification pages, the response-code catalogue, the API changelog, idempotency and rate limits',
+    folders: [
+      'components/api/ApiReference',
+      'components/api/OperationHeader',
+      'components/api/MethodBadge',
+      'components/api/FieldTable',
+      'components/api/ResponseCodeCatalogue',
+      'components/api/ResultCodeTable',
+      'components/api/ApiChangelog',
+      'components/api/IdempotencyRules',
+      'components/api/RateLimits',
+    ],
+    importedFrom: ['components/api/', 'docs/'],
+  },
+  {
+    name: 'home',
+    pages: 'the home page',
+    folders: ['pages', 'components/home/JourneyCards', 'components/home/SandboxOrderDemo'],
+    importedFrom: ['pages/', 'components/home/'],
+  },
+  {
+    name: 'demo',
+    pages: 'the demo pages',
+    folders: ['components/demo/live', 'components/demo/DemoOverview', 'components/sandboxData/SandboxTestValues', 'components/ui/CardGrid'],
+    importedFrom: ['components/demo/', 'components/sandboxData/SandboxTestValues/', 'demos/'],
+  },
+  {
+    name: 'console',
+    pages: 'the sandbox console',
+    folders: ['components/widgets/SandboxConsole'],
+    importedFrom: ['components/widgets/SandboxConsole/', 'docs/sandbox-console.mdx'],
+  },
+  {
+    name: 'docs',
+    pages: "every docs page (guides, API reference, console, demos): theme-classic's docs layout, sidebar, breadcrumbs and cards",
+    folders: [],
+    importedFrom: [],
+    themeFolders: [
+      'DocRoot',
+      'DocSidebar',
+      'DocSidebarItem',
+      'DocItem',
+      'DocBreadcrumbs',
+      'DocCard',
+      'DocCardList',
+      'DocCategoryGeneratedIndexPage',
+    ],
+  },
+  {
+    name: 'blog',
+    pages: "the blog's posts and lists: theme-classic's authors, blog sidebar and post headers",
+    folders: [],
+    importedFrom: [],
+    themeFolders: ['Blog', 'BlogSidebar', 'BlogPostItem', 'Icon/Socials'],
+  },
+];
+
+const separator = '[\\\\/]';
+const folderPattern = (folder: string) => folder.split('/').join(separator);
+
+/** Matches the resource path of a CSS module directly in one of the group's folders (either path separator). */
+export function styleGroupTest(group: StyleGroup): RegExp {
+  const ours = group.folders.map((folder) => `${separator}src${separator}${folderPattern(folder)}`);
+  const theme = (group.themeFolders ?? []).map(
+    (folder) =>
+      `${separator}@docusaurus${separator}theme-classic${separator}lib${separator}theme${separator}${folderPattern(folder)}(${separator}[^\\\\/]+)*`,
+  );
+  return new RegExp(`(${[...ours, ...theme].join('|')})${separator}[^\\\\/]+\\.css$`);
+}
+
+export default function pageTypeStylesPlugin(): Plugin {
+  return {
+    name: 'page-type-styles',
+    configureWebpack(_config, isServer) {
+      if (isServer) return {};
+      const cacheGroups = Object.fromEntries(
+        styleGroups.map((group) => [
+          `${group.name}Styles`,
+          {
+            name: group.name,
+            type: 'css/mini-extract',
+            // Above core's `styles` group (50), and only for chunks loaded on demand: route chunks and widgets.
+            chunks: 'async' as const,
+            test: styleGroupTest(group),
+            enforce: true,
+            priority: 60,
+          },
+        ]),
+      );
+      return {optimization: {splitChunks: {cacheGroups}}};
+    },
+  };
+}
