@@ -15,12 +15,14 @@ import {
   deepFreeze,
   type Collection,
   type JobRecord,
+  type Json,
   type MerchantRecord,
   type MerchantRecords,
   type MerchantState,
 } from './state';
 import type {RequestValidator, SandboxOptions} from './api';
 import {Rejected, type Tx} from './tx';
+import {copyJson} from './values';
 
 /** What a unit needs from the shell: the read-only context, and where finished writes go. */
 export interface UnitHost {
@@ -39,7 +41,8 @@ export type UnitOutcome = 'done' | 'rejected' | 'crashed';
 
 type Staged = Map<string, unknown>;
 
-const copyOf = <T>(value: T): T => (typeof value === 'object' && value !== null ? structuredClone(value) : value);
+/** A unit's own copy of a committed record: a JSON copy that shares the record's strings (values.ts copyJson), which are immutable. */
+const copyOf = <T>(value: T): T => (typeof value === 'object' && value !== null ? (copyJson(value as Json) as T) : value);
 
 /** One collection of a StagedMerchant: the committed map, overlaid with the unit's writes and copies. */
 class StagedMap<T> implements ReadonlyMap<string, T> {
