@@ -3,6 +3,8 @@
  * due (expiry, delays, settlement, notification retries) in time order, so a test or a reader can
  * reach tomorrow in a call. Tests inject a fixed start time.
  */
+import {flatText} from './text';
+
 export interface SandboxClock {
   /** Milliseconds since the epoch, on the sandbox's clock. */
   now(): number;
@@ -50,22 +52,24 @@ export function fixedClock(startMs: number): SandboxClock {
   };
 }
 
-/** The last second isoSeconds formatted, and its text. */
-let lastSecond = Number.NaN;
-let lastSecondText = '';
+/** The seconds isoSeconds formatted lately, and their text. */
+const recentSeconds = new Map<number, string>();
+const recentSecondsKept = 64;
 
 /**
  * YYYY-MM-DDTHH:MM:SSZ, the API's one timestamp format. The records one call or clock step writes share
- * their second, so the last text is kept and handed out again: one string in memory instead of one per
- * timestamp field (ten or so per order), and no formatting.
+ * their seconds (now, and an expiry or a retry time ahead), so the texts of recent seconds are kept and
+ * handed out again: one flat string (text.ts) in memory instead of one per timestamp field, and no formatting.
  */
 export function isoSeconds(ms: number): string {
   const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastSecondText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let text = recentSeconds.get(second);
+  if (text === undefined) {
+    if (recentSeconds.size >= recentSecondsKept) recentSeconds.clear();
+    text = flatText(new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    recentSeconds.set(second, text);
   }
-  return lastSecondText;
+  return text;
 }
 
 /** YYYY-MM-DD of the UTC day `ms` falls on. */

@@ -274,12 +274,66 @@ export class MerchantRecords implements MerchantState {
     return this[fieldOf[collection]];
   }
 
-  /** Sets a record, frozen; undefined deletes it. */
+  /**
+   * Sets a record, frozen; undefined deletes it. What it holds equal to its previous version, or an event's
+   * notification data equal to the object that raised it, is shared with those (shareEqual), not kept twice.
+   */
   set(collection: Collection, id: string, value: unknown): void {
     const map = this.map(collection);
-    if (value === undefined) map.delete(id);
-    else map.set(id, deepFreeze(value));
+    if (value === undefined) {
+      map.delete(id);
+      return;
+    }
+    const previous = map.get(id);
+    const record = previous === undefined ? value : shareEqual(value, previous);
+    if (collection === 'event') this.shareNotificationData(record as EventRecord);
+    map.set(id, deepFreeze(record));
   }
+
+  private shareNotificationData(record: EventRecord): void {
+    const notification = record.event['notification'];
+    const {order, refund, payout, agreement} = record.source;
+    const object =
+      (order === undefined ? undefined : this.orders.get(order)?.order) ??
+      (refund === undefined ? undefined : this.refunds.get(refund)?.refund) ??
+      (payout === undefined ? undefined : this.payouts.get(payout)?.payout) ??
+      (agreement === undefined ? undefined : this.agreements.get(agreement)?.agreement);
+    if (object === undefined || typeof notification !== 'object' || notification === null || Object.isFrozen(notification)) return;
+    const data = (notification as JsonObject)['data'];
+    if (data !== undefined) (notification as JsonObject)['data'] = shareEqual(data, object);
+  }
+}
+
+/**
+ * `value` with every part deep-equal to the same part of `candidate` (members in the same order, so the JSON
+ * is the same) replaced by that part: `candidate` itself when all of it is equal. Records are immutable once
+ * committed, so a new version can share what it did not change with the old one; only what changed is new
+ * memory, and only that of the old version becomes garbage. Changes `value` in place unless it is frozen.
+ */
+export function shareEqual<T>(value: T, candidate: unknown): T {
+  if (value === candidate) return value;
+  if (typeof value !== 'object' || value === null || typeof candidate !== 'object' || candidate === null) return value;
+  if (Array.isArray(value) !== Array.isArray(candidate)) return value;
+  const target = value as Record<string, unknown>;
+  const other = candidate as Record<string, unknown>;
+  const keys = Object.keys(target);
+  const otherKeys = Object.keys(other);
+  const mutable = !Object.isFrozen(target);
+  let equal = keys.length === otherKeys.length;
+  for (const [index, key] of keys.entries()) {
+    if (otherKeys[index] !== key) equal = false;
+    const item = target[key];
+    if (!Object.hasOwn(other, key)) {
+      equal = false;
+      continue;
+    }
+    const otherItem = other[key];
+    if (item === otherItem) continue;
+    const shared = shareEqual(item, otherItem);
+    if (shared !== item && mutable) target[key] = shared;
+    if (shared !== otherItem) equal = false;
+  }
+  return equal ? (candidate as T) : value;
 }
 
 /** Freezes a JSON value and everything in it, so nobody can change it in place; returns it. */

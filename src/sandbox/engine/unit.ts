@@ -10,17 +10,27 @@ import type {SandboxClock} from './clock';
 import {merchantOffsetMs, offsetClock} from './merchantClock';
 import type {EngineSpec} from './spec';
 import {
-  collectionField,
   collections,
   deepFreeze,
+  type AgreementRecord,
+  type AuthCodeRecord,
+  type ChargebackRecord,
   type Collection,
+  type EventRecord,
   type JobRecord,
+  type Json,
+  type LedgerEntry,
   type MerchantRecord,
   type MerchantRecords,
   type MerchantState,
+  type OrderRecord,
+  type PayoutRecord,
+  type QuoteRecord,
+  type RefundRecord,
 } from './state';
 import type {RequestValidator, SandboxOptions} from './api';
 import {Rejected, type Tx} from './tx';
+import {copyJson} from './values';
 
 /** What a unit needs from the shell: the read-only context, and where finished writes go. */
 export interface UnitHost {
@@ -39,63 +49,82 @@ export type UnitOutcome = 'done' | 'rejected' | 'crashed';
 
 type Staged = Map<string, unknown>;
 
-const copyOf = <T>(value: T): T => (typeof value === 'object' && value !== null ? structuredClone(value) : value);
+/** A unit's own copy of a committed record: a JSON copy that shares the record's strings (values.ts copyJson), which are immutable. */
+const copyOf = <T>(value: T): T => (typeof value === 'object' && value !== null ? (copyJson(value as Json) as T) : value);
 
-/** One collection of a StagedMerchant: the committed map, overlaid with the unit's writes and copies. */
+/**
+ * One collection of a StagedMerchant: the committed map, overlaid with the unit's writes and copies. Both are
+ * made on first use: most units touch two or three of a merchant's thirteen collections.
+ */
 class StagedMap<T> implements ReadonlyMap<string, T> {
-  constructor(
-    private readonly base: ReadonlyMap<string, T>,
-    /** The unit's writes: a value, or undefined for a deletion. */
-    readonly written: Staged,
-    /** Copies handed out by get, by id, with the committed value they were copied from. */
-    private readonly copies: Map<string, {from: T; copy: T}>,
-  ) {}
+  /** The unit's writes: a value, or undefined for a deletion. */
+  private writes: Staged | undefined;
+  /** Copies handed out by get, by id, with the committed value they were copied from. */
+  private copies: Map<string, {from: T; copy: T}> | undefined;
+
+  constructor(private readonly base: ReadonlyMap<string, T>) {}
 
   get(id: string): T | undefined {
-    if (this.written.has(id)) return this.written.get(id) as T | undefined;
+    if (this.writes?.has(id)) return this.writes.get(id) as T | undefined;
     const committed = this.base.get(id);
     if (committed === undefined || typeof committed !== 'object') return committed;
-    const held = this.copies.get(id);
+    const held = this.copies?.get(id);
     if (held?.from === committed) return held.copy;
     const copy = copyOf(committed);
-    this.copies.set(id, {from: committed, copy});
+    (this.copies ??= new Map()).set(id, {from: committed, copy});
     return copy;
   }
 
-  /** The unit's own copy of a record it read with get, if any (touch writes it). */
-  copy(id: string): T | undefined {
-    return this.copies.get(id)?.copy;
+  /** Stages a write (undefined deletes). */
+  write(id: string, value: unknown): void {
+    (this.writes ??= new Map()).set(id, value);
+  }
+
+  /** The unit's writes, in the order made. */
+  written(): Iterable<[string, unknown]> {
+    return this.writes ?? [];
+  }
+
+  /** Writes the unit's own copy of a record it read with get (or the record as it reads), unless written already. */
+  touch(id: string): void {
+    if (!this.writes?.has(id)) this.write(id, this.copies?.get(id)?.copy ?? this.get(id));
   }
 
   has(id: string): boolean {
-    return this.written.has(id) ? this.written.get(id) !== undefined : this.base.has(id);
+    return this.writes?.has(id) ? this.writes.get(id) !== undefined : this.base.has(id);
   }
 
   get size(): number {
     let size = this.base.size;
-    for (const [id, value] of this.written) {
+    for (const [id, value] of this.writes ?? []) {
       if (value !== undefined && !this.base.has(id)) size += 1;
       if (value === undefined && this.base.has(id)) size -= 1;
     }
     return size;
   }
 
+  /** Whether the unit has neither written nor read a record of this collection. */
+  private get untouched(): boolean {
+    return (this.writes?.size ?? 0) === 0 && (this.copies?.size ?? 0) === 0;
+  }
+
   entries(): MapIterator<[string, T]> {
     // A unit that has neither written nor read a record of this collection sees the committed map as it is: a list
     // reads every record of the merchant, and going through the overlay cost more than the list itself.
-    return this.written.size === 0 && this.copies.size === 0 ? this.base.entries() : this.overlaid();
+    return this.untouched ? this.base.entries() : this.overlaid();
   }
 
   private *overlaid(): MapIterator<[string, T]> {
+    const writes: Staged = this.writes ?? new Map();
     for (const [id, committed] of this.base) {
-      if (this.written.has(id)) {
-        const value = this.written.get(id) as T | undefined;
+      if (writes.has(id)) {
+        const value = writes.get(id) as T | undefined;
         if (value !== undefined) yield [id, value];
       } else {
-        yield [id, this.copies.get(id)?.copy ?? committed];
+        yield [id, this.copies?.get(id)?.copy ?? committed];
       }
     }
-    for (const [id, value] of this.written) if (value !== undefined && !this.base.has(id)) yield [id, value as T];
+    for (const [id, value] of writes) if (value !== undefined && !this.base.has(id)) yield [id, value as T];
   }
 
   *keys(): MapIterator<string> {
@@ -103,7 +132,7 @@ class StagedMap<T> implements ReadonlyMap<string, T> {
   }
 
   values(): MapIterator<T> {
-    return this.written.size === 0 && this.copies.size === 0 ? this.base.values() : this.overlaidValues();
+    return this.untouched ? this.base.values() : this.overlaidValues();
   }
 
   private *overlaidValues(): MapIterator<T> {
@@ -119,45 +148,53 @@ class StagedMap<T> implements ReadonlyMap<string, T> {
   }
 }
 
-/** One merchant as a unit sees it. */
+/** One merchant as a unit sees it; each collection's overlay is made when the unit first reaches for it. */
 class StagedMerchant implements MerchantState {
-  readonly orders;
-  readonly tombstones;
-  readonly refunds;
-  readonly refundNos;
-  readonly payouts;
-  readonly agreements;
-  readonly tokens;
-  readonly chargebacks;
-  readonly quotes;
-  readonly events;
-  readonly ledger;
-  readonly nonces;
-  readonly authCodes;
   /** The writes kept even when the call is rejected (the nonce, a Revoke tombstone). */
   readonly kept = new Map<Collection, Staged>();
-  private readonly written = new Map<Collection, Staged>();
+  private readonly staged = new Map<Collection, StagedMap<unknown>>();
   private stagedMerchant: Readonly<MerchantRecord> | undefined;
 
-  constructor(readonly base: MerchantRecords) {
-    const staged = <T>(collection: Collection, map: ReadonlyMap<string, T>): StagedMap<T> => {
-      const written: Staged = new Map();
-      this.written.set(collection, written);
-      return new StagedMap(map, written, new Map());
-    };
-    this.orders = staged('order', base.orders);
-    this.tombstones = staged('tombstone', base.tombstones);
-    this.refunds = staged('refund', base.refunds);
-    this.refundNos = staged('refundNo', base.refundNos);
-    this.payouts = staged('payout', base.payouts);
-    this.agreements = staged('agreement', base.agreements);
-    this.tokens = staged('token', base.tokens);
-    this.chargebacks = staged('chargeback', base.chargebacks);
-    this.quotes = staged('quote', base.quotes);
-    this.events = staged('event', base.events);
-    this.ledger = staged('ledger', base.ledger);
-    this.nonces = staged('nonce', base.nonces);
-    this.authCodes = staged('authCode', base.authCodes);
+  constructor(readonly base: MerchantRecords) {}
+
+  get orders(): StagedMap<OrderRecord> {
+    return this.map('order') as StagedMap<OrderRecord>;
+  }
+  get tombstones(): StagedMap<string> {
+    return this.map('tombstone') as StagedMap<string>;
+  }
+  get refunds(): StagedMap<RefundRecord> {
+    return this.map('refund') as StagedMap<RefundRecord>;
+  }
+  get refundNos(): StagedMap<string> {
+    return this.map('refundNo') as StagedMap<string>;
+  }
+  get payouts(): StagedMap<PayoutRecord> {
+    return this.map('payout') as StagedMap<PayoutRecord>;
+  }
+  get agreements(): StagedMap<AgreementRecord> {
+    return this.map('agreement') as StagedMap<AgreementRecord>;
+  }
+  get tokens(): StagedMap<string> {
+    return this.map('token') as StagedMap<string>;
+  }
+  get chargebacks(): StagedMap<ChargebackRecord> {
+    return this.map('chargeback') as StagedMap<ChargebackRecord>;
+  }
+  get quotes(): StagedMap<QuoteRecord> {
+    return this.map('quote') as StagedMap<QuoteRecord>;
+  }
+  get events(): StagedMap<EventRecord> {
+    return this.map('event') as StagedMap<EventRecord>;
+  }
+  get ledger(): StagedMap<LedgerEntry> {
+    return this.map('ledger') as StagedMap<LedgerEntry>;
+  }
+  get nonces(): StagedMap<number> {
+    return this.map('nonce') as StagedMap<number>;
+  }
+  get authCodes(): StagedMap<AuthCodeRecord> {
+    return this.map('authCode') as StagedMap<AuthCodeRecord>;
   }
 
   get merchant(): Readonly<MerchantRecord> {
@@ -169,11 +206,13 @@ class StagedMerchant implements MerchantState {
   }
 
   map(collection: Collection): StagedMap<unknown> {
-    return this[collectionField(collection)] as StagedMap<unknown>;
+    let map = this.staged.get(collection);
+    if (!map) this.staged.set(collection, (map = new StagedMap(this.base.map(collection))));
+    return map;
   }
 
   put(collection: Collection, id: string, value: unknown, keep: boolean): void {
-    this.map(collection).written.set(id, value);
+    this.map(collection).write(id, value);
     if (!keep) return;
     let kept = this.kept.get(collection);
     if (!kept) this.kept.set(collection, (kept = new Map()));
@@ -181,19 +220,18 @@ class StagedMerchant implements MerchantState {
   }
 
   touch(collection: Collection, id: string): void {
-    const map = this.map(collection);
-    if (!map.written.has(id)) map.written.set(id, map.copy(id) ?? map.get(id));
+    this.map(collection).touch(id);
   }
 
   saveMerchant(merchant: MerchantRecord): void {
     this.stagedMerchant = deepFreeze(merchant);
   }
 
-  /** Applies the unit's writes (all of them, or only the kept ones) through the host. */
+  /** Applies the unit's writes (all of them, or only the kept ones) through the host, collection by collection. */
   apply(host: UnitHost, keptOnly: boolean): void {
     if (!keptOnly && this.stagedMerchant) host.writeMerchant(this.base, this.stagedMerchant);
     for (const collection of collections) {
-      const writes = keptOnly ? this.kept.get(collection) : this.written.get(collection);
+      const writes = keptOnly ? this.kept.get(collection) : this.staged.get(collection)?.written();
       for (const [id, value] of writes ?? []) host.write(this.base, collection, id, value);
     }
   }
