@@ -66,32 +66,48 @@ test.describe('not-found page', () => {
     await expect(page.getByRole('heading', {name: 'Page not found'})).toBeVisible();
     await expect(page.getByRole('main').getByRole('link', {name: 'Integration guide'})).toBeVisible();
     await expect(page.getByText('contact the owner')).toHaveCount(0);
-    // No near-miss for this address: the space kept for suggestions says so instead of standing empty.
-    await expect(page.getByText('No page has an address close to this one')).toBeVisible();
+    // No near-miss for this address: the section keeps its popular pages and says so.
+    await expect(page.getByText('No address is close to this one')).toBeVisible();
+    await expect(page.getByRole('heading', {name: 'Popular pages'})).toBeVisible();
+    // The popular pages are real pages, under their own titles (the site's page list).
+    const sitePages = (await (await page.request.get('/markdown-twins.json')).json()) as Array<{path: string; title: string}>;
+    const rows = page.locator('[data-near-pages] li a');
+    await expect(rows).toHaveCount(3);
+    for (const row of await rows.all()) {
+      const href = await row.getAttribute('href');
+      expect(sitePages.find((candidate) => candidate.path === href)?.title, `${href}`).toBe(await row.textContent());
+    }
   });
 
-  test('offers a search box and the nearest pages of a near-miss address', async ({page}) => {
-    const response = await page.goto('/docs/creatorder');
-    expect(response?.status()).toBe(404);
-    await expect(page.getByRole('heading', {name: 'Did you mean'})).toBeVisible();
-    await expect(page.getByRole('main').getByRole('link', {name: 'Create order', exact: true})).toHaveAttribute(
-      'href',
-      '/docs/createorder',
-    );
-    // No space is kept for suggestions that did not come: the box is as tall as what it shows (one page here), and
-    // at 1280 px it sits beside the search, in the first screen (layout-stability.spec.ts: nothing shifts as it arrives).
-    const near = page.locator('[aria-live="polite"]:has(h2)');
-    await expect(near.locator('li')).toHaveCount(1);
-    const unused = await near.evaluate((box) => {
-      const last = box.lastElementChild?.getBoundingClientRect();
-      return last ? box.getBoundingClientRect().bottom - last.bottom : NaN;
+  for (const size of [
+    {width: 390, height: 844},
+    {width: 1280, height: 720},
+  ]) {
+    test(`offers a search box and the nearest pages of a near-miss address, in the first screen at ${size.width} px`, async ({page}) => {
+      await page.setViewportSize(size);
+      const response = await page.goto('/docs/creatorder');
+      expect(response?.status()).toBe(404);
+      const near = page.locator('[data-near-pages]');
+      // Before the matches: popular pages, in the rows the matches take.
+      const heightBefore = await near.evaluate((element) => element.getBoundingClientRect().height);
+      await expect(near).toHaveAttribute('data-near-pages', '1');
+      await expect(page.getByRole('heading', {name: 'Did you mean'})).toBeVisible();
+      const first = near.locator('li').first();
+      await expect(first.getByRole('link', {name: 'Create order', exact: true})).toHaveAttribute('href', '/docs/createorder');
+      // A fixed number of one-line rows: the section keeps its height as the matches replace the popular pages.
+      await expect(near.locator('li')).toHaveCount(3);
+      expect(await near.evaluate((element) => element.getBoundingClientRect().height)).toBe(heightBefore);
+      const box = await first.boundingBox();
+      expect(
+        (box?.y ?? Infinity) + (box?.height ?? 0),
+        `the first near match in the first screen at ${size.width}x${size.height}`,
+      ).toBeLessThan(size.height);
+      const search = page.getByRole('search', {name: 'Search the portal'});
+      await expect(search).toBeInViewport();
+      await expect(search.getByLabel('Search the portal')).toHaveValue('creatorder');
+      await search.getByLabel('Search the portal').fill('refund');
+      await search.getByRole('button', {name: 'Search'}).click();
+      await expect(page).toHaveURL(/\/search\?q=refund$/);
     });
-    expect(unused, 'empty space under the nearest pages').toBeLessThanOrEqual(1);
-    expect((await near.boundingBox())?.y ?? Infinity, 'the nearest pages in the first screen at 1280 px').toBeLessThan(720 - 100);
-    const search = page.getByRole('search', {name: 'Search the portal'});
-    await expect(search.getByLabel('Search the portal')).toHaveValue('creatorder');
-    await search.getByLabel('Search the portal').fill('refund');
-    await search.getByRole('button', {name: 'Search'}).click();
-    await expect(page).toHaveURL(/\/search\?q=refund$/);
-  });
+  }
 });

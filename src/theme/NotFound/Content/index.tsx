@@ -69,6 +69,8 @@ export default function NotFoundContent({className}: Props): ReactNode {
           </p>
           <div className={styles.help}>
             <NotFoundSearch />
+            {/* Before the sections: on a phone it is in the first screen. It keeps its height as the matches arrive. */}
+            <NearPages />
             <div className={styles.start}>
               <Heading as="h2" className={styles.sectionsTitle}>
                 Start from a section
@@ -87,8 +89,6 @@ export default function NotFoundContent({className}: Props): ReactNode {
                 request and response.
               </p>
             </div>
-            {/* Last in the flow: the near pages arrive after the first paint and move nothing above them. */}
-            <NearPages />
           </div>
           {/* END portal change */}
         </div>
