@@ -21,9 +21,4 @@ test('a body digested early gives the key of its canonical JSON; another value i
   assert.equal(startRequestKey('not json'), undefined);
   assert.equal(startRequestKey('[1]'), undefined);
   assert.equal(startRequestKey('{"__proto__":{}}'), undefined);
-  assert.equal(
-    startRequestKey(`{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`),
-    undefined,
-    'nesting canonical JSON cannot write is left to the call',
-  );
 });

@@ -79,15 +79,14 @@ async function digestText(text: string): Promise<string> {
  */
 export function startRequestKey(raw: string): EarlyRequestKey | undefined {
   if (raw === '') return undefined;
-  let canonical: string;
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(raw);
-    if (!isObject(parsed) || hasForbiddenMember(parsed)) return undefined;
-    canonical = canonicalJson(parsed);
+    parsed = JSON.parse(raw);
   } catch {
-    // Whatever the call's own checks will refuse (bad JSON, numbers canonical JSON cannot write) gets no early key.
     return undefined;
   }
+  if (!isObject(parsed) || hasForbiddenMember(parsed)) return undefined;
+  const canonical = canonicalJson(parsed);
   const key = digestText(canonical);
   // A digest no handler asks for (the call was refused, or digests another value) must not end as an unhandled rejection.
   key.catch(() => undefined);
