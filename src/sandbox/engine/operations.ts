@@ -15,6 +15,7 @@ import {downloadStatementReply, finishStatement} from './domain/statements';
 import type {OperationId} from './operationIds';
 import type {Json, JsonObject, MerchantState, PayoutKind} from './state';
 import type {Reply, Tx} from './tx';
+import {requestKeyOf} from './values';
 
 /** A call that passed the pipeline: an authenticated merchant, typed parameters, a body valid against the contract. */
 export interface OperationCall {
@@ -24,8 +25,6 @@ export interface OperationCall {
   readonly body: JsonObject;
   /** Whether the request carried a body at all (Revoke order and Get cashier URL take an optional one). */
   readonly hasBody: boolean;
-  /** The request key of a value (values.ts requestKeyOf), the body's digest started before the call's turn. */
-  readonly requestKey: (value: Json) => Promise<string>;
 }
 
 type Handler = (tx: Tx, call: OperationCall) => Reply | Promise<Reply>;
@@ -36,7 +35,7 @@ const optionalBody = (call: OperationCall): JsonObject | undefined => (call.hasB
 /** A payout product's create, list and query rows. */
 function payoutRows(kind: PayoutKind, listKey: string): {create: Handler; list: Handler; query: Handler} {
   return {
-    create: async (tx, call) => createPayout(tx, call.state, kind, call.body, await call.requestKey(call.body)),
+    create: async (tx, call) => createPayout(tx, call.state, kind, call.body, await requestKeyOf(call.body)),
     list: (tx, call) => listPage(tx, call.params, payoutsOf(tx, call.state, kind), listKey, {status: 'status'}),
     query: (tx, call) => ({code: 'SUCCESS', data: findPayout(tx, call.state, kind, text(call, 'merchantTransferNo')).payout}),
   };
@@ -47,7 +46,7 @@ const bank = payoutRows('BANK', 'bankTransfers');
 const card = payoutRows('CARD', 'cardPayouts');
 
 export const handlers = {
-  createOrder: async (tx, call) => createOrder(tx, call.state, call.body, await call.requestKey(call.body)),
+  createOrder: async (tx, call) => createOrder(tx, call.state, call.body, await requestKeyOf(call.body)),
   queryOrderPage: (tx, call) =>
     listPage(
       tx,
@@ -66,7 +65,7 @@ export const handlers = {
       call.state,
       text(call, 'merchantOrderNo'),
       call.body,
-      await call.requestKey({merchantOrderNo: text(call, 'merchantOrderNo'), body: call.body}),
+      await requestKeyOf({merchantOrderNo: text(call, 'merchantOrderNo'), body: call.body}),
     ),
   adjustOrderExpiryTime: (tx, call) => adjustExpiry(tx, call.state, text(call, 'merchantOrderNo'), call.body),
   getCashierUrl: (tx, call) => getCashierUrl(tx, call.state, text(call, 'merchantOrderNo'), optionalBody(call)),
@@ -98,7 +97,7 @@ export const handlers = {
     finishStatement(tx, call.state, downloadStatementReply(tx, call.state, text(call, 'statementDate'), call.params['currency'])),
   listEvents: (tx, call) => listEvents(tx, call.state, call.params),
   redeliverEvent: (tx, call) => redeliverEvent(tx, call.state, text(call, 'notificationId')),
-  createAgreement: async (tx, call) => createAgreement(tx, call.state, call.body, await call.requestKey(call.body)),
+  createAgreement: async (tx, call) => createAgreement(tx, call.state, call.body, await requestKeyOf(call.body)),
   queryAgreement: (tx, call) => ({code: 'SUCCESS', data: findAgreement(tx, call.state, text(call, 'merchantAgreementNo')).agreement}),
   cancelAgreement: (tx, call) => cancelAgreement(tx, call.state, text(call, 'merchantAgreementNo'), 'MERCHANT'),
   exchangeWalletAuthCode: (tx, call) => exchangeAuthCode(tx, call.state, String(call.body['authCode'])),

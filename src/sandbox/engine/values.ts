@@ -54,43 +54,10 @@ export function copyJson<T extends Json>(value: T): T {
 /**
  * What an idempotent create remembers of the request it accepted: the SHA-256 (base64) of the request's
  * canonical JSON, which compares exactly as the text does (x-idempotency.comparison) at a tenth of its
- * memory per object. When the body's digest was started before the call's turn (startRequestKey) and
- * `value` is that body, its result is taken instead of digesting again inside the call.
+ * memory per object.
  */
-export function requestKeyOf(value: Json, early?: EarlyRequestKey): Promise<string> {
-  const canonical = canonicalJson(value);
-  return early?.canonical === canonical ? early.key : digestText(canonical);
-}
-
-/** A body's request key, its digest started before the call's unit of work (runPipeline). */
-export interface EarlyRequestKey {
-  readonly canonical: string;
-  readonly key: Promise<string>;
-}
-
-async function digestText(text: string): Promise<string> {
-  return bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
-}
-
-/**
- * Starts the digest of a request body that is a JSON object, on WebCrypto's threads, before the call waits for its
- * turn: a create then does not hold the engine's one unit of work across a digest (calls queued behind it, and all
- * they hold, lived long enough to be promoted to the old generation). Undefined when the body is no such object.
- */
-export function startRequestKey(raw: string): EarlyRequestKey | undefined {
-  if (raw === '') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(parsed) || hasForbiddenMember(parsed)) return undefined;
-  const canonical = canonicalJson(parsed);
-  const key = digestText(canonical);
-  // A digest no handler asks for (the call was refused, or digests another value) must not end as an unhandled rejection.
-  key.catch(() => undefined);
-  return {canonical, key};
+export async function requestKeyOf(value: Json): Promise<string> {
+  return bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(value)))));
 }
 
 /** An absolute http or https URL (the local sandbox delivers to plain http on this machine too). */

@@ -10,7 +10,6 @@ import {randomId} from '../ids';
 import {handlerOf} from '../operations';
 import type {RequestValidator} from '../api';
 import type {EngineSpec, OperationSpec} from '../spec';
-import type {Json} from '../state';
 import {reject, Rejected, type Reply} from '../tx';
 import type {UnitOfWork} from '../unit';
 import type {Authenticator} from './authenticate';
@@ -18,7 +17,6 @@ import type {FaultQueue, RateAllowance, RateLimiter} from './limits';
 import {respond, type Responder, type SignedRequest} from './respond';
 import {routeRequest} from './route';
 import {parseBody, parseParameters} from './validate';
-import {requestKeyOf, startRequestKey} from '../values';
 
 export interface PipelineParts {
   readonly spec: EngineSpec;
@@ -44,8 +42,6 @@ export async function runPipeline(parts: PipelineParts, request: SandboxRequest)
   let rate: RateAllowance | undefined;
   // Off the thread pool while earlier calls hold their turn: a call waits for its turn, not for its own RSA check.
   const early = parts.authenticator.verifyEarly(request, headers);
-  const earlyKey = startRequestKey(request.body);
-  const requestKey = (value: Json) => requestKeyOf(value, earlyKey);
   const reply = await parts.inUnit(async (unit): Promise<Reply> => {
     let handled: Reply;
     try {
@@ -62,7 +58,7 @@ export async function runPipeline(parts: PipelineParts, request: SandboxRequest)
         const body = parseBody(parts.spec, parts.validator, operation, request.body);
         const handler =
           handlerOf(operation.operationId) ?? reject('INVALID_PARAMETER', `${operation.operationId} is not carried out by this sandbox.`);
-        handled = await handler(unit.tx, {state, params, body: body ?? {}, hasBody: body !== undefined, requestKey});
+        handled = await handler(unit.tx, {state, params, body: body ?? {}, hasBody: body !== undefined});
         handled = parts.faults.take(operation, 'after', state.merchant.clientId) ?? handled;
       }
     } catch (error) {
