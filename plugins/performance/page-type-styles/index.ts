@@ -47,19 +47,30 @@ export const styleGroups: readonly StyleGroup[] = [
       'components/demo/ScreenPanel',
       'components/demo/AmountSummary',
       'components/demo/StatusMessage',
+      'components/demo/live/panel',
+      // Only the minor-units converter shows a callout.
+      'components/ui/Callout',
     ],
     importedFrom: [],
   },
   {
     name: 'api-reference',
-    pages: 'operation and notification pages, the response-code catalogue, the API changelog, idempotency and rate limits',
+    pages: 'operation and notification pages',
     folders: [
       'components/api/ApiReference',
       'components/api/OperationHeader',
       'components/api/MethodBadge',
       'components/api/FieldTable',
-      'components/api/ResponseCodeCatalogue',
       'components/api/ResultCodeTable',
+    ],
+    importedFrom: ['components/api/', 'docs/'],
+  },
+  {
+    // Apart from the operations' sheet: each of these tables is on one page, which renders no operation.
+    name: 'api-tables',
+    pages: 'the response-code catalogue, the API changelog, idempotency and rate limits',
+    folders: [
+      'components/api/ResponseCodeCatalogue',
       'components/api/ApiChangelog',
       'components/api/IdempotencyRules',
       'components/api/RateLimits',
@@ -74,9 +85,28 @@ export const styleGroups: readonly StyleGroup[] = [
   },
   {
     name: 'demo',
-    pages: 'the demo pages',
-    folders: ['components/demo/live', 'components/demo/DemoOverview', 'components/sandboxData/SandboxTestValues', 'components/ui/CardGrid'],
-    importedFrom: ['components/demo/', 'components/sandboxData/SandboxTestValues/', 'demos/'],
+    pages: "the demo pages: the live demo's box (its panel's rules are in the widgets sheet)",
+    folders: ['components/demo/live'],
+    importedFrom: ['components/demo/live/', 'demos/'],
+  },
+  {
+    // Apart from the demos' sheet: a demo page shows no overview cards.
+    name: 'demo-overview',
+    pages: "the demos' overview and the test accounts page",
+    folders: ['components/demo/DemoOverview', 'components/sandboxData/SandboxTestValues', 'components/ui/CardGrid'],
+    importedFrom: ['components/demo/DemoOverview/', 'components/sandboxData/SandboxTestValues/', 'demos/'],
+  },
+  {
+    name: 'sandbox',
+    pages: 'the sandbox pages: test accounts, the local and the hosted sandbox, the cash top-up demo and the test account demo',
+    folders: [
+      'components/sandboxData/SandboxTable',
+      'components/sandboxData/SandboxEndings',
+      'components/sandboxData/SandboxTryout',
+      // Rendered on the server by the hosted sandbox page alone; Try it and the console use only its origin hook.
+      'components/widgets/HostedMerchantPanel',
+    ],
+    importedFrom: ['components/sandboxData/', 'components/widgets/HostedMerchantPanel/', 'docs/', 'demos/'],
   },
   {
     name: 'console',

@@ -23,7 +23,8 @@ import {
 } from './runner';
 import ShopperScreen from './ShopperScreen';
 import {browserPorts, machineWith, sandboxData} from './ports';
-import styles from './styles.module.css';
+import box from './styles.module.css';
+import styles from './panel/styles.module.css';
 
 /** Reading speed of Play: long enough to read a step's line before the next one. */
 const playDelayMs = 1600;
@@ -314,7 +315,7 @@ export default function LivePanel({flow, autoPlay}: {flow: FlowId; autoPlay: boo
   const first = outcomes[0];
   if (!first)
     return (
-      <p className={styles.failed} role="alert">
+      <p className={box.failed} role="alert">
         This build’s sandbox data defines no payment outcomes, so this demo cannot run; the steps below explain the flow.
       </p>
     );
@@ -450,7 +451,7 @@ function Panel({
 
   if (state.status === 'failed') {
     return (
-      <p className={styles.failed} role="alert">
+      <p className={box.failed} role="alert">
         The in-browser sandbox could not start here ({state.message}), so this demo cannot run; the steps below explain the flow.
       </p>
     );

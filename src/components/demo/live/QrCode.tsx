@@ -1,6 +1,6 @@
 import type {ReactNode} from 'react';
 import qrcode from 'qrcode-generator';
-import styles from './styles.module.css';
+import styles from './panel/styles.module.css';
 
 /** Modules of white around the code, as the QR specification asks for. */
 const quietZone = 4;

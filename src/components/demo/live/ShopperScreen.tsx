@@ -7,7 +7,7 @@ import StatusMessage from '@site/src/components/demo/StatusMessage';
 import QrCode from './QrCode';
 import {formatUsd} from './flow';
 import type {Block, Screen} from './screen';
-import styles from './styles.module.css';
+import styles from './panel/styles.module.css';
 
 /** Reads "8.51", "8,51" or "8" as minor units; undefined for anything else or outside 1.00 to 999,999.99. */
 export function parseAmount(text: string): number | undefined {
