@@ -64,7 +64,8 @@ export interface MemoryFigures {
   readonly events: number;
   readonly seconds: number;
   readonly baseline: {readonly rssMb: number; readonly heapUsedMb: number};
-  readonly after: {readonly rssMb: number; readonly heapUsedMb: number; readonly heapTotalMb: number};
+  /** rssMb once RSS has stopped falling after the last GC; rssAtGcMb read right after it, as the bench did until 2026-11-27. */
+  readonly after: {readonly rssMb: number; readonly rssAtGcMb: number; readonly heapUsedMb: number; readonly heapTotalMb: number};
 }
 
 export interface Budget {
@@ -331,6 +332,26 @@ export async function openLoad(target: string, port: number, requests: readonly 
  * The memory figure, measured in the process that calls it: run it in a child started with --expose-gc
  * (benchSandbox does). Creates `orders` orders through engine.handle(), eight at a time.
  */
+/**
+ * The process's memory once RSS has stopped falling after the last GC: V8 hands back the pages a collection freed,
+ * and the memory it collected with, on background threads after the pause, so RSS read at once counts memory
+ * already given up (100,000 orders: 642.8 MB right after the GC, 525.7 MB 2 s later and still 40 s later; under a
+ * load of 40, nothing had fallen 1 s after it). Read after at least 3 s, once RSS did not fall over the last 1 s,
+ * at most 15 s after the GC.
+ */
+async function settledMemory(): Promise<NodeJS.MemoryUsage> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await sleep(2000);
+  let before = process.memoryUsage();
+  for (let waited = 2000; waited < 15_000; waited += 1000) {
+    await sleep(1000);
+    const now = process.memoryUsage();
+    if (now.rss >= before.rss) return now;
+    before = now;
+  }
+  return before;
+}
+
 export async function measureOrderMemory(orders: number): Promise<MemoryFigures> {
   const gc = (globalThis as {gc?: () => void}).gc;
   if (!gc) throw new Error('measureOrderMemory needs node --expose-gc');
@@ -378,7 +399,8 @@ export async function measureOrderMemory(orders: number): Promise<MemoryFigures>
   gc();
   await new Promise((resolve) => setTimeout(resolve, 1000));
   gc();
-  const after = process.memoryUsage();
+  const atGc = process.memoryUsage();
+  const after = await settledMemory();
   // Read after the measurement, so the engine is alive while it is measured.
   const snapshot = engine.snapshot(clientId);
   return {
@@ -386,7 +408,7 @@ export async function measureOrderMemory(orders: number): Promise<MemoryFigures>
     events: snapshot?.events.length ?? 0,
     seconds: round(seconds),
     baseline: {rssMb: megabytes(baseline.rss), heapUsedMb: megabytes(baseline.heapUsed)},
-    after: {rssMb: megabytes(after.rss), heapUsedMb: megabytes(after.heapUsed), heapTotalMb: megabytes(after.heapTotal)},
+    after: {rssMb: megabytes(after.rss), rssAtGcMb: megabytes(atGc.rss), heapUsedMb: megabytes(after.heapUsed), heapTotalMb: megabytes(after.heapTotal)},
   };
 }
 
@@ -426,7 +448,7 @@ function report(result: Omit<SandboxBenchResult, 'table'>, options: {clients: nu
     '',
     `Requests per second, second by second: sandbox ${server.perSecondSeries.join(', ')}; mock ${mock.perSecondSeries.join(', ')}.`,
     '',
-    `Memory: ${memory.orders} orders and ${memory.events} events created through engine.handle() in ${memory.seconds} s; RSS ${memory.baseline.rssMb} MB before, ${memory.after.rssMb} MB after; heap used ${memory.baseline.heapUsedMb} MB before, ${memory.after.heapUsedMb} MB after (heap total ${memory.after.heapTotalMb} MB; after a full GC, a second's idle and another GC).`,
+    `Memory: ${memory.orders} orders and ${memory.events} events created through engine.handle() in ${memory.seconds} s; RSS ${memory.baseline.rssMb} MB before, ${memory.after.rssMb} MB after (${memory.after.rssAtGcMb} MB read right after the GC, before V8 had handed back the pages it freed); heap used ${memory.baseline.heapUsedMb} MB before, ${memory.after.heapUsedMb} MB after (heap total ${memory.after.heapTotalMb} MB; after a full GC, a second's idle, another GC, and RSS no longer falling).`,
     '',
     '| Budget | Measured | Limit | Met |',
     '| --- | --- | --- | --- |',
