@@ -329,10 +329,6 @@ export async function openLoad(target: string, port: number, requests: readonly 
 }
 
 /**
- * The memory figure, measured in the process that calls it: run it in a child started with --expose-gc
- * (benchSandbox does). Creates `orders` orders through engine.handle(), eight at a time.
- */
-/**
  * The process's memory once RSS has stopped falling after the last GC: V8 hands back the pages a collection freed,
  * and the memory it collected with, on background threads after the pause, so RSS read at once counts memory
  * already given up (100,000 orders: 642.8 MB right after the GC, 525.7 MB 2 s later and still 40 s later; under a
@@ -352,6 +348,10 @@ async function settledMemory(): Promise<NodeJS.MemoryUsage> {
   return before;
 }
 
+/**
+ * The memory figure, measured in the process that calls it: run it in a child started with --expose-gc
+ * (benchSandbox does). Creates `orders` orders through engine.handle(), eight at a time.
+ */
 export async function measureOrderMemory(orders: number): Promise<MemoryFigures> {
   const gc = (globalThis as {gc?: () => void}).gc;
   if (!gc) throw new Error('measureOrderMemory needs node --expose-gc');
