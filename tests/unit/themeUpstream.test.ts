@@ -50,6 +50,21 @@ const overrides: readonly Override[] = [
     kind: 'copy',
     upstreamSha256: '26dba21a9e8eb53810a03017513a07ac613288682addf075f186ed52b1b5e07f',
   },
+  {
+    file: 'DocItem/Footer/index.tsx',
+    kind: 'replacement',
+    upstreamSha256: 'e66cb95f8e068ca27ab2d2ac0ac2b0b27d65a2bcd45933aa47d246d0a8fc19af',
+  },
+  {
+    file: 'DocVersionBadge/index.tsx',
+    kind: 'replacement',
+    upstreamSha256: 'f48d0878297735e434d6fae1a31b60b47ac8e47199b1bdc5322e04a1fb49b762',
+  },
+  {
+    file: 'DocVersionBanner/index.tsx',
+    kind: 'replacement',
+    upstreamSha256: '4cbfaa11f966ce242de021f0934df85b1a3517de31bb05fe2364add5b2f040fe',
+  },
   {file: 'NotFound/Content/index.tsx', kind: 'copy', upstreamSha256: '44b71ba528b17c08eba546b6462ee97c05b5780a0caf7a297560e3c063cfa9f4'},
   {file: 'Tabs/index.tsx', kind: 'copy', upstreamSha256: '4346b7b003462cd328481ef3377e90ee131745ee17132666b863a50ac3e32ef8'},
   {file: 'Tabs/styles.module.css', kind: 'copy', upstreamSha256: '8beb34df100a7916b71f23af7a88f8df7efdcb06c60beb49513e37dc9c1bd4eb'},

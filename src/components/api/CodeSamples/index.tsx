@@ -5,8 +5,9 @@ import Tabs from '@theme/Tabs';
 import TabItem from '@theme/TabItem';
 import CodeBlock from '@theme/CodeBlock';
 import {brand} from '@site/src/brand';
-// The environment alone, not the sample generators of '@site/src/lib/samples', which run at build time.
-import {sampleEnvironment as env} from '@site/src/lib/samples/types';
+// The environment alone, not the sample generators of '@site/src/lib/samples', which run at build time, nor the
+// helpers of its types module.
+import {sampleEnvironment as env} from '@site/src/lib/samples/environment';
 import PageSampleCode, {type PageSample} from './pageSample';
 
 /** Where the site publishes the test keys (api/test-vectors/, copied beside the site by the contract plugin). */
