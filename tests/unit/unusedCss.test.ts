@@ -10,6 +10,7 @@ import {
   requiredSelectors,
   withContentHash,
   withoutOverriddenRootProperties,
+  withRootConstantsInlined,
 } from '../../plugins/performance/unused-css';
 
 const sheet = [
@@ -71,7 +72,7 @@ describe('unused CSS removed after the build', () => {
       assert.ok(css.includes('.dropdownMenu_Q1w2'), 'a CSS module class that starts like a configured-out part is kept');
       for (const dropped of ['.pills', '.col--offset-3', '--ifm-unused', '.dropdown__menu', '.dropdown{'])
         assert.ok(!css.includes(dropped), `${dropped} is removed`);
-      assert.ok(css.includes('--vx-gap'), 'a property a kept rule reads stays');
+      assert.ok(css.includes('.navbar{padding:4px}'), 'a constant a kept rule reads is written in its place');
       assert.ok(css.includes('--vx-inline-only'), 'a property only an inline style reads stays');
       assert.ok(css.includes('--vx-widget-only'), "a property only the widgets' sheet reads stays");
       assert.equal(report.sheet, withContentHash('assets/css/styles.0123abcd.css', css), 'the name carries the hash of the new content');
@@ -137,6 +138,32 @@ describe('unused CSS removed after the build', () => {
     );
   });
 
+  test('inlines the root variables that are constants, and only those', () => {
+    const css = withRootConstantsInlined(
+      [
+        '@layer docusaurus.infima{:root{--pad:1rem;--size:100%;--lh:1.65;--font:system-ui,sans-serif;--gap:calc(var(--pad)*2);',
+        '--link:var(--primary);--heading:var(--h1);--dark-too:#fff;--media:1;--fallback:2px;--outside:red;--set-outside:blue}',
+        'html[data-theme=dark]{--dark-too:#000;--primary:#99f}@media (min-width:997px){:root{--media:2}}',
+        '.a{padding:var(--pad)var(--pad);font:var(--size)/var(--lh)var(--font);margin:var(--gap)}',
+        '.b{color:var(--link);font-size:var(--heading);background:var(--dark-too);order:var(--media);width:var(--fallback,1px)}',
+        '.c{color:var(--outside);border-color:var(--set-outside)}}',
+        ':root{--primary:#33c;--h1:2rem}.markdown h1{--h1:3rem}',
+      ].join(''),
+      ['<p style="color:var(--outside)">', 'x.style.setProperty("--set-outside","red")'],
+    );
+    // Constants: set once on the root, in no media query, read without a fallback, named nowhere else.
+    assert.ok(css.includes('.a{padding:1rem 1rem;font:100%/1.65 system-ui,sans-serif;margin:calc(1rem*2)}'), css);
+    assert.ok(!/--(pad|size|lh|font|gap):/.test(css), 'their definitions are gone');
+    // --link reads --primary, which only root rules set: the same value everywhere, so it is inlined as a read of --primary.
+    assert.ok(css.includes('.b{color:var(--primary);'), css);
+    assert.ok(!css.includes('--link:'));
+    // --heading reads --h1, which `.markdown h1` sets for its subtree: the root's value must stay the one inherited.
+    assert.ok(css.includes('--heading:var(--h1)') && css.includes('font-size:var(--heading)'), css);
+    for (const kept of ['--dark-too:#fff', '--media:1', '--fallback:2px', '--outside:red', '--set-outside:blue']) {
+      assert.ok(css.includes(kept), `${kept} stays: set twice, in a media query, read with a fallback, or named outside the sheet`);
+    }
+  });
+
   test('what configuredOut drops, the configuration does without: no navbar item is a dropdown', async () => {
     const {default: config} = await import('../../docusaurus.config');
     const navbar = (config.themeConfig as {navbar: {items: {type?: string}[]}}).navbar;
@@ -147,5 +174,30 @@ describe('unused CSS removed after the build', () => {
       'a dropdown is configured: remove its pattern from configuredOut',
     );
     assert.ok(configuredOut.some((pattern) => pattern.test('dropdown__menu')));
+  });
+
+  test('what configuredOut drops, the configuration does without: one locale, no navbar style, a navbar that stays, no footer logo', async () => {
+    const {default: config} = await import('../../docusaurus.config');
+    const {navbar, footer} = config.themeConfig as {navbar: {style?: string; hideOnScroll?: boolean}; footer: {logo?: unknown}};
+    assert.deepEqual(config.i18n?.locales, ['en'], 'a second locale shows the locale dropdown: remove /^iconLanguage_/');
+    assert.equal(navbar.style, undefined, 'a navbar style is configured: remove /^navbar--(dark|primary)$/');
+    assert.equal(navbar.hideOnScroll, false, 'the navbar hides on scroll: remove /^navbarHid(eable|den)_/');
+    assert.equal(footer.logo, undefined, 'the footer has a logo: remove /^footer__logo$/ and /^footerLogoLink_/');
+    for (const name of [
+      'iconLanguage_nlXk',
+      'dropdownNavbarItemMobile_J0Sd',
+      'navbar--dark',
+      'navbar--primary',
+      'navbarHideable_m1mJ',
+      'footer__logo',
+    ]) {
+      assert.ok(
+        configuredOut.some((pattern) => pattern.test(name)),
+        name,
+      );
+    }
+    for (const name of ['navbar', 'navbar__brand', 'footer', 'footer__links', 'navbarSearchContainer_Bca1']) {
+      assert.ok(!configuredOut.some((pattern) => pattern.test(name)), `${name} is in use and stays`);
+    }
   });
 });

@@ -16,7 +16,7 @@ import {createHash} from 'node:crypto';
 import {readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Plugin} from '@docusaurus/types';
-import postcss, {type Rule} from 'postcss';
+import postcss, {type AtRule, type Declaration, type Rule} from 'postcss';
 import {PurgeCSS, type UserDefinedSafelist} from 'purgecss';
 
 const pluginName = 'unused-css';
@@ -54,8 +54,17 @@ export const runtimeSafelist = {
  * `tests/unit/unusedCss.test.ts` checks the configuration still does without each.
  */
 export const configuredOut = [
-  // Navbar dropdowns (`type: 'dropdown'`, 'localeDropdown', 'docsVersionDropdown'): the navbar has two doc links.
+  // Navbar dropdowns (`type: 'dropdown'`, 'localeDropdown', 'docsVersionDropdown'): the navbar has two doc links, one locale.
   /^dropdown(__|--|$)/,
+  /^dropdownNavbarItemMobile_/,
+  /^iconLanguage_/,
+  // The navbar's 'dark' and 'primary' styles (`navbar.style`): ours follows the colour mode.
+  /^navbar--(dark|primary)$/,
+  // The navbar that hides on scrolling down (`navbar.hideOnScroll`: false).
+  /^navbarHid(eable|den)_/,
+  // The footer's logo (`footer.logo`).
+  /^footer__logo$/,
+  /^footerLogoLink_/,
 ];
 
 /** Selectors that must survive purging: the build fails when the purged sheet lacks one (a safelist pattern stopped matching). */
@@ -124,6 +133,74 @@ export function withoutOverriddenRootProperties(css: string): string {
   return root.toString();
 }
 
+/** A custom property set outside this sheet (`--name:` in a page's inline style, a script, another sheet), not only read there. */
+function setIn(texts: readonly string[], name: string): boolean {
+  const setter = new RegExp(`(?<!var\\(\\s*)${name.replace(/[-]/g, '\\-')}(?![\\w-])`);
+  return texts.some((text) => setter.test(text));
+}
+
+/**
+ * Writes in place of `var(--x)` the value of every custom property that is a constant: set once, on the root
+ * element, in no media query, and named nowhere outside this sheet (`outside`: pages, scripts, the other sheets);
+ * its definition goes. Infima names each of its settings as a root variable (`--ifm-button-padding-horizontal:1.5rem`)
+ * that nothing else sets, and the names, each written twice, weigh more than the values. A value that reads other
+ * variables is inlined only when those are themselves set on the root element alone, so an element that sets one
+ * of them for its subtree (`.markdown h1{--ifm-h1-font-size:3rem}`) sees the same value before and after.
+ */
+export function withRootConstantsInlined(css: string, outside: readonly string[]): string {
+  const root = postcss.parse(css);
+  const declarations = new Map<string, Declaration[]>();
+  root.walkDecls(/^--/, (decl) => void declarations.set(decl.prop, [...(declarations.get(decl.prop) ?? []), decl]));
+  const named = new Set(namedCustomProperties(outside));
+  const onRoot = (decl: Declaration) =>
+    decl.parent?.type === 'rule' &&
+    (rootSelector.test((decl.parent as Rule).selector) || darkRootSelector.test((decl.parent as Rule).selector));
+  const atTopLevel = (decl: Declaration) => {
+    for (let parent = decl.parent?.parent; parent && parent.type !== 'root'; parent = parent.parent) {
+      if (parent.type !== 'atrule' || (parent as AtRule).name !== 'layer') return false;
+    }
+    return true;
+  };
+  const rootOnly = (name: string) => (declarations.get(name) ?? []).every(onRoot) && !setIn(outside, name);
+  const withFallback = new Set([...css.matchAll(/var\(\s*(--[\w-]+)\s*,/g)].map((match) => match[1]));
+  const constants = new Map<string, string>();
+  for (const [name, [decl, ...others]] of declarations) {
+    if (!decl || others.length > 0 || named.has(name) || withFallback.has(name) || decl.important) continue;
+    if (!onRoot(decl) || !rootSelector.test((decl.parent as Rule).selector) || !atTopLevel(decl)) continue;
+    constants.set(name, decl.value.trim());
+  }
+  const reference = /var\(\s*(--[\w-]+)\s*\)/g;
+  const resolve = (value: string, seen: ReadonlySet<string> = new Set()): string =>
+    value.replace(reference, (whole, name: string, offset: number, text: string) => {
+      const constant = constants.get(name);
+      if (constant === undefined || seen.has(name)) return whole;
+      const inlined = resolve(constant, new Set([...seen, name]));
+      // Keep tokens apart: `1.65var(--font)` must not become `1.65system-ui`.
+      const before = /[\w%.]/.test(text.charAt(offset - 1)) ? ' ' : '';
+      const after = offset + whole.length < text.length && !/[\s),/*;!]/.test(text.charAt(offset + whole.length)) ? ' ' : '';
+      return before + inlined + after;
+    });
+  // A constant whose value reads a variable some element sets for its subtree would change meaning: it stays.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, value] of constants) {
+      const reads = [...resolve(value, new Set([name])).matchAll(reference)].map((match) => match[1] ?? '');
+      if (/var\(/.test(value) && reads.some((read) => read === name || !rootOnly(read))) {
+        constants.delete(name);
+        changed = true;
+      }
+    }
+  }
+  root.walkDecls((decl) => {
+    if (constants.has(decl.prop) && (declarations.get(decl.prop) ?? [])[0] === decl) {
+      const parent = decl.parent;
+      decl.remove();
+      if (parent && 'nodes' in parent && parent.nodes?.length === 0) parent.remove();
+    } else if (decl.value.includes('var(')) decl.value = resolve(decl.value);
+  });
+  return root.toString();
+}
+
 /** The file name with its 8-hex content hash replaced by one of `css` (names without a hash are kept). */
 export function withContentHash(fileName: string, css: string): string {
   const hash = createHash('sha256').update(css).digest('hex').slice(0, 8);
@@ -178,22 +255,23 @@ export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSaf
       rejected: true,
     });
     if (!result) throw new Error(`[${pluginName}] PurgeCSS returned nothing for ${sheet}.`);
+    const purged = withRootConstantsInlined(result.css, [...content, ...otherSheets]);
     const absentBefore = new Set(missingRequiredSelectors(css));
-    const missing = missingRequiredSelectors(result.css).filter((selector) => !absentBefore.has(selector));
+    const missing = missingRequiredSelectors(purged).filter((selector) => !absentBefore.has(selector));
     if (missing.length > 0) {
       throw new Error(
         `[${pluginName}] purging ${sheet} removed ${missing.join(', ')}, which code uses at run time: extend runtimeSafelist.`,
       );
     }
-    const renamed = withContentHash(sheet, result.css);
-    writeFileSync(path.join(outDir, renamed), result.css);
+    const renamed = withContentHash(sheet, purged);
+    writeFileSync(path.join(outDir, renamed), purged);
     if (renamed !== sheet) {
       rmSync(path.join(outDir, sheet));
       for (const [page, html] of pageTexts) {
         if (html.includes(`/${sheet}`)) writeAtomically(path.join(outDir, page), html.replaceAll(`/${sheet}`, `/${renamed}`));
       }
     }
-    reports.push({sheet: renamed, before: css.length, after: result.css.length, removedSelectors: result.rejected?.length ?? 0});
+    reports.push({sheet: renamed, before: css.length, after: purged.length, removedSelectors: result.rejected?.length ?? 0});
   }
   return reports;
 }
