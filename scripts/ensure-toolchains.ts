@@ -5,25 +5,9 @@
  * says what is missing, and the checks fail naming it.
  */
 import {installDebianPackages} from '../tooling/debianPackages';
-import {missingSampleLibraryPackages} from '../tooling/sampleLibraries';
-import {toolchains} from '../tooling/toolchains';
+import {missingSamplePackages} from '../tooling/testPackages';
 
-const packages: Record<keyof typeof toolchains, string> = {
-  python: 'python3-cryptography',
-  java: 'default-jdk-headless',
-  php: 'php-cli',
-  go: 'golang-go',
-  bash: 'openssl curl',
-};
-
-const missing = (Object.keys(toolchains) as Array<keyof typeof toolchains>).filter((name) => !toolchains[name]());
-const wanted = [...missing.flatMap((name) => packages[name].split(' '))];
-if (wanted.length === 0) {
-  // Libraries are checked once the toolchains exist (PDO SQLite's check runs php).
-  wanted.push(...missingSampleLibraryPackages());
-} else {
-  wanted.push('libjackson2-databind-java', 'php-sqlite3', 'jq');
-}
+const wanted = missingSamplePackages();
 if (wanted.length === 0) {
   console.log(
     'Sample toolchains present: python3 with cryptography, javac with Jackson, php with PDO SQLite, go, bash with openssl, curl and jq.',

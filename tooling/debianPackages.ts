@@ -17,10 +17,17 @@ function run(command: string): void {
  * this process is not root or there is no apt-get. Recommended packages are left out unless asked
  * for (a browser wants its fonts).
  */
-export function installDebianPackages(packages: readonly string[], {withRecommends = false} = {}): boolean {
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot || !existsSync('/usr/bin/apt-get')) return false;
-  run('apt-get update');
-  run(`DEBIAN_FRONTEND=noninteractive apt-get install -y ${withRecommends ? '' : '--no-install-recommends '}${packages.join(' ')}`);
+export function installDebianPackages(packages: readonly string[], {withRecommends = false, update = true} = {}): boolean {
+  if (!canInstallDebianPackages()) return false;
+  if (update) run('apt-get update');
+  // Another step may be installing too (a test file run on its own beside npm test): wait for its lock, not fail.
+  run(
+    `DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=600 ${withRecommends ? '' : '--no-install-recommends '}${packages.join(' ')}`,
+  );
   return true;
+}
+
+export function canInstallDebianPackages(): boolean {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  return isRoot && existsSync('/usr/bin/apt-get');
 }

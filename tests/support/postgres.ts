@@ -5,11 +5,13 @@
  * user the package creates. stop() ends the server and deletes the folder.
  */
 import {execFileSync, spawn, type ChildProcess} from 'node:child_process';
-import {existsSync, mkdtempSync, readdirSync, rmSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import {installDebianPackages} from '../../tooling/debianPackages';
+import {findPostgresBin} from '../../tooling/testPackages';
 
 export interface TestPostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
@@ -24,24 +26,14 @@ export interface TestPostgres {
 const isRoot = process.getuid?.() === 0;
 
 function binDirectory(): string {
-  const find = () => {
-    const root = '/usr/lib/postgresql';
-    if (!existsSync(root)) return undefined;
-    const versions = readdirSync(root)
-      .filter((name) => existsSync(path.join(root, name, 'bin', 'initdb')))
-      .sort((a, b) => Number(b) - Number(a));
-    return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin');
-  };
-  const found = process.env['PG_BIN'] ?? find();
+  const found = findPostgresBin();
   if (found) return found;
-  if (!isRoot)
+  // npm test installs it first (scripts/provision.ts); this is for a test file run on its own.
+  if (!installDebianPackages(['postgresql']))
     throw new Error(
       'PostgreSQL is not installed: apt-get install -y postgresql (Debian), or set PG_BIN to the folder of initdb and postgres.',
     );
-  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null'], {
-    stdio: 'inherit',
-  });
-  const installed = find();
+  const installed = findPostgresBin();
   if (!installed) throw new Error('apt-get installed postgresql, but no initdb is under /usr/lib/postgresql/*/bin.');
   return installed;
 }

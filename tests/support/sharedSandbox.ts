@@ -4,8 +4,8 @@
  * as written but for its ports (free ones) and a temporary prefix. nginx is installed with apt-get when it is
  * missing and the tests run as root.
  */
-import {execFileSync, spawn, type ChildProcess} from 'node:child_process';
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {spawn, type ChildProcess} from 'node:child_process';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {httpTarget} from '../../src/sandbox/client/overHttp';
@@ -13,6 +13,8 @@ import {repoRoot} from '../../src/sandbox/hosts/server/loadEngine';
 import {postgresStore} from '../../src/sandbox/hosts/server/postgresStore';
 import type {RecordValue} from '../../src/sandbox/engine/store';
 import pg from 'pg';
+import {installDebianPackages} from '../../tooling/debianPackages';
+import {findNginx} from '../../tooling/testPackages';
 import {freePort, startPostgres, type TestPostgres} from './postgres';
 import {sandboxClient} from './sandboxClient';
 
@@ -39,17 +41,13 @@ export interface SharedSandbox {
 }
 
 function nginxBinary(): string {
-  const found = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate));
+  const found = findNginx();
   if (found) return found;
-  if (process.getuid?.() !== 0) throw new Error('nginx is not installed: apt-get install -y nginx (Debian).');
-  execFileSync(
-    'sh',
-    ['-c', 'flock /tmp/apt.lock sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null"'],
-    {
-      stdio: 'inherit',
-    },
-  );
-  return nginxBinary();
+  // npm test installs it first (scripts/provision.ts); this is for a test file run on its own.
+  if (!installDebianPackages(['nginx'])) throw new Error('nginx is not installed: apt-get install -y nginx (Debian).');
+  const installed = findNginx();
+  if (!installed) throw new Error('apt-get installed nginx, but no nginx is in /usr/sbin or /usr/bin.');
+  return installed;
 }
 
 /** hosting/sandbox/nginx.conf with the tests' ports: its `listen` line and one upstream `server` line per instance. */
