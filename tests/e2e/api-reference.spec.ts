@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {expect, test, type Locator, type Page} from '@playwright/test';
+import {expect, test, type Locator} from '@playwright/test';
 import {parse} from 'yaml';
 import {listOperations, type OpenApiDocument} from '../../src/contract/openapiTypes';
 import {brand} from '../../src/brand';
@@ -11,6 +11,7 @@ import {axeViolations} from '../support/axe';
 import {scanApiPages} from '../../src/contract/node/apiPages';
 import {loadContract} from '../../src/contract/node/loadContract';
 import {switchToDarkMode} from '../support/colourMode';
+import {tablesWiderThanTheirBox} from '../support/apiPageLayout';
 import {renderSamples, sampleInputFor} from '../../src/lib/samples';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -343,57 +344,8 @@ test.describe('published contract', () => {
   });
 });
 
-/** Every API page (operations and notifications) with the label of its endpoint block's button. */
-const apiPages = (() => {
-  const contract = loadContract(path.join(repoRoot, 'api', 'openapi.yaml'));
-  return scanApiPages(repoRoot).map((page) => {
-    const location = contract.operations.get(page.operationId);
-    const summary = location?.operation.summary ?? page.operationId;
-    return {
-      url: page.url,
-      label: location?.kind === 'webhook' ? /^Simulate a / : new RegExp(`^Try ${escapeRegExp(summary)} in the sandbox$`),
-    };
-  });
-})();
-
-/** The names of the API page's table boxes whose table is wider than the box (it scrolls sideways), its folds opened. */
-async function tablesWiderThanTheirBox(page: Page): Promise<string[]> {
-  await page.locator('[data-api-reference] details:not([open])').evaluateAll((folds) => {
-    for (const fold of folds) (fold as HTMLDetailsElement).open = true;
-  });
-  return page
-    .locator('[data-api-reference] [role="region"]:has(table)')
-    .evaluateAll((boxes) =>
-      boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.getAttribute('aria-label') ?? 'unnamed'),
-    );
-}
-
 test.describe('API page layout', () => {
-  test('every API page opens with its endpoint block, its Try it (or Simulate) button in the first viewport at 1280x800, and no table beside the pane scrolls sideways', async ({
-    page,
-  }) => {
-    test.setTimeout(120_000);
-    await page.setViewportSize({width: 1280, height: 800});
-    // The endpoint block is in the server's HTML, and this is the layout of its first paint: the scripts are not
-    // fetched, so no page spends time compiling and hydrating only to be left at once (hydration keeps the layout:
-    // layout-stability.spec.ts holds the API page's shift to 0.02).
-    await page.route(/\.js$/, (route) => route.abort());
-    const below: string[] = [];
-    const scrolling: string[] = [];
-    for (const apiPage of apiPages) {
-      await page.goto(apiPage.url, {waitUntil: 'domcontentloaded'});
-      const button = page.locator('[data-api-reference] button[aria-controls]').filter({hasText: apiPage.label});
-      await expect(button, apiPage.url).toHaveCount(1);
-      const box = await button.boundingBox();
-      if (!box || box.y < 0 || box.y + box.height > 800) below.push(`${apiPage.url} (${box ? Math.round(box.y) : 'not shown'})`);
-      // Beside the pane the text column is 518 px: every table in it (fields, codes, states, the prose's own) fits it,
-      // its codes wrapping at their joints (ui/BreakAfter), so no column hides behind a sideways scroll.
-      for (const label of await tablesWiderThanTheirBox(page)) scrolling.push(`${apiPage.url}: ${label}`);
-    }
-    expect(below, 'pages whose button is not in the first viewport').toEqual([]);
-    expect(scrolling, 'tables that scroll sideways at 1280 px').toEqual([]);
-  });
-
+  // Every API page's endpoint block and its button in the first viewport: routes.spec.ts, in the load each page has there.
   test('on a wide screen the example pane stays in view beside the text, and becomes the open Try it panel', async ({page}) => {
     await page.setViewportSize({width: 1280, height: 800});
     await page.goto('/docs/createorder');

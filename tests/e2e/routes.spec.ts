@@ -6,6 +6,7 @@ import {coveringPages, hooksOfBuiltPages} from '../support/pageCoverage';
 import {allPages, loadRouteContract, repoRoot} from '../support/routeContract';
 import {mermaidBlocksByUrl} from '../support/mermaidPages';
 import {smallestShownText} from '../support/diagramText';
+import {apiPageButtons, buttonOutsideFirstViewport, firstViewport, tablesWiderThanTheirBox} from '../support/apiPageLayout';
 
 /*
  * Every page of the route contract, and every extra page the portal adds (src/extraRoutes.ts; allPages
@@ -211,6 +212,12 @@ const siteTitle = 'Veloxa Pay';
 const notFoundHeading = 'Page not found';
 
 test.describe('every page of the route contract', () => {
+  test('the API pages are pages of the route contract', () => {
+    // Their layout is checked in their load here; a page missing from the list would go unchecked.
+    expect([...apiPageButtons.keys()].filter((url) => !pages.includes(url))).toEqual([]);
+    expect(apiPageButtons.size).toBeGreaterThan(20);
+  });
+
   test('the colour set covers every page type and stays small', () => {
     for (const seed of colourSeeds) expect(colourPages.has(seed), seed).toBe(true);
     expect(colourPages.size).toBeLessThan(pages.length / 3);
@@ -228,6 +235,9 @@ test.describe('every page of the route contract', () => {
       // Two scans in one load, the work of the two tests they were; the API pages' full scans take half a
       // minute each on a machine as loaded as the full suite's, hence room for three.
       if (inColourSet) test.setTimeout(90_000);
+      const buttonLabel = apiPageButtons.get(route);
+      // An API page is loaded on a laptop's screen, where its Try it (or Simulate) button must be in the first view.
+      if (buttonLabel) await page.setViewportSize(firstViewport);
       const response = await page.goto(route);
       expect(response?.status(), `HTTP status of ${route}`).toBe(200);
       await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -243,6 +253,12 @@ test.describe('every page of the route contract', () => {
       await expect(page.getByRole('heading', {name: notFoundHeading})).toHaveCount(0);
       await expect(page.locator('meta[name="robots"][content*="noindex"]')).toHaveCount(0);
       await expect(page.locator('iframe, frame'), 'no frames: axe runs without its frame-by-frame mode').toHaveCount(0);
+      if (buttonLabel) {
+        // The endpoint block opens the page with its button in view; beside the example pane, every table fits the
+        // 518 px column (codes wrap at their joints: ui/BreakAfter), so no column hides behind a sideways scroll.
+        expect(await buttonOutsideFirstViewport(page, buttonLabel), `${route}: the endpoint block's button, at 1280x800`).toBeUndefined();
+        expect(await tablesWiderThanTheirBox(page), `${route}: tables that scroll sideways at 1280 px`).toEqual([]);
+      }
       await checkDiagramFiles(page, route);
       await checkSequenceText(page, route);
       if (inColourSet) await checkDiagramsShow(page);

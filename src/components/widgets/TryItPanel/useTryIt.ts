@@ -143,6 +143,8 @@ export function useTryIt(operationId: string) {
     const by = anchorScroll(panel.getBoundingClientRect().top, navbar, window.innerHeight);
     if (by !== 0) window.scrollBy({top: by, behavior: 'instant'});
   };
+  /** The frame that will anchor the panel after a switch of operation, until it runs. */
+  const anchorFrame = useRef(0);
   const resultRef = useRef<HTMLDivElement>(null);
   /**
    * Brings a new answer into view: in the wide layout's pane, by scrolling the pane; in one column, where a
@@ -164,7 +166,11 @@ export function useTryIt(operationId: string) {
   };
   // After the answer is committed, not from the send: a frame scheduled before React renders it measured the old answer.
   useLayoutEffect(() => {
-    if (outcome.status === 'sent') revealResult();
+    if (outcome.status !== 'sent') return;
+    // The answer is what the reader looks at now: an anchoring still waiting for its frame (the switch to the
+    // retrieve after a shopper action, answered within that frame) would scroll it away again.
+    cancelAnimationFrame(anchorFrame.current);
+    revealResult();
   }, [outcome]);
 
   /**
@@ -454,7 +460,8 @@ export function useTryIt(operationId: string) {
     setErrors({});
     setOutcome({status: 'idle'});
     // The panel changes height: keep its top where the reader is looking, not the table below it.
-    requestAnimationFrame(anchor);
+    cancelAnimationFrame(anchorFrame.current);
+    anchorFrame.current = requestAnimationFrame(anchor);
     return form;
   };
 
