@@ -1,5 +1,5 @@
 /**
- * The sandbox server under hostile input, over real HTTP: more than 10,000 malformed requests generated
+ * The sandbox server under hostile input, over real HTTP: thousands of malformed requests generated
  * with fast-check and sent by 16 keep-alive clients at once (bad JSON, wrong types, huge numbers, deep
  * nesting, missing, garbled and duplicated signing headers, stale and future timestamps, replayed nonces,
  * signatures over something else, bodies over 64 KiB, unknown paths and methods, odd Unicode in paths,
@@ -15,7 +15,8 @@
  * regression fails the run even when the generators do not draw the case.
  *
  * Run: node --import tsx --test tests/sandbox/hostile.test.ts
- *   HOSTILE_SEED=<n>  replays a run (the seed is printed);  HOSTILE_RUNS=<n>  probes to generate (default 10,400).
+ *   HOSTILE_SEED=<n>  replays a run (the seed is printed);  HOSTILE_RUNS=<n>  probes to generate (default 4,000:
+ *   a new seed each run, so runs add up; 10,400 until 2026-11-27, cut for the test command's time).
  */
 import {after, before, describe, test} from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,7 +45,7 @@ const catalogue = new Map(
 const errorSchema = '/components/responses/Error/content/application~1json/schema';
 
 const seed = Number(process.env['HOSTILE_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
-const probeCount = Number(process.env['HOSTILE_RUNS'] ?? 10_400);
+const probeCount = Number(process.env['HOSTILE_RUNS'] ?? 4_000);
 const concurrency = 16;
 
 // ---- Requests and how they are sent ------------------------------------------------------------------
@@ -1505,7 +1506,7 @@ describe('the sandbox server under hostile input', () => {
         .map(([code, count]) => `${code} ${count}`)
         .join(', ')}`,
     );
-    assert.ok(tally.requests >= 10_000, `only ${tally.requests} requests were sent`);
+    assert.ok(tally.requests >= probeCount, `only ${tally.requests} requests were sent for ${probeCount} probes`);
     assert.deepEqual(
       tally.failures,
       [],
