@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {expect, test, type Locator} from '@playwright/test';
+import {expect, type Locator} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {parse} from 'yaml';
 import {listOperations, type OpenApiDocument} from '../../src/contract/openapiTypes';
 import {brand} from '../../src/brand';
@@ -98,7 +99,7 @@ test.describe('API reference pages', () => {
     expect(carried).toEqual([]);
   });
 
-  test('notification pages show payload, acknowledgement and retry schedule', async ({page}) => {
+  test('notification pages show payload, acknowledgement and retry schedule', async ({warm: {page}}) => {
     await page.goto('/docs/payment/payment-result-notification');
     await expect(page.locator('h2#api-request')).toContainText('Notification');
     await expect(page.locator('h2#api-response')).toContainText('Acknowledgement');
@@ -233,7 +234,7 @@ test.describe('API reference pages', () => {
 });
 
 test.describe('response code catalogue', () => {
-  test('lists every code and filters as the reader types', async ({page}) => {
+  test('lists every code and filters as the reader types', async ({warm: {page}}) => {
     await page.goto('/docs/response-code');
     const rows = page.locator('tbody tr[data-result-code]');
     const total = await rows.count();
@@ -260,7 +261,7 @@ test.describe('response code catalogue', () => {
     await expect(page.getByText('No code matches')).toBeVisible();
   });
 
-  test('shows the backtick spans of code texts as code, on the catalogue and on an API page', async ({page}) => {
+  test('shows the backtick spans of code texts as code, on the catalogue and on an API page', async ({warm: {page}}) => {
     // On the API page the response codes start folded: a link to their heading opens them.
     for (const url of ['/docs/response-code', '/docs/createorder#api-response-codes']) {
       await page.goto(url);
@@ -270,7 +271,7 @@ test.describe('response code catalogue', () => {
     }
   });
 
-  test('links each code to the pages of the operations that return it', async ({page}) => {
+  test('links each code to the pages of the operations that return it', async ({warm: {page}}) => {
     await page.goto('/docs/response-code');
     await page.locator('tr[data-result-code="QUOTE_EXPIRED"]').getByRole('link', {name: 'Transfer to bank'}).click();
     await expect(page).toHaveURL(/\/docs\/transfer-to-bank\/transfer-to-bank$/);
@@ -321,7 +322,7 @@ test.describe('published contract', () => {
     for (const href of linked) expect((await request.get(href)).status(), href).toBe(200);
   });
 
-  test('the statement columns page renders the column data', async ({page}) => {
+  test('the statement columns page renders the column data', async ({warm: {page}}) => {
     await page.goto('/docs/reconciliation/statement-parameters');
     await expect(page.locator('tr[data-column="net_amount"]')).toBeVisible();
   });

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {expect, test} from '@playwright/test';
+import {expect} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {parse} from 'yaml';
 import {quickStartSample} from '../../src/lib/samples';
 import type {OpenApiDocument} from '../../src/contract/openapiTypes';
@@ -19,7 +20,7 @@ test.describe('home page', () => {
     });
   }
 
-  test('leaves the quick-start script to the integration guide (no wall of shell above the fold)', async ({page}) => {
+  test('leaves the quick-start script to the integration guide (no wall of shell above the fold)', async ({warm: {page}}) => {
     await page.goto('/');
     await expect(page.locator('header .theme-code-block')).toHaveCount(0);
     await expect(page.locator('header').getByRole('link', {name: 'integration guide', exact: true})).toHaveAttribute(
@@ -28,7 +29,7 @@ test.describe('home page', () => {
     );
   });
 
-  test('links the main journeys, the contract and the test accounts', async ({page}) => {
+  test('links the main journeys, the contract and the test accounts', async ({warm: {page}}) => {
     await page.goto('/');
     for (const name of [
       'Accept payments',
@@ -47,7 +48,7 @@ test.describe('home page', () => {
 });
 
 test.describe('integration guide', () => {
-  test('shows the quick start generated from the curl sample of Create order, the snippet tests/samples runs', async ({page}) => {
+  test('shows the quick start generated from the curl sample of Create order, the snippet tests/samples runs', async ({warm: {page}}) => {
     const contract = parse(readFileSync(path.join(repoRoot, 'api', 'openapi.yaml'), 'utf8')) as OpenApiDocument;
     const sample = quickStartSample(contract);
     await page.goto('/docs/integration-guide');
@@ -60,7 +61,7 @@ test.describe('integration guide', () => {
 });
 
 test.describe('not-found page', () => {
-  test('offers the main sections', async ({page}) => {
+  test('offers the main sections', async ({warm: {page}}) => {
     const response = await page.goto('/docs/no-such-doc');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', {name: 'Page not found'})).toBeVisible();
