@@ -72,8 +72,8 @@ export async function axeViolations(page: Page, scan: AxeScan): Promise<string[]
         // hundreds of spans in a dozen styles. Its result depends only on what is read here (the text's colour, size,
         // weight, shadow and stroke, and every background, opacity, blend and filter up to the first opaque
         // background), so one visible element per distinct set stands for all that share it. Not read: a positioned box
-        // drawn behind text without being its ancestor; axe reports text over such a box as incomplete, not as a
-        // violation, so a full scan would not fail on it either.
+        // drawn behind text without being its ancestor (axe finds it by position). Two alike texts over different such
+        // boxes would share one check; the portal's cards, badges, callouts and code blocks are their text's ancestors.
         const roots =
           include.length > 0 ? include.flatMap(([selector]) => [...document.querySelectorAll(selector as string)]) : [document.body];
         const excluded = exclude.map(([selector]) => selector as string).join(', ');
