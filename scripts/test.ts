@@ -126,7 +126,9 @@ function childrenCpuSeconds(file: string): number | undefined {
 }
 
 function stopAll(): void {
-  for (const entry of running.values()) {
+  for (const [name, entry] of running) {
+    // An install is left to finish: apt-get ended in the middle of dpkg leaves the machine needing `dpkg --configure -a`.
+    if (steps.find((step) => step.name === name)?.background) continue;
     entry.stopped = true;
     try {
       process.kill(-(entry.child.pid ?? 0), 'SIGTERM');
