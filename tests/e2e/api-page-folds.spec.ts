@@ -1,4 +1,5 @@
-import {expect, test, type Page} from '@playwright/test';
+import {expect, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 
 /**
  * Issue 31: an API page's long explanations fold (ui/Fold), and its state diagrams are drawn for phones. A folded
@@ -21,7 +22,7 @@ function foldAfter(page: Page, headingId: string) {
 test.describe('long sections of an API page fold', () => {
   test.use({viewport: {width: 1280, height: 800}});
 
-  test('a prose section past the first starts folded, and its summary opens and folds it from the keyboard', async ({page}) => {
+  test('a prose section past the first starts folded, and its summary opens and folds it from the keyboard', async ({clean: {page}}) => {
     await page.goto(apiPage);
     await hydrated(page);
     const fold = foldAfter(page, 'how-it-works');
@@ -43,7 +44,7 @@ test.describe('long sections of an API page fold', () => {
     await expect(page.locator('article details[data-fold]').first().locator('> summary')).not.toHaveText(/When to use it/);
   });
 
-  test('a #fragment inside a folded section, loaded fresh, opens it and lands on its heading', async ({page}) => {
+  test('a #fragment inside a folded section, loaded fresh, opens it and lands on its heading', async ({clean: {page}}) => {
     await page.goto(`${notificationPage}#verify-the-notification`);
     await hydrated(page);
     await page.waitForLoadState('networkidle');
@@ -57,7 +58,7 @@ test.describe('long sections of an API page fold', () => {
     expect(Math.abs(where.top - where.margin), `heading top ${where.top}, margin ${where.margin}`).toBeLessThanOrEqual(4);
   });
 
-  test("a link to a folded section's heading, clicked in the page, opens the section", async ({page}) => {
+  test("a link to a folded section's heading, clicked in the page, opens the section", async ({clean: {page}}) => {
     await page.goto(apiPage);
     await hydrated(page);
     const fold = foldAfter(page, 'api-response-codes');
@@ -75,7 +76,7 @@ test.describe('long sections of an API page fold', () => {
     await expect(fold.locator('table tbody tr[data-result-code]').first()).toBeVisible();
   });
 
-  test('every folded section opens for printing', async ({page}) => {
+  test('every folded section opens for printing', async ({clean: {page}}) => {
     await page.goto(apiPage);
     await hydrated(page);
     const closed = () =>
@@ -91,7 +92,7 @@ test.describe('state diagrams on a phone', () => {
 
   for (const mode of ['light', 'dark'] as const) {
     test(`at 390 px in ${mode} mode, a state diagram is its transitions: text of 12 px or more, nothing cut or overflowing`, async ({
-      page,
+      clean: {page},
     }) => {
       await page.goto(`${apiPage}?docusaurus-theme=${mode}#api-states-orderstatus`);
       await hydrated(page);

@@ -4,7 +4,8 @@
  * Try it on its read operation's page with its number filled in, and at 390 px the status shows in each
  * card with nothing scrolling sideways, axe-clean in both colour modes. One order made once serves all.
  */
-import {expect, test, type Locator, type Page} from '@playwright/test';
+import {expect, type Locator, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {axeViolations} from '../support/axe';
 import {openTryIt, sendAndCheck} from '../support/tryIt';
 
@@ -26,7 +27,9 @@ async function oneOrder(page: Page): Promise<string> {
   return orderNo ?? '';
 }
 
-test('console: balances first, tabs by keyboard, money aligned and grouped, an order opens in Try it prefilled', async ({page}) => {
+test('console: balances first, tabs by keyboard, money aligned and grouped, an order opens in Try it prefilled', async ({
+  clean: {page},
+}) => {
   test.setTimeout(60_000);
   const orderNo = await oneOrder(page);
   const widget = await openConsole(page);
@@ -80,7 +83,7 @@ test('console: balances first, tabs by keyboard, money aligned and grouped, an o
   await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
 });
 
-test('console at 390 px: status in every card, nothing scrolls sideways, axe clean in light and dark', async ({page}) => {
+test('console at 390 px: status in every card, nothing scrolls sideways, axe clean in light and dark', async ({clean: {page}}) => {
   test.setTimeout(60_000);
   await oneOrder(page);
   await page.setViewportSize({width: 390, height: 844});

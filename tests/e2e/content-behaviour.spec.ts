@@ -1,11 +1,12 @@
 import {readdirSync} from 'node:fs';
 import path from 'node:path';
-import {expect, test} from '@playwright/test';
+import {expect} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {brand} from '../../src/brand';
 import {repoRoot} from '../support/routeContract';
 
 test.describe('tabs', () => {
-  test('a tab-group choice is kept across pages and reloads', async ({page}) => {
+  test('a tab-group choice is kept across pages and reloads', async ({clean: {page}}) => {
     await page.goto('/docs/integration-guide');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     const production = page.getByRole('tab', {name: 'Production'});
@@ -27,7 +28,7 @@ test.describe('tabs', () => {
 });
 
 test.describe('table of contents', () => {
-  test('lists h2 and h3 headings but not h4', async ({page}) => {
+  test('lists h2 and h3 headings but not h4', async ({clean: {page}}) => {
     await page.setViewportSize({width: 1280, height: 900});
     await page.goto('/docs/integration-guide');
     const toc = page.locator('.theme-doc-toc-desktop');
@@ -52,7 +53,7 @@ const postsByTag: Record<string, string[]> = {
 };
 
 test.describe('blog', () => {
-  test('posts show their reading time', async ({page}) => {
+  test('posts show their reading time', async ({clean: {page}}) => {
     await page.goto('/blog/long-blog-post');
     await expect(page.locator('article header')).toContainText(/\d+ min read/);
     await page.goto('/blog');
@@ -61,21 +62,21 @@ test.describe('blog', () => {
   });
 
   for (const [tag, titles] of Object.entries(postsByTag)) {
-    test(`tag page ${tag} lists exactly its posts`, async ({page}) => {
+    test(`tag page ${tag} lists exactly its posts`, async ({clean: {page}}) => {
       await page.goto(`/blog/tags/${tag}`);
       // postsByTag lists posts oldest first; tag pages list them newest first.
       await expect(page.locator('article header h2')).toHaveText([...titles].reverse());
     });
   }
 
-  test('the tags index lists every tag', async ({page}) => {
+  test('the tags index lists every tag', async ({clean: {page}}) => {
     await page.goto('/blog/tags');
     for (const tag of Object.keys(postsByTag)) {
       await expect(page.locator('main').getByRole('link', {name: new RegExp(`^${tag}`, 'i')})).toBeVisible();
     }
   });
 
-  test('the MDX post renders its React component, which refuses bad amounts', async ({page}) => {
+  test('the MDX post renders its React component, which refuses bad amounts', async ({clean: {page}}) => {
     await page.goto('/blog/mdx-blog-post');
     const amount = page.getByLabel('Amount as the customer reads it');
     await amount.fill('10.50');
@@ -90,7 +91,7 @@ test.describe('tables on a phone', () => {
   test.use({viewport: {width: 360, height: 740}});
 
   test('a wide Markdown table scrolls sideways in its own focusable box, named after its columns, and the page does not', async ({
-    page,
+    clean: {page},
   }) => {
     await page.goto('/docs/sdks/inapp');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -112,7 +113,7 @@ test.describe('tables on a phone', () => {
     await expect.poll(() => box.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
   });
 
-  test("an API page's state tables scroll in boxes named by their captions", async ({page}) => {
+  test("an API page's state tables scroll in boxes named by their captions", async ({clean: {page}}) => {
     await page.goto('/docs/createorder');
     // The states section is folded (ui/Fold) until the reader opens it.
     await page.evaluate(() =>

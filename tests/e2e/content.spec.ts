@@ -9,7 +9,7 @@ import {repoRoot} from '../support/routeContract';
 
 test.describe('home page', () => {
   for (const theme of ['light', 'dark'] as const) {
-    test(`has no horizontal scroll at 375 px (${theme})`, async ({page}) => {
+    test(`has no horizontal scroll at 375 px (${theme})`, async ({clean: {page}}) => {
       await page.setViewportSize({width: 375, height: 812});
       // At phone width the colour switch sits in the menu; the theme's query parameter sets it directly.
       await page.goto(`/?docusaurus-theme=${theme}`);
@@ -84,7 +84,9 @@ test.describe('not-found page', () => {
     {width: 390, height: 844},
     {width: 1280, height: 720},
   ]) {
-    test(`offers a search box and the nearest pages of a near-miss address, in the first screen at ${size.width} px`, async ({page}) => {
+    test(`offers a search box and the nearest pages of a near-miss address, in the first screen at ${size.width} px`, async ({
+      clean: {page},
+    }) => {
       await page.setViewportSize(size);
       const response = await page.goto('/docs/creatorder');
       expect(response?.status()).toBe(404);

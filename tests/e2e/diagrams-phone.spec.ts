@@ -4,10 +4,13 @@
  * its text is as large as drawn (12 px or more), and scrolls sideways in its own labelled box with a hint,
  * while the page itself does not; the first participant is on screen at once.
  */
-import {expect, test} from '@playwright/test';
+import {expect} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {smallestShownText} from '../support/diagramText';
 
-test('a sequence diagram on a 390 px phone: drawn size in a sideways scroller with a hint, the page does not scroll', async ({page}) => {
+test('a sequence diagram on a 390 px phone: drawn size in a sideways scroller with a hint, the page does not scroll', async ({
+  clean: {page},
+}) => {
   await page.setViewportSize({width: 390, height: 844});
   await page.goto('/docs/online-payment-integration/checkout/hosted-paypage');
   const figure = page.locator('figure[data-phone="scroll"]').first();
@@ -31,7 +34,7 @@ test('a sequence diagram on a 390 px phone: drawn size in a sideways scroller wi
 });
 
 test('sequence diagrams at 1280 px: 12 px text or more; they fit the docs column, and scroll with a hint in a narrower one', async ({
-  page,
+  clean: {page},
 }) => {
   await page.setViewportSize({width: 1280, height: 800});
   const hintOpacity = (figure: ReturnType<typeof page.locator>) =>

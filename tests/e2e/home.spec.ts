@@ -4,7 +4,8 @@
  * the response, PENDING -> PAID and a notification that verifies, without moving the page (layout shift),
  * with no console error, axe-clean in both colour modes after the run.
  */
-import {expect, test, type Page} from '@playwright/test';
+import {expect, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {axeViolations} from '../support/axe';
 import {consoleErrors, requestedScripts} from '../support/pageWatch';
 
@@ -32,7 +33,7 @@ async function aboveTheFold(page: Page, name: string | RegExp, role: 'heading' |
 }
 
 for (const size of sizes) {
-  test(`home: headline, sentence and both paths are above the fold at ${size.width}x${size.height}`, async ({page}) => {
+  test(`home: headline, sentence and both paths are above the fold at ${size.width}x${size.height}`, async ({clean: {page}}) => {
     await page.setViewportSize({width: size.width, height: size.height});
     await page.goto('/');
     await aboveTheFold(page, 'Take payments, pay out and reconcile with one signed API', 'heading');
@@ -101,7 +102,7 @@ test('home: "Create a sandbox order" signs, pays and verifies the notification, 
 });
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`home: axe finds nothing after a sandbox order, no sideways scroll at 360 px (${theme})`, async ({page}) => {
+  test(`home: axe finds nothing after a sandbox order, no sideways scroll at 360 px (${theme})`, async ({clean: {page}}) => {
     test.setTimeout(90_000);
     await page.setViewportSize({width: 360, height: 800});
     await page.goto(`/?docusaurus-theme=${theme}`);

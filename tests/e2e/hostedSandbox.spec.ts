@@ -7,14 +7,17 @@
  * all of it: the merchant lives in the tab's memory, so the test moves between pages as a reader's clicks do.
  * A build pointed elsewhere (the brand's host, which nothing answers) skips it, saying so.
  */
-import {expect, test} from '@playwright/test';
+import {expect} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {localSandboxOrigin} from '../../src/lib/tryIt';
 import {axeViolations} from '../support/axe';
 import {startLocalSandbox} from '../support/localSandbox';
 import {consoleErrors} from '../support/pageWatch';
 import {sendAndCheck} from '../support/tryIt';
 
-test('a merchant of your own on the hosted sandbox: Try it creates, pays and retrieves as it; the console shows it', async ({page}) => {
+test('a merchant of your own on the hosted sandbox: Try it creates, pays and retrieves as it; the console shows it', async ({
+  clean: {page},
+}) => {
   await page.goto('/docs/hosted-sandbox');
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
   const panel = page.getByRole('region', {name: 'Your hosted sandbox merchant'});

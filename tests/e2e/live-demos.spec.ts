@@ -4,7 +4,8 @@
  * notification verifies, its order shows in the sandbox console, a replay link restores a run, and the
  * panel is axe-clean in both colour modes with no sideways scroll at 360 px.
  */
-import {expect, test, type Locator, type Page} from '@playwright/test';
+import {expect, type Locator, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {axeViolations} from '../support/axe';
 import {consoleErrors, requestedScripts} from '../support/pageWatch';
 
@@ -45,7 +46,9 @@ async function orderNoIn(timeline: Locator): Promise<string> {
 test.describe.configure({mode: 'parallel'});
 
 for (const demo of demos) {
-  test(`live demo ${demo.flow}: Play runs it to PAID, ORDER.PAID verifies, the order is in the sandbox console`, async ({page}) => {
+  test(`live demo ${demo.flow}: Play runs it to PAID, ORDER.PAID verifies, the order is in the sandbox console`, async ({
+    clean: {page},
+  }) => {
     test.setTimeout(90_000);
     const errors = consoleErrors(page);
     const scripts = requestedScripts(page);
@@ -106,7 +109,7 @@ for (const demo of demos) {
     await expect(orders).toContainText(orderNo, {timeout: 30_000});
   });
 
-  test(`live demo ${demo.flow}: a replay link plays the ${demo.failure} outcome`, async ({page}) => {
+  test(`live demo ${demo.flow}: a replay link plays the ${demo.failure} outcome`, async ({clean: {page}}) => {
     test.setTimeout(90_000);
     const panel = await playReplay(page, demo.path, `demo=${demo.flow}&outcome=${demo.failure}`);
     const timeline = panel.getByTestId('live-demo-timeline');
@@ -122,7 +125,7 @@ for (const demo of demos) {
 }
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`live demo: axe finds nothing after a run, no sideways scroll at 360 px (${theme})`, async ({page}) => {
+  test(`live demo: axe finds nothing after a run, no sideways scroll at 360 px (${theme})`, async ({clean: {page}}) => {
     test.setTimeout(90_000);
     await page.setViewportSize({width: 360, height: 800});
     await page.goto(`/demos/hosted-paypage?docusaurus-theme=${theme}&demo=hosted&outcome=refund`);
@@ -166,7 +169,7 @@ async function expectVerifies(timeline: Locator, eventType: string) {
 }
 
 test('live demo dynqr: a real QR code of the order, scanned from the keyboard, PAID; ORDER.PAID verifies; the order is in the console', async ({
-  page,
+  clean: {page},
 }) => {
   test.setTimeout(60_000);
   const errors = consoleErrors(page);
@@ -190,7 +193,7 @@ test('live demo dynqr: a real QR code of the order, scanned from the keyboard, P
 });
 
 test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER_CLOSED, cancelled, ORDER.CLOSED verifies', async ({
-  page,
+  clean: {page},
 }) => {
   const panel = await playReplay(page, '/demos/dynqr', 'demo=dynqr&outcome=qr-expired');
   const timeline = panel.getByTestId('live-demo-timeline');
@@ -200,7 +203,7 @@ test('live demo dynqr: a replay link scans after qrExpiresAt: refused with ORDER
 });
 
 test('live demo smart-code: the customer types the amount in the wallet, Play runs it to PAID, ORDER.PAID verifies; a replay of ending 51 is declined', async ({
-  page,
+  clean: {page},
 }) => {
   const panel = await startDemo(page, '/demos/smart-code');
   await expect(panel.getByTestId('qr-code')).toHaveAttribute('data-content', 'https://shop.example.com/pay/store-12');
@@ -224,7 +227,7 @@ for (const [flow, path, theme] of [
   ['jsapi', '/demos/jsapi', 'dark'],
 ] as const) {
   test(`live demo ${flow}: a replay link plays it to PAID, ORDER.PAID verifies, axe finds nothing at 360 px (${theme}); ending 51 is declined`, async ({
-    page,
+    clean: {page},
   }) => {
     await page.setViewportSize({width: 360, height: 800});
     const panel = await playReplay(page, path, `docusaurus-theme=${theme}&demo=${flow}&outcome=approve`);
@@ -240,7 +243,7 @@ for (const [flow, path, theme] of [
 }
 
 test('live demo cash: the voucher, the till, Play to PAID after the cash seconds; a late visit is refused; the order is in the console', async ({
-  page,
+  clean: {page},
 }) => {
   test.setTimeout(90_000);
   const errors = consoleErrors(page);
@@ -270,7 +273,7 @@ test('live demo cash: the voucher, the till, Play to PAID after the cash seconds
 });
 
 test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify, the statement is not ready, axe at 360 px (dark), Reset unsets the notification URL it set, the credit is in the console', async ({
-  page,
+  clean: {page},
 }) => {
   test.setTimeout(90_000);
   const errors = consoleErrors(page);
@@ -307,7 +310,7 @@ test('live demo invoice: a partial transfer then the rest, two VAM.TOP_UP verify
 });
 
 test('live demo ewallet-desktop: a replay link redirects to the cashier, the phone pays, PAID; ORDER.PAID verifies; ending 51 is declined', async ({
-  page,
+  clean: {page},
 }) => {
   const panel = await playReplay(page, '/demos/ewallet', 'demo=ewallet-desktop&outcome=approve');
   await expect(panel).toHaveAttribute('data-order-status', 'PAID');

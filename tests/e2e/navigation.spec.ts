@@ -1,4 +1,5 @@
-import {expect, test, type Page} from '@playwright/test';
+import {expect, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -20,7 +21,7 @@ async function watchProgressBar(page: Page): Promise<void> {
 const progressBarSeen = (page: Page) => page.evaluate(() => (window as Window & {progressBarSeen?: boolean}).progressBarSeen === true);
 
 test.describe('route-change progress bar', () => {
-  test('appears when the next route takes long to load', async ({page}) => {
+  test('appears when the next route takes long to load', async ({clean: {page}}) => {
     let slow = false;
     await page.route('**/assets/js/**', async (route) => {
       if (slow) await sleep(1500);
@@ -38,7 +39,7 @@ test.describe('route-change progress bar', () => {
     expect(await progressBarSeen(page)).toBe(true);
   });
 
-  test('does not appear when the next route is already loaded', async ({page}) => {
+  test('does not appear when the next route is already loaded', async ({clean: {page}}) => {
     await page.goto('/');
     await waitForHydration(page);
     // What hovering a link starts: the route's chunks load; the promise settles when they have.
@@ -55,7 +56,7 @@ test.describe('route-change progress bar', () => {
 });
 
 test.describe('chunks that fail to load', () => {
-  test('a route that fails to preload makes the page reload', async ({page}) => {
+  test('a route that fails to preload makes the page reload', async ({clean: {page}}) => {
     await page.goto('/');
     await waitForHydration(page);
     // Only the chunks the home page ran stay reachable (script loads, not prefetch hints).
@@ -85,7 +86,7 @@ test.describe('chunks that fail to load', () => {
     await waitForHydration(page);
   });
 
-  test('a failed page chunk shows its error and Retry recovers', async ({page}) => {
+  test('a failed page chunk shows its error and Retry recovers', async ({clean: {page}}) => {
     let reachable = false;
     await page.route('**/assets/js/minor-units-converter*.js', (route) => (reachable ? route.continue() : route.abort('failed')));
     await page.goto('/blog/mdx-blog-post');
@@ -102,7 +103,7 @@ test.describe('chunks that fail to load', () => {
 });
 
 test.describe('a page that crashes', () => {
-  test('shows the crash screen with the error, and Try again recovers', async ({page}) => {
+  test('shows the crash screen with the error, and Try again recovers', async ({clean: {page}}) => {
     await page.goto('/tests/crash');
     await waitForHydration(page);
     await expect(page.getByText('The crash switch is off')).toBeVisible();

@@ -10,7 +10,8 @@ import {readFileSync} from 'node:fs';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import path from 'node:path';
-import {expect, test, type Locator, type Page} from '@playwright/test';
+import {expect, type Locator, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {scanApiPages} from '../../src/contract/node/apiPages';
 import {loadContract} from '../../src/contract/node/loadContract';
 import {canonicalString, parseSignatureHeader} from '../../src/lib/signing';
@@ -83,7 +84,7 @@ function verifies(request: {target: string; headers: Record<string, string | str
 }
 
 test.describe('Notification simulator', () => {
-  test('every notification page has one: closed until opened, then a signed notification that verifies', async ({page}) => {
+  test('every notification page has one: closed until opened, then a signed notification that verifies', async ({clean: {page}}) => {
     test.setTimeout(120_000);
     expect(notificationPages.length).toBe(8);
     const scripts = requestedScripts(page);
@@ -99,7 +100,7 @@ test.describe('Notification simulator', () => {
   });
 
   test('on one page, every scenario verifies independently of the page; bad JSON is named next to the field; no local sandbox is one sentence', async ({
-    page,
+    clean: {page},
   }) => {
     const payment = notificationPages.find((candidate) => candidate.operationId === 'paymentResultNotification');
     expect(payment?.scenarios.length).toBeGreaterThan(1);
@@ -131,7 +132,7 @@ test.describe('Notification simulator', () => {
   });
 
   test('delivers through the local sandbox to an endpoint of the reader: the POST verifies and the log shows it acknowledged', async ({
-    page,
+    clean: {page},
   }) => {
     const received: {target: string; headers: http.IncomingHttpHeaders; body: string}[] = [];
     const endpoint = http.createServer((request, response) => {
@@ -167,7 +168,7 @@ test.describe('Notification simulator', () => {
   });
 
   for (const mode of ['light', 'dark'] as const) {
-    test(`open, with a notification on screen: axe clean in ${mode} mode and no sideways scrolling at 360 px`, async ({page}) => {
+    test(`open, with a notification on screen: axe clean in ${mode} mode and no sideways scrolling at 360 px`, async ({clean: {page}}) => {
       await page.setViewportSize({width: 360, height: 800});
       const bank = notificationPages.find((candidate) => candidate.operationId === 'transferToBankNotification');
       const panel = await openSimulator(page, `${bank?.url ?? ''}?docusaurus-theme=${mode}`);

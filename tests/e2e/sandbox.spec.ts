@@ -1,8 +1,11 @@
-import {expect, test} from '@playwright/test';
+import {expect} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {consoleErrors, requestedScripts} from '../support/pageWatch';
 
 test.describe('the sandbox in the browser', () => {
-  test('loads only when asked, runs a payment to a partial refund, keeps its state across a reload, and resets', async ({page}) => {
+  test('loads only when asked, runs a payment to a partial refund, keeps its state across a reload, and resets', async ({
+    clean: {page},
+  }) => {
     const errors = consoleErrors(page);
     const scripts = requestedScripts(page);
     await page.goto('/docs/local-sandbox');

@@ -6,7 +6,8 @@
  * sideways scrolling.
  */
 import {readFileSync} from 'node:fs';
-import {expect, test, type Locator, type Page} from '@playwright/test';
+import {expect, type Locator, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {axeViolations} from '../support/axe';
 import {openTryIt, sendAndCheck} from '../support/tryIt';
 import {consoleErrors} from '../support/pageWatch';

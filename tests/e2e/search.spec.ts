@@ -1,4 +1,5 @@
-import {expect, test, type Page} from '@playwright/test';
+import {expect, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 
 async function search(page: Page, query: string) {
   // The first search downloads the whole index; results can only come once it is here.
@@ -14,12 +15,12 @@ async function search(page: Page, query: string) {
 }
 
 test.describe('offline search', () => {
-  test.beforeEach(async ({page}) => {
+  test.beforeEach(async ({clean: {page}}) => {
     await page.goto('/docs/integration-guide');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
   });
 
-  test('Ctrl+K opens it, and "refund" lists the refund pages first, with page, section and highlights', async ({page}) => {
+  test('Ctrl+K opens it, and "refund" lists the refund pages first, with page, section and highlights', async ({clean: {page}}) => {
     const options = await search(page, 'refund');
     await expect(options.first()).toContainText('Refund order');
     const firstFive = await options.evaluateAll((nodes) => nodes.slice(0, 5).map((node) => node.textContent ?? ''));
@@ -29,7 +30,7 @@ test.describe('offline search', () => {
     await expect(options.nth(0)).toContainText('›');
   });
 
-  test('a request field name finds its API page', async ({page}) => {
+  test('a request field name finds its API page', async ({clean: {page}}) => {
     const options = await search(page, 'payerPaymentCode');
     const onCreateOrder = options.filter({hasText: 'Create order'}).first();
     await expect(onCreateOrder).toBeVisible();
@@ -37,7 +38,7 @@ test.describe('offline search', () => {
     await expect(page).toHaveURL(/\/docs\/createorder/);
   });
 
-  test('a search with no match says so', async ({page}) => {
+  test('a search with no match says so', async ({clean: {page}}) => {
     await search(page, 'zzqxyw');
     await expect(page.getByText('No results').first()).toBeVisible();
   });

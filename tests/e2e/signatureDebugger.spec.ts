@@ -6,7 +6,8 @@
 import {createSign} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {expect, test, type Page} from '@playwright/test';
+import {expect, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {axeViolations} from '../support/axe';
 
 const keys = path.join(__dirname, '..', '..', 'api', 'test-vectors');
@@ -62,7 +63,7 @@ async function check(page: Page, request: string, key = merchantPublic) {
 }
 
 test.describe('the signature debugger', () => {
-  test('diagnoses each cause from a crafted mismatch, one check after another', async ({page}) => {
+  test('diagnoses each cause from a crafted mismatch, one check after another', async ({clean: {page}}) => {
     const errors: string[] = [];
     page.on('console', (entry) => {
       if (entry.type() === 'error') errors.push(entry.text());
@@ -174,7 +175,7 @@ test.describe('the signature debugger', () => {
     expect(errors).toEqual([]);
   });
 
-  test('says what is wrong with bad input next to the field, and checks the published examples', async ({page}) => {
+  test('says what is wrong with bad input next to the field, and checks the published examples', async ({clean: {page}}) => {
     await page.goto('/docs/signature-debugger');
     const tool = await check(page, 'this is not HTTP', 'not a key');
     const request = tool.getByLabel('The request as sent (raw HTTP)');
@@ -239,7 +240,7 @@ test.describe('the signature debugger', () => {
     await expect(tool.locator('li[data-cause="nonce-reused"]')).toHaveAttribute('data-severity', 'warning');
   });
 
-  test('generates a key pair in the browser', async ({page}) => {
+  test('generates a key pair in the browser', async ({clean: {page}}) => {
     await page.goto('/docs/signature-debugger');
     await page.getByRole('button', {name: 'Generate a key pair'}).click();
     await expect(page.getByLabel('Private key (PKCS #8)')).toHaveValue(/^-----BEGIN PRIVATE KEY-----\n/);
@@ -248,7 +249,7 @@ test.describe('the signature debugger', () => {
 
   for (const mode of ['light', 'dark'] as const) {
     test(`with a report, problems and a key pair on screen: axe clean in ${mode} mode, keyboard reachable, and no sideways scrolling at 360 px`, async ({
-      page,
+      clean: {page},
     }) => {
       await page.setViewportSize({width: 360, height: 800});
       await page.goto(`/docs/signature-debugger?docusaurus-theme=${mode}`);

@@ -1,7 +1,8 @@
-import {expect, test} from '@playwright/test';
+import {expect} from '@playwright/test';
+import {test} from '../support/warmPage';
 
 test.describe('navbar, footer and document metadata', () => {
-  test('navbar has exactly APIs and Demos on the left, the colour switch on the right', async ({page}) => {
+  test('navbar has exactly APIs and Demos on the left, the colour switch on the right', async ({clean: {page}}) => {
     await page.goto('/');
     const left = page.locator('.navbar__items:not(.navbar__items--right) > a.navbar__item');
     await expect(left).toHaveText(['APIs', 'Demos']);
@@ -17,7 +18,9 @@ test.describe('navbar, footer and document metadata', () => {
     await expect(page.locator('article h1')).toHaveText('Demos overview');
   });
 
-  test('document is English, titled with the | separator, indexable, and the footer carries the 2025 copyright line', async ({page}) => {
+  test('document is English, titled with the | separator, indexable, and the footer carries the 2025 copyright line', async ({
+    clean: {page},
+  }) => {
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await expect(page).toHaveTitle('Create order | Veloxa Pay');
@@ -27,7 +30,7 @@ test.describe('navbar, footer and document metadata', () => {
 });
 
 test.describe('colour mode', () => {
-  test('is light by default (with no system preference), toggles through light and dark and survives a reload', async ({page}) => {
+  test('is light by default (with no system preference), toggles through light and dark and survives a reload', async ({clean: {page}}) => {
     await page.goto('/docs/integration-guide');
     const html = page.locator('html');
     await expect(html).toHaveAttribute('data-theme', 'light');
@@ -53,7 +56,7 @@ test.describe('colour mode', () => {
 });
 
 test.describe('keyboard', () => {
-  test('skip to main content is the first tab stop and skips the navbar', async ({page}) => {
+  test('skip to main content is the first tab stop and skips the navbar', async ({clean: {page}}) => {
     await page.goto('/docs/integration-guide');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     await page.keyboard.press('Tab');
@@ -70,7 +73,7 @@ test.describe('keyboard', () => {
 });
 
 test.describe('responsive sidebar', () => {
-  test('at 995 px the hamburger menu holds the sidebar', async ({page}) => {
+  test('at 995 px the hamburger menu holds the sidebar', async ({clean: {page}}) => {
     await page.setViewportSize({width: 995, height: 800});
     await page.goto('/docs/integration-guide');
     await expect(page.locator('.theme-doc-sidebar-container')).toBeHidden();
@@ -83,7 +86,7 @@ test.describe('responsive sidebar', () => {
   });
 
   for (const width of [997, 1280]) {
-    test(`at ${width} px the desktop sidebar shows`, async ({page}) => {
+    test(`at ${width} px the desktop sidebar shows`, async ({clean: {page}}) => {
       await page.setViewportSize({width, height: 800});
       await page.goto('/docs/integration-guide');
       await expect(page.locator('.theme-doc-sidebar-container')).toBeVisible();
@@ -93,7 +96,7 @@ test.describe('responsive sidebar', () => {
 });
 
 test.describe('announcement bar', () => {
-  test('takes one line on a phone and uses the theme colours in dark mode', async ({page}) => {
+  test('takes one line on a phone and uses the theme colours in dark mode', async ({clean: {page}}) => {
     await page.setViewportSize({width: 390, height: 844});
     await page.goto('/?docusaurus-theme=dark');
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
@@ -117,7 +120,7 @@ test.describe('announcement bar', () => {
     await context.close();
   });
 
-  test('closes and stays closed after a reload', async ({page}) => {
+  test('closes and stays closed after a reload', async ({clean: {page}}) => {
     await page.goto('/');
     const bar = page.locator('.theme-announcement-bar');
     await expect(bar).toContainText('test accounts');
@@ -132,7 +135,7 @@ test.describe('announcement bar', () => {
 });
 
 test.describe('page scripts', () => {
-  test('start after the first paint, through the one inline loader, and still hydrate the page', async ({page, request}) => {
+  test('start after the first paint, through the one inline loader, and still hydrate the page', async ({clean: {page}, request}) => {
     const html = await (await request.get('/docs/integration-guide')).text();
     // No script file in the HTML: the loader is inline in the head, ahead of the stylesheets, so it waits for no download.
     const external = [...html.matchAll(/<script[^>]*\ssrc=([^\s>]+)/g)].map((match) => match[1]);

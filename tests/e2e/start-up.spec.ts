@@ -1,4 +1,5 @@
-import {expect, test, type Page} from '@playwright/test';
+import {expect, type Page} from '@playwright/test';
+import {test} from '../support/warmPage';
 
 /*
  * What the page leaves for later at start-up, and that it is there when the
@@ -25,7 +26,7 @@ async function isSamePage(page: Page) {
 test.describe('on a phone', () => {
   test.use({viewport: phone});
 
-  test('the mobile menu opens with the sidebar, whose links navigate within the page', async ({page}) => {
+  test('the mobile menu opens with the sidebar, whose links navigate within the page', async ({clean: {page}}) => {
     await page.goto('/docs/integration-guide');
     await hydrated(page);
     await page.getByRole('button', {name: 'Toggle navigation bar'}).click();
@@ -37,7 +38,7 @@ test.describe('on a phone', () => {
     expect(await isSamePage(page)).toBe(true);
   });
 
-  test('the menu also opens from the keyboard', async ({page}) => {
+  test('the menu also opens from the keyboard', async ({clean: {page}}) => {
     await page.goto('/docs/integration-guide');
     await hydrated(page);
     await page.getByRole('button', {name: 'Toggle navigation bar'}).focus();
@@ -66,7 +67,7 @@ test.describe('word wrap on code blocks', () => {
   test.use({viewport: phone});
 
   test('a block that scrolls sideways offers word wrap, which stops the scrolling and undoes; a block that fits does not', async ({
-    page,
+    clean: {page},
   }) => {
     // A notification page has both: long signed-request samples and a short acknowledgement body.
     await page.goto('/docs/payment/payment-result-notification');

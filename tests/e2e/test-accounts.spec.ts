@@ -4,13 +4,14 @@
  * shows; the 3-D Secure challenge stops at the issuer's screen and then declines with the contract's code;
  * the page is axe clean in both colour modes and stacks its cards at 360 px.
  */
-import {expect, test} from '@playwright/test';
+import {expect} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {axeViolations} from '../support/axe';
 import {consoleErrors} from '../support/pageWatch';
 
 test.describe.configure({mode: 'parallel'});
 
-test('test accounts: a Try it link prefills Try it, a demo link plays its outcome', async ({page}) => {
+test('test accounts: a Try it link prefills Try it, a demo link plays its outcome', async ({clean: {page}}) => {
   test.setTimeout(90_000);
   const errors = consoleErrors(page);
   await page.goto('/demos/testaccount');
@@ -34,7 +35,9 @@ test('test accounts: a Try it link prefills Try it, a demo link plays its outcom
   expect(errors).toEqual([]);
 });
 
-test('live demo: 3-D Secure stops at the challenge, then the failed challenge declines with AUTHENTICATION_FAILED', async ({page}) => {
+test('live demo: 3-D Secure stops at the challenge, then the failed challenge declines with AUTHENTICATION_FAILED', async ({
+  clean: {page},
+}) => {
   test.setTimeout(90_000);
   await page.goto('/demos/iframe-paypage');
   await page.getByRole('button', {name: 'Start the live demo'}).click();
@@ -58,7 +61,7 @@ test('live demo: 3-D Secure stops at the challenge, then the failed challenge de
 
 for (const theme of ['light', 'dark'] as const)
   test(`test accounts and overview: axe clean, one card look, stacked cards and no sideways scroll at 360 px (${theme})`, async ({
-    page,
+    clean: {page},
   }) => {
     await page.setViewportSize({width: 360, height: 800});
     const looks: Array<Record<string, string>> = [];

@@ -5,7 +5,8 @@
  * explained in one sentence.
  */
 import path from 'node:path';
-import {expect, test} from '@playwright/test';
+import {expect} from '@playwright/test';
+import {test} from '../support/warmPage';
 import {brand} from '../../src/brand';
 import {scanApiPages} from '../../src/contract/node/apiPages';
 import {loadContract} from '../../src/contract/node/loadContract';
@@ -24,7 +25,7 @@ const operationPages = scanApiPages(repoRoot)
   .map((page) => ({url: page.url, operationId: page.operationId, summary: page.location?.operation.summary ?? page.operationId}));
 
 test.describe('Try it', () => {
-  test('from Create order to a refund in a few clicks: shopper pays, follow-ups prefilled, state marked', async ({page}) => {
+  test('from Create order to a refund in a few clicks: shopper pays, follow-ups prefilled, state marked', async ({clean: {page}}) => {
     const errors = consoleErrors(page);
     const scripts = requestedScripts(page);
     const panel = await openTryIt(page, '/docs/createorder', 'Create order');
@@ -70,7 +71,7 @@ test.describe('Try it', () => {
     expect(errors).toEqual([]);
   });
 
-  test('on a phone, the new state after a shopper action is on screen, below the long form', async ({page}) => {
+  test('on a phone, the new state after a shopper action is on screen, below the long form', async ({clean: {page}}) => {
     await page.setViewportSize({width: 390, height: 844});
     const panel = await openTryIt(page, '/docs/createorder', 'Create order');
     await sendAndCheck(panel, /^HTTP 200 SUCCESS/);
@@ -82,7 +83,7 @@ test.describe('Try it', () => {
     await expect(current).toBeInViewport();
   });
 
-  test('names bad input field by field before sending, and explains an unreachable target', async ({page}) => {
+  test('names bad input field by field before sending, and explains an unreachable target', async ({clean: {page}}) => {
     const panel = await openTryIt(page, '/docs/createorder', 'Create order');
     const body = panel.getByLabel('Request body (JSON, sent exactly as written)');
     await body.fill('{"merchantOrderNo": 5');
@@ -159,7 +160,7 @@ test.describe('Try it', () => {
   });
 
   for (const [name, steps] of Object.entries(journeys)) {
-    test(`every operation page answers 200, signed and valid: ${name}`, async ({page}) => {
+    test(`every operation page answers 200, signed and valid: ${name}`, async ({clean: {page}}) => {
       test.setTimeout(120_000);
       for (const [index, step] of steps.entries()) {
         const target = operationPages.find((candidate) => candidate.operationId === step.operationId);
@@ -171,7 +172,7 @@ test.describe('Try it', () => {
     });
   }
 
-  test('the same panel works against npm run sandbox on its default port', async ({page}) => {
+  test('the same panel works against npm run sandbox on its default port', async ({clean: {page}}) => {
     // The page's Content-Security-Policy allows exactly this origin, so the server must be on it.
     // Another spec may hold it for a while: the helper waits for it.
     const server = await startLocalSandbox();
@@ -192,7 +193,7 @@ test.describe('Try it', () => {
   });
 
   test('open, with the body form, a response and its state diagram on screen: axe clean in light mode, then in dark mode (the system switching), and no sideways scrolling at 360 px', async ({
-    page,
+    clean: {page},
   }) => {
     await page.setViewportSize({width: 360, height: 800});
     // The theme follows the system's colour scheme until the reader picks one (respectPrefersColorScheme):
