@@ -161,7 +161,7 @@ test.describe('API reference pages', () => {
     expect(await page.evaluate(() => (window as Window & {paneShifts?: number[]}).paneShifts)).toEqual([]);
   });
 
-  test('reference tables work after hydration and render on client-side navigation', async ({page}) => {
+  test('reference tables work after hydration and render on client-side navigation', async ({clean: {page}}) => {
     const errors = consoleErrors(page);
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -191,7 +191,7 @@ test.describe('API reference pages', () => {
     expect(errors).toEqual([]);
   });
 
-  test('code arrives highlighted in both colour modes without Prism; a tab opened later loads it', async ({page}) => {
+  test('code arrives highlighted in both colour modes without Prism; a tab opened later loads it', async ({clean: {page}}) => {
     const prismRequests: string[] = [];
     page.on('request', (request) => {
       if (/\/assets\/js\/prism[\w.-]*\.js$/.test(request.url())) prismRequests.push(request.url());
@@ -212,7 +212,7 @@ test.describe('API reference pages', () => {
     expect(prismRequests.length).toBeGreaterThan(0);
   });
 
-  test('state machines are drawn for both colour modes', async ({page}) => {
+  test('state machines are drawn for both colour modes', async ({clean: {page}}) => {
     // The states start folded: a link to their heading opens them.
     await page.goto('/docs/createorder#api-states-orderstatus');
     const diagram = page.locator('figure[data-diagram]').filter({has: page.locator('img[alt*="PARTIALLY_REFUNDED"]')});
@@ -347,7 +347,7 @@ test.describe('published contract', () => {
 
 test.describe('API page layout', () => {
   // Every API page's endpoint block and its button in the first viewport: routes.spec.ts, in the load each page has there.
-  test('on a wide screen the example pane stays in view beside the text, and becomes the open Try it panel', async ({page}) => {
+  test('on a wide screen the example pane stays in view beside the text, and becomes the open Try it panel', async ({clean: {page}}) => {
     await page.setViewportSize({width: 1280, height: 800});
     await page.goto('/docs/createorder');
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
@@ -370,7 +370,7 @@ test.describe('API page layout', () => {
   });
 
   test('at 360 px field, code and state tables read as stacked cards with no sideways scroll, axe clean in light and dark mode', async ({
-    page,
+    clean: {page},
   }) => {
     test.setTimeout(90_000);
     await page.setViewportSize({width: 360, height: 800});
@@ -410,7 +410,7 @@ test.describe('API page layout', () => {
 
   // Light mode is not scanned again here: routes.spec.ts scans the whole of /docs/createorder at 1280 px in light
   // mode with every rule of these tags and more, endpoint block and pane included (in dark mode it runs the colour rules only).
-  test('at 1280 px the endpoint block and pane are axe clean in dark mode', async ({page}) => {
+  test('at 1280 px the endpoint block and pane are axe clean in dark mode', async ({clean: {page}}) => {
     test.setTimeout(60_000);
     await page.setViewportSize({width: 1280, height: 800});
     await page.goto('/docs/createorder?docusaurus-theme=dark');
