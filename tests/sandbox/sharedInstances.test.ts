@@ -15,8 +15,14 @@ import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import pg from 'pg';
 import {checkMerchantClocksApart, paidOrder, signedControl, tenant} from '../support/hostedTenants';
-import {freePort} from '../support/postgres';
-import {remoteClient, startInstanceProcess, startSharedSandbox, type SandboxInstance, type SharedSandbox} from '../support/sharedSandbox';
+import {
+  remoteClient,
+  startedOrStopped,
+  startInstanceProcess,
+  startSharedSandbox,
+  type SandboxInstance,
+  type SharedSandbox,
+} from '../support/sharedSandbox';
 import {type sandboxClient} from '../support/sandboxClient';
 import {sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import {sharedStore} from '../../src/sandbox/hosts/server/sharedStore';
@@ -553,8 +559,8 @@ describe('the hosted sandbox on two instances (--hosted --shared): tenants live 
 
   before(async () => {
     tenants = await sandbox.postgres.createDatabase('tenants');
-    const ports = await Promise.all([freePort(), freePort()]);
-    [one, two] = (await Promise.all(ports.map((port) => startInstanceProcess(tenants, port, ['--hosted'])))) as [
+    // Port 0: each instance binds a free port itself (startInstanceProcess).
+    [one, two] = (await startedOrStopped([0, 0].map((port) => startInstanceProcess(tenants, port, ['--hosted'])))) as [
       SandboxInstance,
       SandboxInstance,
     ];

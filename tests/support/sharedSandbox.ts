@@ -74,20 +74,36 @@ async function waitFor(url: string, what: string, seconds: number): Promise<void
   }
 }
 
-/** One `--shared` instance of `database` on `port`, resolved once it listens. */
+/**
+ * Every instance process still running. They are killed when this process exits: a test file whose set-up failed
+ * half-way (one instance up, the other not) would otherwise leave a child whose pipes keep the file's process,
+ * and so `node --test`, waiting for ever.
+ */
+const runningInstances = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of runningInstances) child.kill('SIGKILL');
+});
+
+/**
+ * One `--shared` instance of `database`, resolved once it listens. On `port`, or with port 0 on a port the instance
+ * binds itself and names in its first line: a port found free and then handed over can be taken in between (by the
+ * local end of any outgoing connection), and the instance then fails to start.
+ */
 export function startInstanceProcess(database: string, port: number, flags: readonly string[]): Promise<SandboxInstance> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), '--database', database, '--shared', '--port', String(port), ...flags],
     {stdio: ['ignore', 'pipe', 'pipe']},
   );
+  runningInstances.add(child);
+  child.once('exit', () => runningInstances.delete(child));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const instance: SandboxInstance = {
-    port,
+  const instanceOn = (listening: number): SandboxInstance => ({
+    port: listening,
     pid: child.pid,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}`,
     output: () => output,
     stop: (signal) =>
       new Promise((resolve) => {
@@ -95,18 +111,32 @@ export function startInstanceProcess(database: string, port: number, flags: read
         child.once('exit', (code) => resolve(code));
         child.kill(signal);
       }),
-  };
+  });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the instance on ${port} did not start in 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the instance on ${port} did not start in 60 s:\n${output}`));
+    }, 60_000);
     const onExit = (code: number | null) => reject(new Error(`the instance on ${port} exited with ${String(code)}:\n${output}`));
     child.once('exit', onExit);
     child.stdout?.on('data', () => {
-      if (!/sandbox at http/.test(output)) return;
+      const listening = /sandbox at http:\/\/[^:/\s]+:(\d+)/.exec(output)?.[1];
+      if (listening === undefined) return;
       clearTimeout(timer);
       child.off('exit', onExit);
-      resolve(instance);
+      resolve(instanceOn(Number(listening)));
     });
   });
+}
+
+/** The instances, once all have started; when one has not, the others stopped and its error thrown. */
+export async function startedOrStopped(starting: ReadonlyArray<Promise<SandboxInstance>>): Promise<SandboxInstance[]> {
+  const results = await Promise.allSettled(starting);
+  const started = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed === undefined) return started;
+  await Promise.all(started.map((instance) => instance.stop('SIGKILL')));
+  throw failed.reason;
 }
 
 /**
@@ -125,13 +155,13 @@ export async function startSharedSandbox(
   try {
     const database = await postgres.createDatabase('hosted');
     await seed?.(database);
-    const ports = await Promise.all(instanceFlags.map(() => freePort()));
     // Started together, as a service manager would: they migrate and create the test merchant once between them.
+    // Each binds a free port itself (port 0); nginx is then given the ports they name. All that started are kept, so
+    // that a failed start stops them below.
     instances.push(
-      ...(await Promise.all(
-        ports.map((port, index) => startInstanceProcess(database, port, ['--no-rate-limits', ...(instanceFlags[index] ?? [])])),
-      )),
+      ...(await startedOrStopped(instanceFlags.map((flags) => startInstanceProcess(database, 0, ['--no-rate-limits', ...flags])))),
     );
+    const ports = instances.map((instance) => instance.port);
     const listen = await freePort();
     mkdirSync(path.join(prefix, 'tmp'));
     writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(listen, ports));
