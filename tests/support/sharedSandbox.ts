@@ -112,12 +112,13 @@ export function startInstanceProcess(database: string, port: number, flags: read
         child.kill(signal);
       }),
   });
+  const which = port === 0 ? `of ${database} on a port of its own` : `on ${port}`;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`the instance on ${port} did not start in 60 s:\n${output}`));
+      reject(new Error(`the instance ${which} did not start in 60 s:\n${output}`));
     }, 60_000);
-    const onExit = (code: number | null) => reject(new Error(`the instance on ${port} exited with ${String(code)}:\n${output}`));
+    const onExit = (code: number | null) => reject(new Error(`the instance ${which} exited with ${String(code)}:\n${output}`));
     child.once('exit', onExit);
     child.stdout?.on('data', () => {
       const listening = /sandbox at http:\/\/[^:/\s]+:(\d+)/.exec(output)?.[1];
