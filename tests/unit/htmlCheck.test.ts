@@ -34,9 +34,11 @@ test('an inactive tab panel is not seen, as assistive technology does not see it
   assert.doesNotMatch(normalisedMarkup('<div hidden><p>gone</div><p>kept'), /gone/);
 });
 
-test('only the theme code-line markup is let through', () => {
-  assert.deepEqual(rules('<pre><code><div>line 1</div></code></pre>'), []);
+test('only the theme code-line markup is let through: a line, not block content inside it or other elements', () => {
+  assert.deepEqual(rules('<pre><code><div class=token-line><span class=token>line</span> 1</div></code></pre>'), []);
   assert.ok(rules('<pre><code><section>line 1</section></code></pre>').includes('element-permitted-content'));
+  assert.ok(rules('<pre><code><div><p>line 1</p></div></code></pre>').includes('element-permitted-content'));
+  assert.ok(rules('<div><div>a block outside code</div></div>').length === 0);
 });
 
 test('client-side redirect pages are recognised', () => {
