@@ -18,13 +18,14 @@ import path from 'node:path';
 import pg from 'pg';
 import {httpTarget} from '../../src/sandbox/client/overHttp';
 import {fileStore, JournalFileError} from '../../src/sandbox/hosts/server/fileStore';
-import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {createNodeEngine, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
 import type {DeliveryLogEntry} from '../../src/sandbox/engine/engine';
 import {postgresStore, SandboxDatabaseError} from '../../src/sandbox/hosts/server/postgresStore';
 import type {NotificationTransport} from '../../src/sandbox/engine/http';
 import type {SandboxStore} from '../../src/sandbox/engine/store';
 import {sandboxClient} from '../support/sandboxClient';
 import {startPostgres, type TestPostgres} from '../support/postgres';
+import {sandboxBundle} from '../support/sandboxBundle';
 
 type ClosableStore = SandboxStore & {close(): Promise<void>};
 
@@ -118,9 +119,12 @@ const kinds: StoreKind[] = [
   },
 ];
 
-/** Runs `npm run sandbox` expecting it to stop by itself (a refusal); its exit code and what it printed. */
-function runCli(flags: readonly string[]): Promise<{code: number | null; output: string}> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), ...flags], {
+/**
+ * Runs the sandbox's command line (the bundled download, tests/support/sandboxBundle.ts) expecting it to stop by
+ * itself (a refusal); its exit code and what it printed.
+ */
+async function runCli(flags: readonly string[]): Promise<{code: number | null; output: string}> {
+  const child = spawn(process.execPath, [await sandboxBundle(), ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -130,9 +134,9 @@ function runCli(flags: readonly string[]): Promise<{code: number | null; output:
   return new Promise((resolve) => child.once('exit', (code) => (clearTimeout(timer), resolve({code, output}))));
 }
 
-/** Starts `npm run sandbox` with the store's flags; resolves with its URL once it prints its first line. */
-function startCli(flags: readonly string[]): Promise<{url: string; kill(): Promise<void>}> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), '--port', '0', ...flags], {
+/** Starts the sandbox's command line with the store's flags; resolves with its URL once it prints its first line. */
+async function startCli(flags: readonly string[]): Promise<{url: string; kill(): Promise<void>}> {
+  const child = spawn(process.execPath, [await sandboxBundle(), '--port', '0', ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -291,7 +295,7 @@ for (const kind of kinds) {
       assert.deepEqual(await look(), before);
     });
 
-    test('a kill in the middle of writes loses nothing it acknowledged (npm run sandbox, SIGKILL)', async () => {
+    test('a kill in the middle of writes loses nothing it acknowledged (the sandbox process, SIGKILL)', async () => {
       const place = await kind.fresh('kill');
       const sandbox = await startCli([...kind.flags(place), '--no-rate-limits']);
       const target = httpTarget(sandbox.url);

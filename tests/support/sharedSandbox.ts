@@ -1,6 +1,7 @@
 /**
  * The hosted sandbox as the provider runs it, on loopback for the tests: a throwaway PostgreSQL (postgres.ts),
- * instances of `npm run sandbox -- --database URL --shared`, and Debian's nginx running hosting/sandbox/nginx.conf
+ * instances of the bundled sandbox with `--database URL --shared` (as hosting/sandbox/veloxa-sandbox@.service starts
+ * them; `npm run sandbox` runs the same command line), and Debian's nginx running hosting/sandbox/nginx.conf
  * as written but for its ports (free ones) and a temporary prefix. nginx is installed with apt-get when it is
  * missing and the tests run as root.
  */
@@ -16,6 +17,7 @@ import pg from 'pg';
 import {installDebianPackages} from '../../tooling/debianPackages';
 import {findNginx} from '../../tooling/testPackages';
 import {freePort, startPostgres, type TestPostgres} from './postgres';
+import {sandboxBundle} from './sandboxBundle';
 import {sandboxClient} from './sandboxClient';
 
 export interface SandboxInstance {
@@ -89,10 +91,11 @@ process.once('exit', () => {
  * binds itself and names in its first line: a port found free and then handed over can be taken in between (by the
  * local end of any outgoing connection), and the instance then fails to start.
  */
-export function startInstanceProcess(database: string, port: number, flags: readonly string[]): Promise<SandboxInstance> {
+export async function startInstanceProcess(database: string, port: number, flags: readonly string[]): Promise<SandboxInstance> {
+  // The bundled sandbox, as the service unit runs it (tests/support/sandboxBundle.ts).
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'scripts', 'sandbox.ts'), '--database', database, '--shared', '--port', String(port), ...flags],
+    [await sandboxBundle(), '--database', database, '--shared', '--port', String(port), ...flags],
     {stdio: ['ignore', 'pipe', 'pipe']},
   );
   runningInstances.add(child);

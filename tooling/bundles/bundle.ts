@@ -47,44 +47,55 @@ function embeddedSandboxFiles(snapshotJson: string): Plugin {
   };
 }
 
+/** The entry module of each download. */
+const entries = {
+  sandbox: path.join(__dirname, 'sandboxEntry.ts'),
+  mcp: path.join(__dirname, 'mcpEntry.ts'),
+} as const satisfies Record<keyof typeof downloads, string>;
+
+/** Bundles one download into `file`. */
+async function bundleDownload(download: Download, entry: string, file: string, snapshotJson: string): Promise<BuiltDownload> {
+  await build({
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: nodeTarget,
+    minify: true,
+    legalComments: 'eof',
+    logLevel: 'warning',
+    plugins: [embeddedSandboxFiles(snapshotJson)],
+    // CommonJS dependencies call require(); __dirname is read by modules that are never run here.
+    banner: {
+      js: [
+        `// ${download.title}: ${download.file}. Run it with Node.js 20 or later: node ${download.file} --help`,
+        "import {createRequire as __createRequire} from 'node:module';",
+        "import {dirname as __pathDirname} from 'node:path';",
+        "import {fileURLToPath as __fileURLToPath} from 'node:url';",
+        'const require = __createRequire(import.meta.url);',
+        'const __filename = __fileURLToPath(import.meta.url);',
+        'const __dirname = __pathDirname(__filename);',
+      ].join('\n'),
+    },
+  });
+  const bytes = await readFile(file);
+  return {...download, path: file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex')};
+}
+
+/** Builds the sandbox download alone into `file` (the tests run their sandbox processes from it). */
+export async function buildSandboxDownload(file: string): Promise<BuiltDownload> {
+  return bundleDownload(downloads.sandbox, entries.sandbox, file, JSON.stringify(snapshotOf(readSandboxFiles())));
+}
+
 /** Builds both downloads into `outDir` (created when missing) and writes their checksums. */
 export async function buildDownloads(outDir: string): Promise<BuiltDownload[]> {
   await mkdir(outDir, {recursive: true});
   const snapshotJson = JSON.stringify(snapshotOf(readSandboxFiles()));
-  const entries: Array<[Download, string]> = [
-    [downloads.sandbox, path.join(__dirname, 'sandboxEntry.ts')],
-    [downloads.mcp, path.join(__dirname, 'mcpEntry.ts')],
-  ];
   const built = await Promise.all(
-    entries.map(async ([download, entry]) => {
-      const file = path.join(outDir, download.file);
-      await build({
-        entryPoints: [entry],
-        outfile: file,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: nodeTarget,
-        minify: true,
-        legalComments: 'eof',
-        logLevel: 'warning',
-        plugins: [embeddedSandboxFiles(snapshotJson)],
-        // CommonJS dependencies call require(); __dirname is read by modules that are never run here.
-        banner: {
-          js: [
-            `// ${download.title}: ${download.file}. Run it with Node.js 20 or later: node ${download.file} --help`,
-            "import {createRequire as __createRequire} from 'node:module';",
-            "import {dirname as __pathDirname} from 'node:path';",
-            "import {fileURLToPath as __fileURLToPath} from 'node:url';",
-            'const require = __createRequire(import.meta.url);',
-            'const __filename = __fileURLToPath(import.meta.url);',
-            'const __dirname = __pathDirname(__filename);',
-          ].join('\n'),
-        },
-      });
-      const bytes = await readFile(file);
-      return {...download, path: file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex')};
-    }),
+    (['sandbox', 'mcp'] as const).map((name) =>
+      bundleDownload(downloads[name], entries[name], path.join(outDir, downloads[name].file), snapshotJson),
+    ),
   );
   await writeFile(path.join(outDir, checksumsFile), built.map((download) => `${download.sha256}  ${download.file}\n`).join(''));
   return built;
