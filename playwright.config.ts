@@ -1,5 +1,5 @@
 import {defineConfig} from '@playwright/test';
-import {chromiumArgs, findTestChromium} from './tooling/browser';
+import {findTestChromium, testChromiumArgs} from './tooling/browser';
 
 /**
  * The suite runs against the production build in build-test/, served locally
@@ -28,7 +28,7 @@ export default defineConfig({
     trace: 'on-first-retry',
     launchOptions: {
       executablePath: browser?.executablePath,
-      args: [...chromiumArgs],
+      args: [...testChromiumArgs],
     },
   },
   projects: [{name: 'chromium', use: {browserName: 'chromium'}}],
