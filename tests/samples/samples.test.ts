@@ -577,8 +577,8 @@ function prepareFiles(language: 'curl' | 'python' | 'php'): Map<string, string> 
 let prepared: Promise<{node: ts.Diagnostic[]; java: Finished; go: {format: Finished; build: Finished}}>;
 let sandbox: Promise<SandboxServer>;
 /**
- * The hosted target as point 6 of issue 33 asks: two `npm run sandbox -- --database URL --shared` instances
- * behind nginx (hosting/sandbox/nginx.conf) on one PostgreSQL database, seeded with the same records. Each
+ * The hosted target as point 6 of issue 33 asks: two sandbox instances with `--database URL --shared` (the bundled
+ * download, as the service unit runs it) behind nginx (hosting/sandbox/nginx.conf) on one PostgreSQL database, seeded with the same records. Each
  * request sample, built once, runs against both targets; so does the Newman run of the published collection.
  */
 let hosted: Promise<SharedSandbox>;
