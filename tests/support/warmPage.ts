@@ -37,8 +37,10 @@ export const test = base.extend<{warm: WarmPage; clean: WarmPage}, {workerTab: P
       const page = await context.newPage();
       // The tab reads as a reader with the browser's Data Saver on: Docusaurus then skips prefetching the routes of
       // every link in view (about 25 requests a page load, 15 to 20 % of the browser's processor time for a load
-      // here). Navigation itself still loads its route first (the pending-navigation tests run here). Tests on a
-      // fresh page (first visits, layout shift, first clicks, start-up) keep the prefetching readers get by default.
+      // here). Navigation itself still loads its route first (the pending-navigation tests run here), but
+      // window.docusaurus.preload, what hovering a link calls, does nothing: a test that needs it takes a fresh page
+      // (navigation.spec.ts). Tests on a fresh page (first visits, layout shift, first clicks, start-up) keep the
+      // prefetching readers get by default.
       // The session stays attached: the override lasts as long as the session that set it.
       const session = await context.newCDPSession(page);
       await session.send('Emulation.setDataSaverOverride', {dataSaverEnabled: true});
