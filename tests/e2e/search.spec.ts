@@ -28,6 +28,16 @@ test.describe('offline search', () => {
     for (const text of firstFive) expect(text.toLowerCase()).toContain('refund');
     await expect(options.first().locator('mark').first()).toHaveText(/refund/i);
     await expect(options.nth(0)).toContainText('›');
+    // The results' rules are not in the sheet every page loads first (plugins/performance/search-on-demand/resultStyles.ts):
+    // the page names their sheet, which arrives with the search bar, and the dropdown is drawn with them.
+    const html = await (await page.request.get('/docs/integration-guide')).text();
+    const named = /data-search-results=["']?(\/assets\/css\/search-results\.[0-9a-f]{8}\.css)/.exec(html)?.[1];
+    expect(named, 'the main sheet names the results sheet').toBeTruthy();
+    expect(html).not.toMatch(/rel=["']?stylesheet["']? href=["']?\/assets\/css\/search-results/);
+    await expect(page.locator(`link[rel="stylesheet"][href="${named}"]`)).toHaveCount(1);
+    const menu = page.locator('[class*="dropdownMenu_"]');
+    await expect(menu).toHaveCSS('border-radius', '6px');
+    await expect(options.first()).toHaveCSS('height', '56px');
   });
 
   test('a request field name finds its API page', async ({clean: {page}}) => {

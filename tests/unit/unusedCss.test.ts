@@ -12,12 +12,17 @@ import {
   withoutOverriddenRootProperties,
   withRootConstantsInlined,
 } from '../../plugins/performance/unused-css';
+import {resultsSheetAttribute} from '../../plugins/performance/search-on-demand/resultStyles';
 
 const sheet = [
   ':root{--ifm-unused:1px;--vx-gap:4px;--vx-inline-only:red;--vx-widget-only:blue}',
   '.navbar{padding:var(--vx-gap)}',
   '.pills{display:flex}',
-  '.dropdown__menu{display:none}.navbar__item.dropdown{padding:0}.dropdownMenu_Q1w2{color:red}',
+  '.dropdown__menu{display:none}.navbar__item.dropdown{padding:0}.dropdownList_Q1w2{color:red}',
+  // The search plugin's module: the field's rules, the results' rules (one in a media query) and a rule naming both.
+  '.searchInput_Ab12{background-image:none}.hitTree_kk6K{display:flex}',
+  '@media (max-width:576px){.searchBar_RVTs .dropdownMenu_qbY6{width:340px}.searchHint_Zz9x{display:none}}',
+  '.searchHintContainer_Pkmr,.searchClearButton_qk4g{right:0}',
   '.col--offset-3{margin-left:25%}',
   '.menu__list-item--collapsed .menu__list{display:none}',
   '.panel_Ab3x{color:red}',
@@ -43,7 +48,7 @@ function builtSite(): string {
   );
   writeFileSync(
     path.join(dir, 'assets/js/main.1234abcd.js'),
-    'x({panel:"panel_Ab3x",menu:"dropdownMenu_Q1w2"});n("dropdown","dropdown__menu","navbar__item");jsx("a",{tabIndex:0});jsx("button",{});clsx("menu__list-item",{"menu__list-item--collapsed":c,"menu__list":1})',
+    'x({panel:"panel_Ab3x",menu:"dropdownList_Q1w2"});s({searchInput:"searchInput_Ab12",hitTree:"hitTree_kk6K",searchBar:"searchBar_RVTs",dropdownMenu:"dropdownMenu_qbY6",searchHint:"searchHint_Zz9x",searchHintContainer:"searchHintContainer_Pkmr",searchClearButton:"searchClearButton_qk4g"});n("dropdown","dropdown__menu","navbar__item");jsx("a",{tabIndex:0});jsx("button",{});clsx("menu__list-item",{"menu__list-item--collapsed":c,"menu__list":1})',
   );
   return dir;
 }
@@ -69,7 +74,7 @@ describe('unused CSS removed after the build', () => {
       ]) {
         assert.ok(css.includes(kept), `${kept} is kept`);
       }
-      assert.ok(css.includes('.dropdownMenu_Q1w2'), 'a CSS module class that starts like a configured-out part is kept');
+      assert.ok(css.includes('.dropdownList_Q1w2'), 'a CSS module class that starts like a configured-out part is kept');
       for (const dropped of ['.pills', '.col--offset-3', '--ifm-unused', '.dropdown__menu', '.dropdown{'])
         assert.ok(!css.includes(dropped), `${dropped} is removed`);
       assert.ok(css.includes('.navbar{padding:4px}'), 'a constant a kept rule reads is written in its place');
@@ -77,9 +82,17 @@ describe('unused CSS removed after the build', () => {
       assert.ok(css.includes('--vx-widget-only'), "a property only the widgets' sheet reads stays");
       assert.equal(report.sheet, withContentHash('assets/css/styles.0123abcd.css', css), 'the name carries the hash of the new content');
       assert.notEqual(report.sheet, 'assets/css/styles.0123abcd.css');
+      // The search results' rules wait in a sheet of their own, which the main sheet's link names.
+      assert.ok(report.results, 'the search results have their sheet');
+      const results = readFileSync(path.join(dir, report.results.sheet), 'utf8');
+      assert.equal(results, '.hitTree_kk6K{display:flex}@media (max-width:576px){.searchBar_RVTs .dropdownMenu_qbY6{width:340px}}');
+      assert.equal(report.results.sheet, withContentHash('assets/css/search-results.00000000.css', results));
+      for (const moved of ['.hitTree_kk6K', '.dropdownMenu_qbY6']) assert.ok(!css.includes(moved), `${moved} left the main sheet`);
+      for (const stays of ['.searchInput_Ab12{', '.searchHint_Zz9x{display:none}', '.searchHintContainer_Pkmr,.searchClearButton_qk4g{'])
+        assert.ok(css.includes(stays), `${stays} stays in the main sheet`);
       assert.deepEqual(
         readdirSync(path.join(dir, 'assets/css')).sort(),
-        [path.basename(report.sheet), 'home.9876fedc.css'].sort(),
+        [path.basename(report.sheet), path.basename(report.results.sheet), 'home.9876fedc.css'].sort(),
         'the old sheet is gone',
       );
       assert.equal(
@@ -88,7 +101,10 @@ describe('unused CSS removed after the build', () => {
         "a page type's sheet is left alone",
       );
       const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
-      assert.ok(html.includes(`href="/${report.sheet}"`), 'the page links the new sheet');
+      assert.ok(
+        html.includes(`<link rel="stylesheet" href="/${report.sheet}" ${resultsSheetAttribute}=/${report.results.sheet}>`),
+        "the page links the new sheet, which names the results' sheet",
+      );
       assert.ok(html.includes('href="/assets/css/home.9876fedc.css"'), "the page still links its page type's sheet");
     } finally {
       rmSync(dir, {recursive: true, force: true});

@@ -18,6 +18,7 @@ import path from 'node:path';
 import type {Plugin} from '@docusaurus/types';
 import postcss, {type AtRule, type Declaration, type Rule} from 'postcss';
 import {PurgeCSS, type UserDefinedSafelist} from 'purgecss';
+import {resultSelector, resultsSheetAttribute, resultsSheetName} from '../search-on-demand/resultStyles';
 
 const pluginName = 'unused-css';
 /** The sheet of the initial chunk, which every page links and no runtime loads. */
@@ -201,6 +202,26 @@ export function withRootConstantsInlined(css: string, outside: readonly string[]
   return root.toString();
 }
 
+/**
+ * Moves out of `css` every rule all of whose selectors `moves` accepts, inside the same at-rules (`@media`, `@layer`)
+ * as before; a rule that also has other selectors stays whole. `moved` is empty when nothing matched.
+ */
+export function splitRules(css: string, moves: (selector: string) => boolean): {kept: string; moved: string} {
+  const root = postcss.parse(css);
+  const moved = postcss.root();
+  root.walkRules((rule) => {
+    if (!rule.selectors.every(moves)) return;
+    let copy: Rule | AtRule = rule.clone();
+    for (let parent = rule.parent; parent && parent.type === 'atrule'; parent = parent.parent) {
+      copy = (parent as AtRule).clone({nodes: [copy]});
+    }
+    moved.append(copy);
+    rule.remove();
+  });
+  root.walkAtRules((atRule) => void (atRule.nodes?.length === 0 && atRule.remove()));
+  return {kept: root.toString(), moved: moved.nodes.length > 0 ? moved.toString() : ''};
+}
+
 /** The file name with its 8-hex content hash replaced by one of `css` (names without a hash are kept). */
 export function withContentHash(fileName: string, css: string): string {
   const hash = createHash('sha256').update(css).digest('hex').slice(0, 8);
@@ -219,6 +240,8 @@ export interface PurgeReport {
   before: number;
   after: number;
   removedSelectors: number;
+  /** The search results' sheet and its length, when the sheet had their rules. */
+  results?: {sheet: string; length: number};
 }
 
 /** Purges every stylesheet the pages link against the built pages and scripts, renames it, and relinks the pages. */
@@ -263,15 +286,25 @@ export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSaf
         `[${pluginName}] purging ${sheet} removed ${missing.join(', ')}, which code uses at run time: extend runtimeSafelist.`,
       );
     }
-    const renamed = withContentHash(sheet, purged);
-    writeFileSync(path.join(outDir, renamed), purged);
-    if (renamed !== sheet) {
-      rmSync(path.join(outDir, sheet));
-      for (const [page, html] of pageTexts) {
-        if (html.includes(`/${sheet}`)) writeAtomically(path.join(outDir, page), html.replaceAll(`/${sheet}`, `/${renamed}`));
-      }
+    // The search results' rules wait for the search bar (plugins/performance/search-on-demand/resultStyles.ts).
+    const {kept, moved} = splitRules(purged, (selector) => resultSelector.test(selector));
+    const renamed = withContentHash(sheet, kept);
+    writeFileSync(path.join(outDir, renamed), kept);
+    const results = moved ? withContentHash(`assets/css/${resultsSheetName}.00000000.css`, moved) : undefined;
+    if (results) writeFileSync(path.join(outDir, results), moved);
+    const link = new RegExp(`(<link[^>]*href=["']?)/${sheet.replace(/[.]/g, '\\.')}(["']?)`, 'g');
+    const relinked = `$1/${renamed}$2${results ? ` ${resultsSheetAttribute}=/${results}` : ''}`;
+    if (renamed !== sheet) rmSync(path.join(outDir, sheet));
+    for (const [page, html] of pageTexts) {
+      if (html.includes(`/${sheet}`)) writeAtomically(path.join(outDir, page), html.replace(link, relinked));
     }
-    reports.push({sheet: renamed, before: css.length, after: purged.length, removedSelectors: result.rejected?.length ?? 0});
+    reports.push({
+      sheet: renamed,
+      before: css.length,
+      after: kept.length,
+      removedSelectors: result.rejected?.length ?? 0,
+      ...(results ? {results: {sheet: results, length: moved.length}} : {}),
+    });
   }
   return reports;
 }
@@ -288,7 +321,8 @@ export default function unusedCssPlugin(): Plugin {
     async postBuild({outDir}) {
       for (const report of await purgeUnusedCss(outDir)) {
         console.log(
-          `[${pluginName}] ${report.sheet}: ${report.before} → ${report.after} bytes, ${report.removedSelectors} unused selectors removed`,
+          `[${pluginName}] ${report.sheet}: ${report.before} → ${report.after} bytes, ${report.removedSelectors} unused selectors removed` +
+            (report.results ? `; the search results' rules, ${report.results.length} bytes, in ${report.results.sheet}` : ''),
         );
       }
     },
