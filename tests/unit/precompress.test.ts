@@ -5,7 +5,14 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync}
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {brotliDecompressSync, constants, gunzipSync} from 'node:zlib';
-import {brotliQuality, compressibleFiles, precompressBuild, preferredEncoding} from '../../tooling/precompress';
+import {
+  brotliQuality,
+  compressibleFiles,
+  encodingHeaderBytes,
+  minimumBytes,
+  precompressBuild,
+  preferredEncoding,
+} from '../../tooling/precompress';
 
 describe('choosing the precompressed copy to send', () => {
   const both = ['br', 'gzip'] as const;
@@ -49,26 +56,34 @@ describe('precompressing a build', () => {
     writeFileSync(path.join(root, 'assets', 'js', 'main.0a1b2c3d.js'), text(20_000));
     writeFileSync(path.join(root, 'docs', 'refund', 'index.html'), `<!doctype html><main>${text(8_000)}</main>`);
     writeFileSync(path.join(root, 'tiny.css'), 'a{color:red}');
+    // A page type's small sheet, as the demo pages link: worth a copy (469 bytes, 236 in Brotli, in the build).
+    mkdirSync(path.join(root, 'assets', 'css'), {recursive: true});
+    writeFileSync(path.join(root, 'assets', 'css', 'demo.1a2b3c4d.css'), text(470));
     writeFileSync(path.join(root, 'logo.png'), randomBytes(4_000));
     // Random bytes do not shrink: no copy is worth writing.
     writeFileSync(path.join(root, 'assets', 'js', 'random.js'), randomBytes(4_000));
     return root;
   }
 
-  test('lists text files of 1 KB or more, largest first; not images, not small files', async () => {
+  test(`lists text files of ${minimumBytes} bytes or more, largest first; not images, not smaller files`, async () => {
     const root = makeBuild();
-    assert.deepEqual(await compressibleFiles(root), ['assets/js/main.0a1b2c3d.js', 'docs/refund/index.html', 'assets/js/random.js']);
+    assert.deepEqual(await compressibleFiles(root), [
+      'assets/js/main.0a1b2c3d.js',
+      'docs/refund/index.html',
+      'assets/js/random.js',
+      'assets/css/demo.1a2b3c4d.css',
+    ]);
   });
 
   test('writes .br and .gz copies that decompress to the original, and none that would be larger', async () => {
     const root = makeBuild();
     const results = await precompressBuild(root);
-    assert.equal(results.length, 3);
-    for (const file of ['assets/js/main.0a1b2c3d.js', 'docs/refund/index.html']) {
+    assert.equal(results.length, 4);
+    for (const file of ['assets/js/main.0a1b2c3d.js', 'docs/refund/index.html', 'assets/css/demo.1a2b3c4d.css']) {
       const original = readFileSync(path.join(root, file));
       const br = readFileSync(path.join(root, `${file}.br`));
       const gz = readFileSync(path.join(root, `${file}.gz`));
-      assert.ok(br.length < original.length && gz.length < original.length, file);
+      assert.ok(br.length + encodingHeaderBytes < original.length && gz.length + encodingHeaderBytes < original.length, file);
       assert.deepEqual(brotliDecompressSync(br), original);
       assert.deepEqual(gunzipSync(gz), original);
     }
