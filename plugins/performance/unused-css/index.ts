@@ -8,6 +8,9 @@
  * after the first paint (theme code writes them as literal strings: `"navbar-sidebar--show"`,
  * `"alert alert--danger"`); only words can be matched, so what code assembles at run time is in `runtimeSafelist`.
  *
+ * The rules only the search results match then leave for a sheet of their own, which the search bar loads with its
+ * code (plugins/performance/search-on-demand/resultStyles.ts).
+ *
  * The sheet is rewritten under a new content hash and every page's `<link>` is pointed at it, so a cached
  * old sheet is never served for the new one. `npm run build` precompresses after `docusaurus build`, so the
  * .br and .gz copies are made from the purged sheet.
