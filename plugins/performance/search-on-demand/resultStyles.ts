@@ -4,8 +4,8 @@
  * The search plugin's CSS module styles both the search field, which every page draws at first paint, and the
  * results dropdown, which no page shows before the reader searches. One module cannot be split by the bundler, so
  * after the build `unused-css` moves the rules that only the dropdown matches into a sheet of their own (about 0.7 KB
- * Brotli of the main sheet's 12.6 KB) and names it on the main sheet's `<link>`; the browser build of the search bar
- * (search-bar/client.tsx) loads it beside the search bar's code, before the search bar takes the stand-in's place.
+ * Brotli of the main sheet's 12.6 KB) and names it on the main sheet's `<link>`; the chunk that brings the search bar's
+ * code (search-bar/arrived.ts) loads it before the search bar takes the stand-in's place.
  * No dependencies: the browser build imports this file.
  */
 

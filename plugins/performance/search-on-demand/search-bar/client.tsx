@@ -6,7 +6,6 @@ import {isMacPlatform} from '@easyops-cn/docusaurus-search-local/dist/client/cli
 // The plugin's own CSS modules: the same class names as its search bar, and no new CSS (the rules are already in the site's sheet).
 import styles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/SearchBar.module.css';
 import ringStyles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/LoadingRing/LoadingRing.module.css';
-import {resultsSheetAttribute} from '../resultStyles';
 
 type Props = ComponentProps<typeof OriginalSearchBar>;
 
@@ -117,25 +116,6 @@ function HandOver({typed}: {typed: React.RefObject<Handover>}): null {
 }
 
 /**
- * The search results' sheet that the production build moved out of the main one (../resultStyles.ts), linked right
- * after it so the cascade is as before; resolves once it has loaded, or failed (the results then show unstyled rather
- * than not at all). Resolves at once in development, where the main sheet still has the rules.
- */
-function loadResultStyles(): Promise<void> {
-  const main = document.querySelector<HTMLLinkElement>(`link[${resultsSheetAttribute}]`);
-  const href = main?.getAttribute(resultsSheetAttribute);
-  // A second call, after the search bar's code failed to load, finds the sheet already linked.
-  if (!main || !href || document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const sheet = document.createElement('link');
-    sheet.rel = 'stylesheet';
-    sheet.href = href;
-    sheet.onload = sheet.onerror = () => resolve();
-    main.after(sheet);
-  });
-}
-
-/**
  * The browser build: the search plugin's search bar (autocomplete templates, the worker bridge) arrives
  * when the reader reaches for it, or once the page has settled, instead of with every page's start-up
  * bundle. Until then a stand-in with the same markup holds its place. The arrived component replaces the
@@ -150,12 +130,14 @@ export default function SearchBar(props: Props): ReactNode {
     if (wanted.current) return;
     wanted.current = true;
     // Fetch first, swap once it is here with the results' styles: the stand-in stays usable (typing, focus) meanwhile.
-    void Promise.all([import('@theme-original/SearchBar'), loadResultStyles()]).then(
-      ([module]) => setArrived(() => module.default),
-      () => {
-        wanted.current = false;
-      },
-    );
+    void import('./arrived')
+      .then((module) => module.arrived)
+      .then(
+        (Loaded) => setArrived(() => Loaded),
+        () => {
+          wanted.current = false;
+        },
+      );
   }, []);
   const onChange = useCallback((change: Partial<Handover>) => Object.assign(typed.current, change), []);
   if (!Arrived) return <SearchBarStandIn input={input} onWanted={onWanted} onChange={onChange} />;
