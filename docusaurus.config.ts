@@ -28,9 +28,9 @@ import sandboxEnginePlugin from './plugins/content/sandbox-engine';
 import markdownTwinsPlugin from './plugins/content/markdown-twins';
 import downloadsPlugin from './plugins/content/downloads';
 import blogPlugin from './plugins/content/blog';
-import remarkApiReference, {type RemarkApiReferenceOptions} from './plugins/content/openapi-contract/remarkApiReference';
-import remarkSandboxData, {type RemarkSandboxDataOptions} from './plugins/content/openapi-contract/remarkSandboxData';
-import remarkMermaidDiagrams, {type RemarkMermaidDiagramsOptions} from './plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
+import remarkApiReference from './plugins/content/openapi-contract/remarkApiReference';
+import remarkSandboxData from './plugins/content/openapi-contract/remarkSandboxData';
+import remarkMermaidDiagrams from './plugins/content/mermaid-diagrams/remarkMermaidDiagrams';
 
 // This file runs in Node.js: no browser APIs or JSX here.
 
@@ -56,12 +56,22 @@ const hostedSandboxOrigin = hostedOriginOf(process.env.SANDBOX_HOSTED_ORIGIN, `h
 const navbarHideOnScroll = false;
 
 /**
+ * A remark plugin given this site's folder, closed over rather than passed as `[plugin, {siteDir}]`: Docusaurus
+ * ships the whole site config, plugin options included, in the browser's start-up script (functions left out), so
+ * the pair would publish the absolute path of the checkout that built the site, once per use, and make the bundle's
+ * bytes depend on where the repository was cloned.
+ */
+function inThisSite<Transformer>(plugin: (options: {readonly siteDir: string}) => Transformer): () => Transformer {
+  return () => plugin({siteDir: __dirname});
+}
+
+/**
  * Mermaid diagrams are drawn into SVG files at build time (plugins/content/mermaid-diagrams),
  * after the contract's state machines are added, so no page loads the Mermaid runtime.
  */
-const drawDiagrams = [remarkMermaidDiagrams, {siteDir: __dirname} satisfies RemarkMermaidDiagramsOptions] as const;
+const drawDiagrams = inThisSite(remarkMermaidDiagrams);
 // Sandbox fixtures and rules (api/sandbox.yaml) inlined into the pages that quote them, at compile time.
-const sandboxData = [remarkSandboxData, {siteDir: __dirname} satisfies RemarkSandboxDataOptions] as const;
+const sandboxData = inThisSite(remarkSandboxData);
 
 /**
  * The stock page template, except for its scripts: instead of `<script defer>` tags the page
@@ -144,11 +154,7 @@ const config: Config = {
           versions: {current: {label: 'Next'}},
           showLastUpdateTime: false,
           // API pages render their reference sections from the contract at compile time.
-          beforeDefaultRemarkPlugins: [
-            [remarkApiReference, {siteDir: __dirname} satisfies RemarkApiReferenceOptions],
-            sandboxData,
-            drawDiagrams,
-          ],
+          beforeDefaultRemarkPlugins: [inThisSite(remarkApiReference), sandboxData, drawDiagrams],
         },
         // The blog is plugins/content/blog (Docusaurus's plugin, its feeds given their self links), configured below.
         blog: false,

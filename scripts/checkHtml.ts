@@ -1,7 +1,8 @@
 /**
  * Validates every page of a build with tooling/htmlCheck.ts, and its Markdown twins with
  * tooling/markdownTwinsCheck.ts, and that every sitemap URL is linked from some page (tooling/sitemapLinks.ts), and that what was
- * moved out of pages' first load stays out (tooling/firstLoadCheck.ts), and exits non-zero, listing the problems, when any page breaks a rule.
+ * moved out of pages' first load stays out (tooling/firstLoadCheck.ts), and that no published file names the checkout's
+ * folder (tooling/buildPathLeaks.ts), and exits non-zero, listing the problems, when any page breaks a rule.
  * The pages are validated in a process per core while this one checks the twins and the sitemap.
  *
  * Usage: tsx scripts/checkHtml.ts [BUILD_DIR]   (default build-test)
@@ -16,6 +17,7 @@ import {contentSections} from '../src/contentSections';
 import {loadRouteContract} from '../tooling/routeContract';
 import {checkSitemapLinks} from '../tooling/sitemapLinks';
 import {firstLoadProblems} from '../tooling/firstLoadCheck';
+import {filesNamingPath} from '../tooling/buildPathLeaks';
 
 async function main(): Promise<number> {
   const buildDir = path.resolve(process.argv[2] ?? 'build-test');
@@ -55,7 +57,18 @@ async function main(): Promise<number> {
   const firstLoad = firstLoadProblems(buildDir);
   for (const problem of firstLoad) console.error(`first load: ${problem}`);
   console.log(`[check:html] first load: ${firstLoad.length} problems`);
-  return problems.length > 0 || twinProblems.length > 0 || unlinked.length > 0 || feedProblems.length > 0 || firstLoad.length > 0 ? 1 : 0;
+  const siteDir = path.resolve(__dirname, '..');
+  const leaks = filesNamingPath(buildDir, siteDir);
+  for (const file of leaks) console.error(`${file}: names the folder the site was built in (${siteDir})`);
+  console.log(`[check:html] build paths: ${leaks.length} files name the checkout's folder`);
+  return problems.length > 0 ||
+    twinProblems.length > 0 ||
+    unlinked.length > 0 ||
+    feedProblems.length > 0 ||
+    firstLoad.length > 0 ||
+    leaks.length > 0
+    ? 1
+    : 0;
 }
 
 main().then(
