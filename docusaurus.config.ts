@@ -16,7 +16,7 @@ import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import slimDocsMetadataPlugin from './plugins/performance/slim-docs-metadata';
 import tslibUsedHelpersPlugin from './plugins/performance/tslib-used-helpers';
-import sharedUiChunkPlugin from './plugins/performance/shared-ui-chunk';
+import sharedChunksPlugin from './plugins/performance/shared-chunks';
 import searchOnDemandPlugin from './plugins/performance/search-on-demand';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import unusedCssPlugin from './plugins/performance/unused-css';
@@ -240,8 +240,9 @@ const config: Config = {
     slimDocsMetadataPlugin,
     // Only the tslib helper the browser code calls, not all of tslib in every page's main.
     tslibUsedHelpersPlugin,
-    // Button, TableScroller and BreakAfter in one chunk a page loads once, not copied into each route chunk.
-    sharedUiChunkPlugin,
+    // Code several route chunks share (the API pages' components; Button, TableScroller, BreakAfter) in chunks loaded
+    // once, not copied into each route chunk.
+    sharedChunksPlugin,
     // The search bar's code loads when the reader reaches for search (src/theme/SearchBar).
     searchOnDemandPlugin,
     [
