@@ -15,6 +15,7 @@ import deferredHighlightingPlugin, {type DeferredHighlightingOptions} from './pl
 import routeScriptsPlugin from './plugins/performance/route-scripts';
 import pageScriptLoaderPlugin from './plugins/performance/page-script-loader';
 import slimDocsMetadataPlugin from './plugins/performance/slim-docs-metadata';
+import slimSiteConfigPlugin from './plugins/performance/slim-site-config';
 import tslibUsedHelpersPlugin from './plugins/performance/tslib-used-helpers';
 import sharedChunksPlugin from './plugins/performance/shared-chunks';
 import searchOnDemandPlugin from './plugins/performance/search-on-demand';
@@ -238,6 +239,8 @@ const config: Config = {
     pageTypeStylesPlugin,
     // Each doc's description out of the docs metadata every docs page loads: only DocCard reads it, and no page renders one.
     slimDocsMetadataPlugin,
+    // The site config every page's main.js carries, without the fields only the build reads (SSR template, plugin options).
+    slimSiteConfigPlugin,
     // Only the tslib helper the browser code calls, not all of tslib in every page's main.
     tslibUsedHelpersPlugin,
     // Code several route chunks share (the API pages' components; Button, TableScroller, BreakAfter) in chunks loaded
