@@ -221,6 +221,25 @@ test.describe('API reference pages', () => {
     expect(prismRequests.length).toBeGreaterThan(0);
   });
 
+  test('when React renders the page afresh instead of hydrating it, code blocks show their code', async ({clean: {page}}) => {
+    // A page whose server markup differs from what the browser renders (here the navbar title) makes React start over
+    // with a client render. The code blocks' kept server markup (an empty inner HTML that hydration does not apply)
+    // would then empty every block; they are rendered as in the browser instead, plain first, highlighted once Prism is here.
+    const errors = consoleErrors(page);
+    await page.route('**/docs/createorder', async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(`>${brand.name}</b>`, `>${brand.name} (changed)</b>`);
+      expect(html).toContain('(changed)');
+      await route.fulfill({status: 200, contentType: 'text/html; charset=utf-8', body: html});
+    });
+    await page.goto('/docs/createorder');
+    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    await expect.poll(() => errors.join('\n'), 'React reported the mismatch and rendered afresh').toMatch(/onRecoverableError/);
+    const sample = page.locator('[data-api-main] [role="tabpanel"]:not([hidden]) pre').last();
+    await expect(sample).toContainText('openssl');
+    await expect(sample.locator('.token.string').first()).toBeVisible();
+  });
+
   test('state machines are drawn for both colour modes', async ({clean: {page}}) => {
     // The states start folded: a link to their heading opens them.
     await page.goto('/docs/createorder#api-states-orderstatus');

@@ -62,16 +62,32 @@ function Code(props: ComponentProps<'code'>) {
 /**
  * Whether this render may keep the server's markup: true only when it is the hydration of a
  * server-rendered page. In production, hydration neither compares nor applies an element's
- * dangerouslySetInnerHTML, so an empty one keeps the server's highlighted lines without fibers.
+ * dangerouslySetInnerHTML, so a stand-in one keeps the server's highlighted lines without fibers.
  * Decided once, on the first render: in the browser that render is hydration only while
  * useIsBrowser() is false. A block first rendered in the browser (a client-side navigation, a tab
  * opened later) has no server markup and is highlighted as usual.
  */
-function useKeepServerMarkup(): boolean {
+function useKeepServerMarkup(
+  codeBlock: React.RefObject<HTMLPreElement | null>,
+): boolean {
   const isBrowser = useIsBrowser();
-  const [keep] = React.useState(() => typeof window !== 'undefined' && !isBrowser);
+  const [keep, setKeep] = React.useState(
+    () => typeof window !== 'undefined' && !isBrowser,
+  );
+  // When React renders the page afresh instead of hydrating it (it starts over after a hydration error anywhere on the
+  // page, a browser extension's change to the page for one), the kept inner HTML replaces the lines with an empty
+  // <code>, which the theme's word-wrap hook needs to find: render the block again as one first rendered in the browser.
+  useBrowserLayoutEffect(() => {
+    if (keep && codeBlock.current?.querySelector('.token-line') === null) {
+      setKeep(false);
+    }
+  }, [keep, codeBlock]);
   return keep;
 }
+
+/** useLayoutEffect in the browser, nothing on the server (where layout effects only warn). */
+const useBrowserLayoutEffect =
+  typeof window === 'undefined' ? () => undefined : React.useLayoutEffect;
 
 // END portal change
 export default function CodeBlockContent({
@@ -83,7 +99,7 @@ export default function CodeBlockContent({
   // BEGIN portal change: hydration keeps the server's highlighted lines as they are (no Prism,
   // no tokenising, no fibers for thousands of token spans): same element and attributes as
   // below, with an inner HTML that React neither compares nor applies.
-  const keepServerMarkup = useKeepServerMarkup();
+  const keepServerMarkup = useKeepServerMarkup(wordWrap.codeBlockRef);
   if (keepServerMarkup && !withoutHighlighting) {
     const {codeBlockRef} = wordWrap;
     return (
@@ -92,7 +108,7 @@ export default function CodeBlockContent({
         className={clsx(classNameProp, `prism-code language-${language}`)}
         style={prismTheme.plain}
         suppressHydrationWarning
-        dangerouslySetInnerHTML={{__html: ''}}
+        dangerouslySetInnerHTML={{__html: '<code></code>'}}
       />
     );
   }
