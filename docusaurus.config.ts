@@ -21,6 +21,7 @@ import sharedChunksPlugin from './plugins/performance/shared-chunks';
 import searchOnDemandPlugin from './plugins/performance/search-on-demand';
 import inlineScriptCspPlugin from './plugins/checks/inline-script-csp';
 import unusedCssPlugin from './plugins/performance/unused-css';
+import configuredOutCssPlugin from './plugins/performance/configured-out-css';
 import pageTypeStylesPlugin from './plugins/performance/page-type-styles';
 import firstLoadSwitchesPlugin, {type FirstLoadSwitchesOptions} from './plugins/performance/first-load-switches';
 import {leftOut as without} from './performance.config';
@@ -235,6 +236,8 @@ const config: Config = {
     [firstLoadSwitchesPlugin, {without: [...without]} satisfies FirstLoadSwitchesOptions],
     // After the build: the stylesheet without the rules no built page or script can match, under a new hash.
     unusedCssPlugin,
+    // As each stylesheet compiles: the rules of theme features the configuration turns off (dropdowns, a hideable sidebar).
+    configuredOutCssPlugin,
     // CSS modules that only some page types render, in sheets only those pages load (widgets: with their chunk).
     pageTypeStylesPlugin,
     // Each doc's description out of the docs metadata every docs page loads: only DocCard reads it, and no page renders one.

@@ -2,12 +2,13 @@
  * Validates every page of a build with tooling/htmlCheck.ts, and its Markdown twins with
  * tooling/markdownTwinsCheck.ts, and that every sitemap URL is linked from some page (tooling/sitemapLinks.ts), and that what was
  * moved out of pages' first load stays out (tooling/firstLoadCheck.ts), and that no published file names the checkout's
- * folder (tooling/buildPathLeaks.ts), and exits non-zero, listing the problems, when any page breaks a rule.
+ * folder (tooling/buildPathLeaks.ts), that each page type links its own stylesheets and that no page renders a Markdown
+ * feature whose rules the stylesheet leaves out (plugins/performance/configured-out-css), and exits non-zero, listing the problems, when any page breaks a rule.
  * The pages are validated in a process per core while this one checks the twins and the sitemap.
  *
  * Usage: tsx scripts/checkHtml.ts [BUILD_DIR]   (default build-test)
  */
-import {readdirSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import config from '../docusaurus.config';
 import {checkHtmlFilesInParallel} from '../tooling/htmlCheck';
@@ -16,7 +17,8 @@ import {feedSelfLinkProblems} from '../plugins/content/blog';
 import {contentSections} from '../src/contentSections';
 import {loadRouteContract} from '../tooling/routeContract';
 import {checkSitemapLinks} from '../tooling/sitemapLinks';
-import {firstLoadProblems} from '../tooling/firstLoadCheck';
+import {firstLoadProblems, pageSheetProblems} from '../tooling/firstLoadCheck';
+import {contentFeatureProblems} from '../plugins/performance/configured-out-css';
 import {filesNamingPath} from '../tooling/buildPathLeaks';
 
 async function main(): Promise<number> {
@@ -57,6 +59,12 @@ async function main(): Promise<number> {
   const firstLoad = firstLoadProblems(buildDir);
   for (const problem of firstLoad) console.error(`first load: ${problem}`);
   console.log(`[check:html] first load: ${firstLoad.length} problems`);
+  const sheets = [
+    ...pageSheetProblems(buildDir),
+    ...files.flatMap((file) => contentFeatureProblems(path.relative(buildDir, file), readFileSync(file, 'utf8'))),
+  ];
+  for (const problem of sheets) console.error(`stylesheets: ${problem}`);
+  console.log(`[check:html] stylesheets: ${sheets.length} problems`);
   const siteDir = path.resolve(__dirname, '..');
   const leaks = filesNamingPath(buildDir, siteDir);
   for (const file of leaks) console.error(`${file}: names the folder the site was built in (${siteDir})`);
@@ -66,6 +74,7 @@ async function main(): Promise<number> {
     unlinked.length > 0 ||
     feedProblems.length > 0 ||
     firstLoad.length > 0 ||
+    sheets.length > 0 ||
     leaks.length > 0
     ? 1
     : 0;

@@ -71,3 +71,43 @@ export function firstLoadProblems(buildDir: string): string[] {
     return found.map((file) => `${rule.page}: ${path.basename(file)} carries ${rule.what}`);
   });
 }
+
+/**
+ * The stylesheets a page of each type links, by name before the content hash, in order: the main sheet, then its page
+ * type's (plugins/performance/page-type-styles). Another sheet here means a module imported where its group does not
+ * expect it, and the page pays for another page type's rules.
+ */
+export const pageSheets: ReadonlyArray<readonly [page: string, sheets: readonly string[]]> = [
+  ['/', ['styles', 'home']],
+  ['/docs/integration-guide', ['styles', 'docs']],
+  ['/docs/createorder', ['styles', 'docs', 'api-reference']],
+  ['/docs/payment/payment-result-notification', ['styles', 'docs', 'api-reference']],
+  ['/docs/response-code', ['styles', 'docs', 'api-tables']],
+  ['/docs/sandbox-console', ['styles', 'docs', 'console']],
+  ['/docs/hosted-sandbox', ['styles', 'docs', 'widget-form', 'api-tables', 'sandbox']],
+  ['/demos/dynqr', ['styles', 'docs', 'demo']],
+  ['/blog/long-blog-post', ['styles', 'blog']],
+  ['/blog', ['styles', 'blog']],
+  ['/search', ['styles', 'search-page']],
+  ['/markdown-page', ['styles']],
+  ['/404.html', ['styles']],
+];
+
+/** The names, before the hash, of the stylesheets a page's HTML links. */
+export function linkedSheets(html: string): string[] {
+  return [...html.matchAll(/<link\b[^>]*\brel=["']?stylesheet["']?[^>]*\bhref=["']?\/assets\/css\/([\w-]+)\.[0-9a-f]{8}\.css/g)].map(
+    (match) => match[1] ?? '',
+  );
+}
+
+/** One sentence per page of `pageSheets` that links other stylesheets than its type's. */
+export function pageSheetProblems(buildDir: string): string[] {
+  return pageSheets.flatMap(([page, expected]) => {
+    const file = path.join(buildDir, page.endsWith('.html') ? page : path.join(page, 'index.html'));
+    if (!existsSync(file)) return [`${page}: not in ${buildDir}`];
+    const linked = linkedSheets(readFileSync(file, 'utf8'));
+    return linked.join() === expected.join()
+      ? []
+      : [`${page} links the stylesheets ${linked.join(', ')}; its type links ${expected.join(', ')}`];
+  });
+}

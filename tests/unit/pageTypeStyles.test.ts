@@ -92,9 +92,15 @@ describe('stylesheets by page type', () => {
         assert.ok(modules.length > 0, `${group.name}: theme-classic's ${folder} has no CSS module (renamed upstream?)`);
         for (const file of modules) assert.ok(pattern.test(path.join(themeClassic, folder, file)), `${group.name}: ${folder}/${file}`);
       }
+      for (const folder of group.packageFolders ?? []) {
+        const modules = readdirSync(path.join(root, 'node_modules', folder)).filter((file) => file.endsWith('.css'));
+        assert.ok(modules.length > 0, `${group.name}: ${folder} has no CSS module (moved upstream?)`);
+        for (const file of modules)
+          assert.ok(pattern.test(path.join(root, 'node_modules', folder, file)), `${group.name}: ${folder}/${file}`);
+      }
       // The 404 page's content also renders in the docs' route chunk (an unknown docs path), and 404.html links no route chunk's sheet.
       for (const shared of [
-        'components/ui/WidgetForm',
+        'components/ui/Field',
         'components/ui/Button',
         'components/ui/TableScroller',
         'theme/AnnouncementBar',
@@ -102,14 +108,44 @@ describe('stylesheets by page type', () => {
       ]) {
         assert.ok(!pattern.test(path.join(root, 'src', shared, 'styles.module.css')), `${group.name} takes ${shared}`);
       }
-      for (const layoutPart of ['Navbar/Search', 'AnnouncementBar', 'Tag', 'TOC', 'CodeBlock/Content', 'Admonition/Layout']) {
+      for (const layoutPart of ['Navbar/Search', 'AnnouncementBar', 'TOC', 'CodeBlock/Content', 'Admonition/Layout']) {
         assert.ok(
           !pattern.test(path.join(themeClassic, layoutPart, 'styles.module.css')),
           `${group.name} takes theme-classic's ${layoutPart}`,
         );
       }
     }
-    const folders = styleGroups.flatMap((group) => [...group.folders, ...(group.themeFolders ?? [])]);
+    // The search bar is in every page's navbar: only the search page's module may leave the main sheet.
+    const searchBar = path.join(
+      root,
+      'node_modules/@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/SearchBar.module.css',
+    );
+    assert.ok(
+      styleGroups.every((group) => !styleGroupTest(group).test(searchBar)),
+      'a group takes the search bar',
+    );
+    const folders = styleGroups.flatMap((group) => [...group.folders, ...(group.themeFolders ?? []), ...(group.packageFolders ?? [])]);
     assert.equal(new Set(folders).size, folders.length, 'a folder is in two groups');
+  });
+
+  test("the tag lists, in the blog's sheet, are reached from no docs page: theme-classic's docs users of them are replaced or unbuilt", () => {
+    const tagModules = /^(Tag|TagsListInline|TagsListByLetter)$/;
+    const importers = readdirSync(themeClassic, {recursive: true, encoding: 'utf8'})
+      .filter((file) => file.endsWith('.js'))
+      .filter((file) =>
+        [...readFileSync(path.join(themeClassic, file), 'utf8').matchAll(/from\s+['"]@theme\/([\w/]+)['"]/g)].some((match) =>
+          tagModules.test(match[1] ?? ''),
+        ),
+      )
+      .map((file) => path.dirname(file).split(path.sep).join('/'))
+      .filter((folder) => !/^(Blog|Tag)/.test(folder))
+      .sort();
+    // DocTagsListPage and DocTagDocListPage are routed only for docs with tags, which src/theme/DocItem/Footer refuses.
+    assert.deepEqual(importers, ['DocItem/Footer', 'DocTagsListPage']);
+    const footer = readFileSync(path.join(root, 'src/theme/DocItem/Footer/index.tsx'), 'utf8');
+    assert.ok(
+      !/@theme\/Tag/.test(footer) && /throw/.test(footer),
+      "the docs' footer is ours: no tag list, and it throws on a doc with tags",
+    );
   });
 });

@@ -51,6 +51,11 @@ const overrides: readonly Override[] = [
     upstreamSha256: '26dba21a9e8eb53810a03017513a07ac613288682addf075f186ed52b1b5e07f',
   },
   {
+    file: 'ErrorPageContent.tsx',
+    kind: 'copy',
+    upstreamSha256: '94a807f761167b966e44a9b3a26cd69f085ff00ddd7ce585189f5365300ac236',
+  },
+  {
     file: 'DocItem/Footer/index.tsx',
     kind: 'replacement',
     upstreamSha256: 'e66cb95f8e068ca27ab2d2ac0ac2b0b27d65a2bcd45933aa47d246d0a8fc19af',

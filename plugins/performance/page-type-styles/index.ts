@@ -31,6 +31,8 @@ export interface StyleGroup {
   readonly importedFrom: readonly string[];
   /** Folders of theme-classic (under lib/theme/) whose CSS modules go into the sheet. */
   readonly themeFolders?: readonly string[];
+  /** Folders of another package's theme components (under node_modules/) whose CSS modules go into the sheet. */
+  readonly packageFolders?: readonly string[];
 }
 
 export const styleGroups: readonly StyleGroup[] = [
@@ -52,6 +54,20 @@ export const styleGroups: readonly StyleGroup[] = [
       'components/ui/Callout',
     ],
     importedFrom: [],
+  },
+  {
+    // Apart from the widgets' sheet: the hosted sandbox page renders its form on the server.
+    name: 'widget-form',
+    pages: "the hosted sandbox page; at no other page's first load: the widgets and the console, which load on demand",
+    folders: ['components/ui/WidgetForm'],
+    importedFrom: [
+      'components/widgets/TryItPanel/',
+      'components/widgets/NotificationSimulatorPanel/',
+      'components/widgets/SignatureDebugger/',
+      'components/widgets/SandboxConsole/',
+      'components/widgets/HostedMerchantPanel/',
+      'docs/hosted-sandbox.mdx',
+    ],
   },
   {
     name: 'api-reference',
@@ -135,7 +151,16 @@ export const styleGroups: readonly StyleGroup[] = [
     pages: "the blog's posts and lists: theme-classic's authors, blog sidebar and post headers",
     folders: [],
     importedFrom: [],
-    themeFolders: ['Blog', 'BlogSidebar', 'BlogPostItem', 'Icon/Socials'],
+    // The tag lists too: only blog posts and the blog's tag pages render them (DocItem/Footer, theme-classic's other
+    // user, is replaced by src/theme/DocItem/Footer and renders nothing; no doc has tags, so no docs tag page is built).
+    themeFolders: ['Blog', 'BlogSidebar', 'BlogPostItem', 'Icon/Socials', 'Tag', 'TagsListInline', 'TagsListByLetter'],
+  },
+  {
+    name: 'search-page',
+    pages: "the search page (/search): the search plugin's page of results",
+    folders: [],
+    importedFrom: [],
+    packageFolders: ['@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchPage'],
   },
 ];
 
@@ -149,7 +174,8 @@ export function styleGroupTest(group: StyleGroup): RegExp {
     (folder) =>
       `${separator}@docusaurus${separator}theme-classic${separator}lib${separator}theme${separator}${folderPattern(folder)}(${separator}[^\\\\/]+)*`,
   );
-  return new RegExp(`(${[...ours, ...theme].join('|')})${separator}[^\\\\/]+\\.css$`);
+  const packages = (group.packageFolders ?? []).map((folder) => `${separator}node_modules${separator}${folderPattern(folder)}`);
+  return new RegExp(`(${[...ours, ...theme, ...packages].join('|')})${separator}[^\\\\/]+\\.css$`);
 }
 
 export default function pageTypeStylesPlugin(): Plugin {

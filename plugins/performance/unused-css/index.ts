@@ -52,25 +52,6 @@ export const runtimeSafelist = {
   ],
 } satisfies UserDefinedSafelist;
 
-/**
- * Selectors dropped although theme code names them: parts of Infima for features this site's configuration does not use.
- * The theme's bundle carries the code of every navbar item type, so its words keep these rules alive.
- * `tests/unit/unusedCss.test.ts` checks the configuration still does without each.
- */
-export const configuredOut = [
-  // Navbar dropdowns (`type: 'dropdown'`, 'localeDropdown', 'docsVersionDropdown'): the navbar has two doc links, one locale.
-  /^dropdown(__|--|$)/,
-  /^dropdownNavbarItemMobile_/,
-  /^iconLanguage_/,
-  // The navbar's 'dark' and 'primary' styles (`navbar.style`): ours follows the colour mode.
-  /^navbar--(dark|primary)$/,
-  // The navbar that hides on scrolling down (`navbar.hideOnScroll`: false).
-  /^navbarHid(eable|den)_/,
-  // The footer's logo (`footer.logo`).
-  /^footer__logo$/,
-  /^footerLogoLink_/,
-];
-
 /** Selectors that must survive purging: the build fails when the purged sheet lacks one (a safelist pattern stopped matching). */
 export const requiredSelectors = [
   '.alert--danger',
@@ -275,7 +256,6 @@ export async function purgeUnusedCss(outDir: string, safelist: typeof runtimeSaf
       defaultExtractor: wordsOf,
       css: [{raw: withoutOverriddenRootProperties(css)}],
       safelist: {...safelist, variables: keptProperties},
-      blocklist: configuredOut,
       // Custom properties no remaining rule reads (Infima defines hundreds).
       variables: true,
       rejected: true,
