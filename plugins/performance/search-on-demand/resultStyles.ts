@@ -17,7 +17,8 @@ export const resultsSheetName = 'search-results';
 
 /**
  * Local class names of the plugin's SearchBar.module.css that only the results dropdown renders (and the clear
- * button, drawn once the reader has typed), never the search field's first paint. tests/unit/searchResultStyles.test.ts
+ * button, drawn once the reader has typed, and the states only the plugin's own search bar sets: focused, and the
+ * index loading after the first keystroke), never the search field's first paint. tests/unit/searchResultStyles.test.ts
  * checks each is still a class of the module and that the stand-in renders none of them.
  */
 export const resultClasses = [
@@ -35,6 +36,8 @@ export const resultClasses = [
   'noResultsIcon',
   'hitFooter',
   'searchClearButton',
+  'focused',
+  'searchIndexLoading',
 ] as const;
 
 /** A selector that names one of the results' classes as the built sheet writes them (`.hitTree_kk6K`). */
