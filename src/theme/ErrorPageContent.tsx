@@ -39,7 +39,9 @@ export default function ErrorPageContent({error, tryAgain}: Props): ReactNode {
             {/* END portal change */}
           </div>
           <hr />
-          <div className="margin-vert--md">
+          {/* BEGIN portal change: the error in the danger text colour (src/css/custom.css), not theme-common's red, 4:1 on white */}
+          <div className="margin-vert--md crash-error">
+            {/* END portal change */}
             <ErrorBoundaryError error={error} />
           </div>
         </div>

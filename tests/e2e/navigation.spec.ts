@@ -1,5 +1,7 @@
 import {expect, type Page} from '@playwright/test';
 import {test} from '../support/warmPage';
+import {axeViolations} from '../support/axe';
+import {switchToDarkMode} from '../support/colourMode';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -137,6 +139,10 @@ test.describe('a page that crashes', () => {
     await page.reload();
     await expect(page.getByRole('heading', {name: 'This page crashed.'})).toBeVisible();
     await expect(page.getByText('Deliberate crash: the crash switch is on.')).toBeVisible();
+    // The screen readers meet when anything breaks: every rule in light mode, the colour rules again in dark mode.
+    expect(await axeViolations(page, {tags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']})).toEqual([]);
+    await switchToDarkMode(page);
+    expect(await axeViolations(page, {rules: ['color-contrast', 'link-in-text-block']})).toEqual([]);
 
     await page.evaluate(() => window.localStorage.removeItem('portal-test-crash'));
     await page.getByRole('button', {name: 'Try again'}).click();
