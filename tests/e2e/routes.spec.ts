@@ -1,7 +1,7 @@
 import path from 'node:path';
 import {expect, type Page} from '@playwright/test';
 import {test} from '../support/warmPage';
-import {axeViolations as scanViolations, type AxeScan} from '../support/axe';
+import {axeViolations, type AxeScan} from '../support/axe';
 import {coveringPages, hooksOfBuiltPages} from '../support/pageCoverage';
 import {allPages, loadRouteContract, repoRoot} from '../support/routeContract';
 import {mermaidBlocksByUrl} from '../support/mermaidPages';
@@ -122,18 +122,6 @@ async function checkSequenceText(page: Page, route: string): Promise<void> {
   }
 }
 
-/** Colour transitions (the theme's links fade over 200 ms) settle first, so axe measures the final colours. */
-async function settleTransitions(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation instanceof CSSTransition)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-}
-
 /** A phone's viewport; the narrowest common one. */
 const phone = {width: 360, height: 740};
 
@@ -201,11 +189,6 @@ function lightScan(route: string): AxeScan {
   const exclude = chromePages.has(route) ? [] : chromeSelectors;
   if (!colourPages.has(route)) return {rules: renderedRules, exclude};
   return {tags: axeTags, exclude, readsStylesheets: true};
-}
-
-async function axeViolations(page: Page, scan: AxeScan): Promise<string[]> {
-  await settleTransitions(page);
-  return scanViolations(page, scan);
 }
 
 const siteTitle = 'Veloxa Pay';

@@ -35,8 +35,19 @@ export interface AxeScan {
   everyTextElement?: boolean;
 }
 
-/** The scan's violations, one line each: rule, impact, help and up to three places. */
+/**
+ * The scan's violations, one line each: rule, impact, help and up to three places. Colour transitions (the theme's
+ * links fade over 200 ms, as after a switch of colour mode) settle first, so axe measures the final colours.
+ */
 export async function axeViolations(page: Page, scan: AxeScan): Promise<string[]> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) await page.evaluate(axeSource);
   if (!scan.rules && !scan.tags) throw new Error('an axe scan names its rules or its tags');
