@@ -1047,7 +1047,23 @@ interface Handler {
   readonly stop: () => void;
 }
 
+/** What a handler prints when another process took its port between freePort and its own bind. */
+const portTaken = /address already in use|EADDRINUSE|failed to listen/i;
+
+/**
+ * Starts the handler on a free port. Another server of the run (the sandbox instances, nginx) may take that port between
+ * freePort releasing it and the handler binding it: the handler then fails to bind while that server answers the
+ * readiness probe. Such a start is detected (the handler exited, or said its port was taken) and tried on a new port.
+ */
 async function startHandler(language: Exclude<SampleLanguage, 'curl'>, operationId: string): Promise<Handler> {
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await startHandlerOnce(language, operationId);
+    if (started.ok) return started.handler;
+    if (attempt === 3) throw new Error(`the ${language} handler could not get a port of its own in 3 tries: ${started.handler.output()}`);
+  }
+}
+
+async function startHandlerOnce(language: Exclude<SampleLanguage, 'curl'>, operationId: string): Promise<{ok: boolean; handler: Handler}> {
   await prepared;
   const port = await freePort();
   const database = path.join(workDir, 'databases', `${language}-${operationId}.sqlite3`);
@@ -1079,8 +1095,14 @@ async function startHandler(language: Exclude<SampleLanguage, 'curl'>, operation
   for (const deadline = Date.now() + 20_000; ; ) {
     try {
       await fetch(handler.url('/'));
-      return handler;
+      if (child.exitCode === null && !portTaken.test(output)) return {ok: true, handler};
+      handler.stop();
+      return {ok: false, handler};
     } catch {
+      if (portTaken.test(output)) {
+        handler.stop();
+        return {ok: false, handler};
+      }
       if (Date.now() > deadline || child.exitCode !== null) {
         handler.stop();
         throw new Error(`the ${language} handler does not listen: ${output}`);
