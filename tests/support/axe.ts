@@ -40,13 +40,17 @@ export interface AxeScan {
  * links fade over 200 ms, as after a switch of colour mode) settle first, so axe measures the final colours.
  */
 export async function axeViolations(page: Page, scan: AxeScan): Promise<string[]> {
+  // At most a second: a transition that is restarted or never ends (a widget's progress) must not hold the scan.
   await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation instanceof CSSTransition)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 1000)),
+    ]),
   );
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) await page.evaluate(axeSource);
