@@ -24,6 +24,11 @@
  * nginx on a database seeded with N registered merchants, the mix spread over all of them, a saturation and a
  * fixed-rate window; each instance's RSS and the merchants it holds are read before and after.
  *
+ * Each window also records where the processor time went (Linux, from /proc/stat): the cores the whole machine kept
+ * busy, the share of them the load generator (this process) took, and the rest per answer, which on a quiet machine is
+ * the target's cost of a call (its processes, nginx and PostgreSQL included). A target that answers no faster while
+ * cores stay idle is bound by one thread, not by the processor.
+ *
  * Budgets (the issue's aims): PostgreSQL with one instance at least half the in-memory figure (saturation), p99
  * under 50 ms for every target at the fixed rate, every answer HTTP 200.
  */
@@ -34,6 +39,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type {RecordValue} from '../../src/sandbox/engine/store';
 import {createNodeEngine, repoRoot, sandboxFiles} from '../../src/sandbox/hosts/server/loadEngine';
+import {withCpu, type WindowCpu} from './windowCpu';
 import {freePort, load, openLoad, paidOrder, prepareMix, send, signer, startChild, type Budget, type LoadFigures} from './sandbox';
 
 /** A running target: where it listens, and how to stop it. */
@@ -58,7 +64,10 @@ export interface TargetFigures extends LoadFigures {
   readonly window: 'saturation' | 'fixed rate';
   readonly loadBefore: number;
   readonly loadAfter: number;
+  /** Where the processor time of the window went; undefined where /proc/stat cannot be read. */
+  readonly cpu: WindowCpu | undefined;
 }
+
 
 /** One instance's memory and the merchants it held, at a moment of the many-merchant run. */
 export interface InstanceMemory {
@@ -216,7 +225,12 @@ export async function benchSandboxTargets(options: {
   ];
 
   /** One window on a fresh start of the target. */
-  const measure = async (target: (typeof targets)[number], window: (port: number, requests: Awaited<ReturnType<typeof fresh>>) => Promise<LoadFigures>, kind: TargetFigures['window']) => {
+  const measure = async (
+    target: (typeof targets)[number],
+    window: (port: number, requests: Awaited<ReturnType<typeof fresh>>) => Promise<LoadFigures>,
+    kind: TargetFigures['window'],
+    warmUpAnswers: number,
+  ) => {
     log(`${target.name}, ${kind}: starting`);
     const running = await target.start();
     try {
@@ -224,9 +238,9 @@ export async function benchSandboxTargets(options: {
       const requests = await fresh();
       const loadBefore = loadAverage();
       log(`${target.name}, ${kind}: ${seconds} s (load average ${loadBefore})`);
-      const measured = await window(running.port, requests);
-      log(`${target.name}, ${kind}: ${measured.perSecond}/s, p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms`);
-      return {...measured, window: kind, loadBefore, loadAfter: loadAverage()};
+      const {result: measured, cpu} = await withCpu(() => window(running.port, requests), (figures) => figures.requests + warmUpAnswers);
+      log(`${target.name}, ${kind}: ${measured.perSecond}/s, p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms${cpu ? `, ${cpu.busyCores} cores busy` : ''}`);
+      return {...measured, window: kind, loadBefore, loadAfter: loadAverage(), cpu};
     } finally {
       await running.stop();
     }
@@ -241,13 +255,13 @@ export async function benchSandboxTargets(options: {
     const saturated = chosen[0]?.key === 'memory' && chosen.length > 1 ? [...chosen, chosen[0]] : chosen;
     if (options.fixedRateOnly && !options.rate) throw new Error('Leaving out the saturation windows needs a fixed rate (--rate N).');
     for (const target of options.fixedRateOnly ? [] : saturated) {
-      figures.push(await measure(target, (port, requests) => load(target.name, port, requests, {clients, seconds, warmUp, stripServerPath: false}), 'saturation'));
+      figures.push(await measure(target, (port, requests) => load(target.name, port, requests, {clients, seconds, warmUp, stripServerPath: false}), 'saturation', warmUp));
     }
     rate ||= Math.max(1, Math.round(rateShare * Math.min(...figures.map((entry) => entry.perSecond))));
     for (const target of chosen) {
       const fixed = (port: number, requests: Awaited<ReturnType<typeof fresh>>) =>
         openLoad(target.name, port, requests, {rate, seconds, warmUpSeconds: openWarmUpSeconds, connections: openConnections});
-      figures.push(await measure(target, fixed, 'fixed rate'));
+      figures.push(await measure(target, fixed, 'fixed rate', rate * openWarmUpSeconds));
     }
     await postgres?.stop();
     postgres = undefined;
@@ -289,15 +303,21 @@ async function manyMerchants(
     const requests = await prepareMix(warmUp + preparedPerSecond * seconds, orders, ids);
     await readMemory(`${orders.length} paid orders seeded`);
     let loadBefore = loadAverage();
-    const saturation = await load(name, port, requests, {clients, seconds, warmUp, stripServerPath: false});
-    windows.push({...saturation, window: 'saturation', loadBefore, loadAfter: loadAverage()});
+    const {result: saturation, cpu} = await withCpu(
+      () => load(name, port, requests, {clients, seconds, warmUp, stripServerPath: false}),
+      (figures) => figures.requests + warmUp,
+    );
+    windows.push({...saturation, window: 'saturation', loadBefore, loadAfter: loadAverage(), cpu});
     log(`${name}, saturation: ${saturation.perSecond}/s, p99 ${saturation.p99Ms} ms`);
     await readMemory('after the saturation window');
     loadBefore = loadAverage();
     // Requests not sent yet: a request once answered would be a replay (its nonce is remembered).
     const rest = requests.slice(warmUp + saturation.requests);
-    const fixed = await openLoad(name, port, rest, {rate, seconds, warmUpSeconds: openWarmUpSeconds, connections: openConnections});
-    windows.push({...fixed, window: 'fixed rate', loadBefore, loadAfter: loadAverage()});
+    const {result: fixed, cpu: fixedCpu} = await withCpu(
+      () => openLoad(name, port, rest, {rate, seconds, warmUpSeconds: openWarmUpSeconds, connections: openConnections}),
+      (figures) => figures.requests + rate * openWarmUpSeconds,
+    );
+    windows.push({...fixed, window: 'fixed rate', loadBefore, loadAfter: loadAverage(), cpu: fixedCpu});
     log(`${name}, fixed rate: ${fixed.perSecond}/s, p99 ${fixed.p99Ms} ms`);
     await readMemory('after the fixed-rate window');
   } finally {
@@ -326,17 +346,25 @@ function summarise(figures: readonly TargetFigures[], seconds: number, rate: num
     {name: 'every answer HTTP 200', value: `${notOk} not 200`, limit: '0', met: notOk === 0},
   ];
   const notOkText = (entry: LoadFigures) => Object.entries(entry.notOk).map(([status, number]) => `${status}: ${number}`).join(', ') || 'none';
+  const cpuCells = (entry: TargetFigures) => (entry.cpu ? `${entry.cpu.busyCores} / ${entry.cpu.generatorCores} | ${entry.cpu.msPerAnswer}` : '- | -');
   const row = (entry: TargetFigures) =>
-    `| ${entry.target} | ${entry.requests} | **${entry.perSecond}** | ${entry.p50Ms} | ${entry.p99Ms} | ${entry.maxMs} | ${entry.loadBefore} / ${entry.loadAfter} | ${notOkText(entry)} |`;
+    `| ${entry.target} | ${entry.requests} | **${entry.perSecond}** | ${entry.p50Ms} | ${entry.p99Ms} | ${entry.maxMs} | ${cpuCells(entry)} | ${entry.loadBefore} / ${entry.loadAfter} | ${notOkText(entry)} |`;
+  const header = (answered: string) => [
+    `| Target | Requests | ${answered} | p50 ms | p99 ms | max ms | Cores busy (all / load generator) | CPU ms per answer | Load before / after | Not 200 |`,
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   const manySection = many
     ? [
         `## Many merchants: ${many.merchants} registered, two hosted instances behind nginx`,
         '',
         `\`--merchants ${many.merchants}\`: two \`--hosted --shared\` instances (the service unit's \`--cache-merchants 1000\` default) on a PostgreSQL database seeded with ${many.merchants} registered merchants; creates and lists spread over all of them, retrieves and refunds over the ${seededOrders} seeded paid orders (one merchant each). The saturation window, then the fixed-rate window at ${rate}/s, on the same deployment.`,
         '',
-        '| Window | Requests | Requests/s | p50 ms | p99 ms | max ms | Load before / after | Not 200 |',
-        '| --- | --- | --- | --- | --- | --- | --- | --- |',
-        ...many.windows.map((entry) => `| ${entry.window} | ${entry.requests} | **${entry.perSecond}** | ${entry.p50Ms} | ${entry.p99Ms} | ${entry.maxMs} | ${entry.loadBefore} / ${entry.loadAfter} | ${notOkText(entry)} |`),
+        '| Window | Requests | Requests/s | p50 ms | p99 ms | max ms | Cores busy (all / load generator) | CPU ms per answer | Load before / after | Not 200 |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        ...many.windows.map(
+          (entry) =>
+            `| ${entry.window} | ${entry.requests} | **${entry.perSecond}** | ${entry.p50Ms} | ${entry.p99Ms} | ${entry.maxMs} | ${cpuCells(entry)} | ${entry.loadBefore} / ${entry.loadAfter} | ${notOkText(entry)} |`,
+        ),
         '',
         '| Moment | RSS MB (instance 1 / 2) | Merchants held (1 / 2) |',
         '| --- | --- | --- |',
@@ -347,22 +375,20 @@ function summarise(figures: readonly TargetFigures[], seconds: number, rate: num
   const report = [
     '# Sandbox throughput and latency by way of running it',
     '',
-    `Measured ${new Date().toISOString()} with \`npm run bench -- --sandbox\` (tooling/bench/sandboxTargets.ts) on ${process.platform}, Node ${process.version}, ${os.availableParallelism()} CPUs, shared with other work (the load average, 1 minute, is given before and after each window). Each window lasts ${seconds} s on a fresh target seeded with ${seededOrders} paid orders; the mix is 40% Create order, 30% Retrieve order, 15% Refund, 15% Query order page over ${merchantCount} merchants, signed before the windows. The load generator runs on the same 2 cores as the server.`,
+    `Measured ${new Date().toISOString()} with \`npm run bench -- --sandbox\` (tooling/bench/sandboxTargets.ts) on ${process.platform}, Node ${process.version}, ${os.availableParallelism()} CPUs, shared with other work (the load average, 1 minute, is given before and after each window). Each window lasts ${seconds} s on a fresh target seeded with ${seededOrders} paid orders; the mix is 40% Create order, 30% Retrieve order, 15% Refund, 15% Query order page over ${merchantCount} merchants, signed before the windows. The load generator runs on the same 2 cores as the server. Cores busy: the machine's average over the window (warm-up included, from /proc/stat), and the load generator's share of it; CPU ms per answer: the busy time less the generator's, per answer, which on a quiet machine is the target's cost of a call (nginx and PostgreSQL included where they serve it). Below saturation a call costs more of it than at saturation, most likely because the event loop and libuv's pool then wake for each call instead of taking calls in batches.`,
     '',
     `## At a fixed rate: ${rate} requests/s offered to every target (the latency budget)`,
     '',
     `Open loop: requests sent on a schedule at ${rate}/s (${rateChoice(rate, saturation)}) after ${openWarmUpSeconds} s of warm-up at that rate, each request's latency counted from when it was due, so time queued counts. The p99 budget is judged here.`,
     '',
-    '| Target | Requests | Answered/s | p50 ms | p99 ms | max ms | Load before / after | Not 200 |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...header('Answered/s'),
     ...fixed.map(row),
     '',
     '## At saturation (throughput)',
     '',
     `Closed loop: ${clients} keep-alive clients, each sending its next request when its answer arrives, after ${warmUp} warm-up requests; in memory first and again last. Latency here is about ${clients} / throughput (Little's law), set by the client count: it is not judged.`,
     '',
-    '| Target | Requests | Requests/s | p50 ms | p99 ms | max ms | Load before / after | Not 200 |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...header('Requests/s'),
     ...saturation.map(row),
     '',
     `Mean of the in-memory runs (first and last): ${inMemory}/s; PostgreSQL with one instance ${database}/s.`,
