@@ -349,8 +349,8 @@ function summarise(figures: readonly TargetFigures[], seconds: number, rate: num
   const cpuCells = (entry: TargetFigures) => (entry.cpu ? `${entry.cpu.busyCores} / ${entry.cpu.generatorCores} | ${entry.cpu.msPerAnswer}` : '- | -');
   const row = (entry: TargetFigures) =>
     `| ${entry.target} | ${entry.requests} | **${entry.perSecond}** | ${entry.p50Ms} | ${entry.p99Ms} | ${entry.maxMs} | ${cpuCells(entry)} | ${entry.loadBefore} / ${entry.loadAfter} | ${notOkText(entry)} |`;
-  const header = (answered: string) => [
-    `| Target | Requests | ${answered} | p50 ms | p99 ms | max ms | Cores busy (all / load generator) | CPU ms per answer | Load before / after | Not 200 |`,
+  const header = (first: string, answered: string) => [
+    `| ${first} | Requests | ${answered} | p50 ms | p99 ms | max ms | Cores busy (all / load generator) | CPU ms per answer | Load before / after | Not 200 |`,
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const manySection = many
@@ -359,8 +359,7 @@ function summarise(figures: readonly TargetFigures[], seconds: number, rate: num
         '',
         `\`--merchants ${many.merchants}\`: two \`--hosted --shared\` instances (the service unit's \`--cache-merchants 1000\` default) on a PostgreSQL database seeded with ${many.merchants} registered merchants; creates and lists spread over all of them, retrieves and refunds over the ${seededOrders} seeded paid orders (one merchant each). The saturation window, then the fixed-rate window at ${rate}/s, on the same deployment.`,
         '',
-        '| Window | Requests | Requests/s | p50 ms | p99 ms | max ms | Cores busy (all / load generator) | CPU ms per answer | Load before / after | Not 200 |',
-        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        ...header('Window', 'Requests/s'),
         ...many.windows.map(
           (entry) =>
             `| ${entry.window} | ${entry.requests} | **${entry.perSecond}** | ${entry.p50Ms} | ${entry.p99Ms} | ${entry.maxMs} | ${cpuCells(entry)} | ${entry.loadBefore} / ${entry.loadAfter} | ${notOkText(entry)} |`,
@@ -381,14 +380,14 @@ function summarise(figures: readonly TargetFigures[], seconds: number, rate: num
     '',
     `Open loop: requests sent on a schedule at ${rate}/s (${rateChoice(rate, saturation)}) after ${openWarmUpSeconds} s of warm-up at that rate, each request's latency counted from when it was due, so time queued counts. The p99 budget is judged here.`,
     '',
-    ...header('Answered/s'),
+    ...header('Target', 'Answered/s'),
     ...fixed.map(row),
     '',
     '## At saturation (throughput)',
     '',
     `Closed loop: ${clients} keep-alive clients, each sending its next request when its answer arrives, after ${warmUp} warm-up requests; in memory first and again last. Latency here is about ${clients} / throughput (Little's law), set by the client count: it is not judged.`,
     '',
-    ...header('Requests/s'),
+    ...header('Target', 'Requests/s'),
     ...saturation.map(row),
     '',
     `Mean of the in-memory runs (first and last): ${inMemory}/s; PostgreSQL with one instance ${database}/s.`,
